@@ -1,0 +1,44 @@
+import { LRUCache } from 'lru-cache';
+import type { CacheEntry, ResponseCache } from './cache.js';
+
+export interface MemoryCacheOptions {
+  readonly maxEntries: number;
+  readonly maxBytes: number;
+}
+
+/** Each entry also costs its key and bookkeeping, whatever its body size. */
+const ENTRY_OVERHEAD_BYTES = 256;
+
+/** An in-process LRU bounded both by entry count and by approximate bytes. */
+export class MemoryCache implements ResponseCache {
+  readonly #lru: LRUCache<string, CacheEntry>;
+
+  constructor({ maxEntries, maxBytes }: MemoryCacheOptions) {
+    this.#lru = new LRUCache<string, CacheEntry>({
+      max: maxEntries,
+      maxSize: maxBytes,
+      sizeCalculation: (entry, key) => Math.max(1, entry.bytes + key.length + ENTRY_OVERHEAD_BYTES),
+    });
+  }
+
+  get(key: string): CacheEntry | undefined {
+    const entry = this.#lru.get(key);
+    if (entry !== undefined && entry.staleUntil <= Date.now()) {
+      this.#lru.delete(key);
+      return undefined;
+    }
+    return entry;
+  }
+
+  set(key: string, entry: CacheEntry): void {
+    this.#lru.set(key, entry, { ttl: Math.max(1, entry.staleUntil - Date.now()) });
+  }
+
+  delete(key: string): void {
+    this.#lru.delete(key);
+  }
+
+  get size(): number {
+    return this.#lru.size;
+  }
+}

@@ -1,0 +1,128 @@
+/**
+ * Configuration, from environment variables only, validated at start: every
+ * bad value is reported with its variable name, all at once.
+ */
+import { z } from 'zod';
+
+const DAY_SECONDS = 24 * 60 * 60;
+
+const integer = (fallback: number, min: number, max: number) =>
+  z
+    .string()
+    .trim()
+    .regex(/^\d+$/, 'must be a whole number')
+    .transform(Number)
+    .pipe(z.number().int().min(min, `must be at least ${min}`).max(max, `must be at most ${max}`))
+    .default(String(fallback));
+
+const optionalText = z
+  .string()
+  .trim()
+  .transform((value) => (value === '' ? undefined : value))
+  .optional();
+
+const environment = z.object({
+  HOST: z.string().trim().min(1).default('127.0.0.1'),
+  PORT: integer(4000, 0, 65_535),
+  UPSTREAM_URL: optionalText.pipe(
+    z
+      .string()
+      .url('must be an absolute URL such as https://api.example.com')
+      .refine((url) => /^https?:$/.test(new URL(url).protocol), 'must be an http or https URL')
+      .optional(),
+  ),
+  UPSTREAM_API_KEY: optionalText,
+  UPSTREAM_DAILY_LIMIT: integer(1000, 1, 100_000_000),
+  UPSTREAM_CONNECT_TIMEOUT_MS: integer(3_000, 1, 600_000),
+  UPSTREAM_HEADERS_TIMEOUT_MS: integer(8_000, 1, 600_000),
+  UPSTREAM_BODY_TIMEOUT_MS: integer(8_000, 1, 600_000),
+  UPSTREAM_DEADLINE_MS: integer(15_000, 1, 600_000),
+  UPSTREAM_MAX_CONCURRENCY: integer(16, 1, 1_000),
+  UPSTREAM_MAX_QUEUE: integer(1_000, 0, 1_000_000),
+  UPSTREAM_MAX_BODY_BYTES: integer(20 * 1024 * 1024, 1_024, 1024 * 1024 * 1024),
+  UPSTREAM_RETRIES: integer(2, 0, 10),
+  CACHE_TTL_SECONDS: integer(6 * 60 * 60, 0, 7 * DAY_SECONDS),
+  CACHE_NOT_FOUND_TTL_SECONDS: integer(10 * 60, 0, 7 * DAY_SECONDS),
+  CACHE_STALE_IF_ERROR_SECONDS: integer(DAY_SECONDS, 0, 30 * DAY_SECONDS),
+  CACHE_MAX_ENTRIES: integer(20_000, 1, 10_000_000),
+  CACHE_MAX_BYTES: integer(256 * 1024 * 1024, 1_024, 64 * 1024 * 1024 * 1024),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  SIMULATOR_ARTISTS: integer(300, 1, 20_000),
+  SIMULATOR_SEED: integer(20_261_121, 0, 2 ** 32 - 1),
+  SIMULATOR_LATENCY_MS: integer(0, 0, 60_000),
+});
+
+export type Environment = z.infer<typeof environment>;
+
+export interface GatewayConfig {
+  readonly host: string;
+  readonly port: number;
+  /** Absent: run the embedded simulator and use its key (server-key mode). */
+  readonly upstreamUrl: string | undefined;
+  /** Present: server-key mode. Absent with an upstream URL: pass-through mode. */
+  readonly upstreamApiKey: string | undefined;
+  readonly dailyLimit: number;
+  readonly client: {
+    readonly connectTimeoutMs: number;
+    readonly headersTimeoutMs: number;
+    readonly bodyTimeoutMs: number;
+    readonly maxConcurrency: number;
+    readonly maxQueue: number;
+    readonly maxBodyBytes: number;
+  };
+  readonly deadlineMs: number;
+  readonly retries: number;
+  readonly cache: {
+    readonly ttlMs: number;
+    readonly notFoundTtlMs: number;
+    readonly staleIfErrorMs: number;
+    readonly maxEntries: number;
+    readonly maxBytes: number;
+  };
+  readonly logLevel: Environment['LOG_LEVEL'];
+  readonly simulator: { readonly artists: number; readonly seed: number; readonly latencyMs: number };
+}
+
+export class ConfigError extends Error {
+  override readonly name = 'ConfigError';
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig {
+  const parsed = environment.safeParse(env);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((issue) => `  ${issue.path.join('.')}: ${issue.message}`);
+    throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  const e = parsed.data;
+  if (e.UPSTREAM_API_KEY !== undefined && e.UPSTREAM_URL === undefined) {
+    throw new ConfigError(
+      'Invalid configuration:\n  UPSTREAM_API_KEY: is set but UPSTREAM_URL is not (the embedded simulator has its own key)',
+    );
+  }
+  return {
+    host: e.HOST,
+    port: e.PORT,
+    upstreamUrl: e.UPSTREAM_URL,
+    upstreamApiKey: e.UPSTREAM_API_KEY,
+    dailyLimit: e.UPSTREAM_DAILY_LIMIT,
+    client: {
+      connectTimeoutMs: e.UPSTREAM_CONNECT_TIMEOUT_MS,
+      headersTimeoutMs: e.UPSTREAM_HEADERS_TIMEOUT_MS,
+      bodyTimeoutMs: e.UPSTREAM_BODY_TIMEOUT_MS,
+      maxConcurrency: e.UPSTREAM_MAX_CONCURRENCY,
+      maxQueue: e.UPSTREAM_MAX_QUEUE,
+      maxBodyBytes: e.UPSTREAM_MAX_BODY_BYTES,
+    },
+    deadlineMs: e.UPSTREAM_DEADLINE_MS,
+    retries: e.UPSTREAM_RETRIES,
+    cache: {
+      ttlMs: e.CACHE_TTL_SECONDS * 1000,
+      notFoundTtlMs: e.CACHE_NOT_FOUND_TTL_SECONDS * 1000,
+      staleIfErrorMs: e.CACHE_STALE_IF_ERROR_SECONDS * 1000,
+      maxEntries: e.CACHE_MAX_ENTRIES,
+      maxBytes: e.CACHE_MAX_BYTES,
+    },
+    logLevel: e.LOG_LEVEL,
+    simulator: { artists: e.SIMULATOR_ARTISTS, seed: e.SIMULATOR_SEED, latencyMs: e.SIMULATOR_LATENCY_MS },
+  };
+}

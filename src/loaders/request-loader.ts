@@ -1,0 +1,44 @@
+/**
+ * The per-request DataLoader in front of the shared upstream.
+ *
+ * The upstream has no batch endpoints, so "batching" here means that every
+ * read asked for in one tick of resolver execution is started together and
+ * each distinct URL is read once per request, however many fields need it
+ * (twenty milestones of one artist ask for that artist once). The loader's
+ * memo lives and dies with the request, so nothing here is shared between
+ * clients; sharing across requests is the cache's job, behind the key checks.
+ */
+import DataLoader from 'dataloader';
+import type { CachedUpstream, Caller } from '../upstream/cached-upstream.js';
+import type { UpstreamRequest } from '../upstream/endpoints.js';
+import type { RequestStats } from '../upstream/request-stats.js';
+
+export class RequestLoader {
+  readonly #loader: DataLoader<UpstreamRequest<unknown>, unknown, string>;
+  readonly #seen = new Set<string>();
+
+  constructor(
+    upstream: CachedUpstream,
+    caller: Caller,
+    private readonly stats: RequestStats,
+  ) {
+    this.#loader = new DataLoader(
+      (requests) =>
+        Promise.all(
+          requests.map((request) =>
+            upstream.read(request, caller, stats).catch((error: unknown) =>
+              error instanceof Error ? error : new Error(String(error)),
+            ),
+          ),
+        ),
+      { cacheKeyFn: (request) => request.key },
+    );
+  }
+
+  /** Reads one upstream resource, at most once per request. */
+  load<T>(request: UpstreamRequest<T>): Promise<T> {
+    if (this.#seen.has(request.key)) this.stats.deduplicated += 1;
+    else this.#seen.add(request.key);
+    return this.#loader.load(request) as Promise<T>;
+  }
+}

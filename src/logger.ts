@@ -1,0 +1,10 @@
+import pino, { type Logger } from 'pino';
+
+/** JSON lines on stdout; the Authorization header is never logged, whatever a plugin passes. */
+export function createLogger(level: string): Logger {
+  return pino({
+    level,
+    base: { service: 'music-stats-gateway' },
+    redact: ['req.headers.authorization', 'headers.authorization', 'apiKey'],
+  });
+}

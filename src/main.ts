@@ -1,0 +1,71 @@
+/**
+ * `npm start`: with no configuration, starts the embedded upstream simulator
+ * and the gateway against it (server-key mode); with UPSTREAM_URL, starts
+ * only the gateway, against that upstream.
+ */
+import { ConfigError, type GatewayConfig, loadConfig } from './config.js';
+import { createLogger } from './logger.js';
+import { createGateway } from './server/gateway.js';
+import { listen } from './server/http-server.js';
+import { type Simulator, startSimulator } from './simulator/index.js';
+
+const SIMULATOR_KEY = 'gateway-demo-key';
+
+async function main(config: GatewayConfig): Promise<void> {
+  const logger = createLogger(config.logLevel);
+
+  let simulator: Simulator | undefined;
+  let upstreamUrl = config.upstreamUrl;
+  let upstreamApiKey = config.upstreamApiKey;
+  let exampleVariables: Record<string, Record<string, unknown>> = { ArtistPage: { slug: 'burna-boy' } };
+  if (upstreamUrl === undefined) {
+    simulator = await startSimulator({
+      artists: config.simulator.artists,
+      seed: config.simulator.seed,
+      latencyMs: config.simulator.latencyMs,
+      apiKeys: [SIMULATOR_KEY],
+      dailyLimit: config.dailyLimit,
+    });
+    upstreamUrl = simulator.url;
+    upstreamApiKey = SIMULATOR_KEY;
+    exampleVariables = { ArtistPage: { slug: simulator.data.topArtistSlug() } };
+  }
+
+  const gateway = createGateway({
+    ...config,
+    upstreamUrl,
+    upstreamApiKey,
+    logger,
+    exampleVariables,
+  });
+  const running = await listen(gateway, config.port, config.host);
+
+  logger.info({ url: `${running.url}/graphql`, mode: gateway.authMode }, 'gateway listening');
+  console.log(`\n  GraphQL + GraphiQL  ${running.url}/graphql`);
+  console.log(`  Health             ${running.url}/health   Ready ${running.url}/ready`);
+  if (simulator !== undefined) {
+    console.log(`  Upstream simulator ${simulator.url}/api/v1 (key "${SIMULATOR_KEY}", server-key mode)\n`);
+  } else {
+    console.log(`  Upstream           ${upstreamUrl} (${gateway.authMode === 'server' ? 'server-key' : 'pass-through'} mode)\n`);
+  }
+
+  const stop = async (signal: string) => {
+    logger.info({ signal }, 'shutting down: finishing in-flight requests');
+    await running.close();
+    await simulator?.close();
+    logger.info('stopped');
+    process.exit(0);
+  };
+  process.once('SIGTERM', () => void stop('SIGTERM'));
+  process.once('SIGINT', () => void stop('SIGINT'));
+}
+
+try {
+  await main(loadConfig());
+} catch (error) {
+  if (error instanceof ConfigError) {
+    console.error(error.message);
+    process.exit(2);
+  }
+  throw error;
+}

@@ -1,0 +1,121 @@
+import { endpoints } from '../upstream/endpoints.js';
+import { builder } from './builder.js';
+import { type Edge, pagedConnection } from './connections.js';
+import { AlbumSortEnum, AlbumTypeEnum } from './enums.js';
+import { slugArg } from './inputs.js';
+import { AlbumRef, ArtistRef, SongRef, TrackRef } from './object-refs.js';
+import { type AlbumShape, albumField, albumFromSummary, albumRef, artistRef, songFromSummary } from './refs.js';
+
+builder.node(AlbumRef, {
+  description: 'An album, single or EP, with its tracks.',
+  isTypeOf: (value) => (value as AlbumShape).kind === 'album',
+  id: { resolve: (album) => album.slug },
+  loadOne: async (slug, context) => {
+    const record = await context.loader.load(endpoints.album(slugArg(slug, 'id')));
+    return albumRef(record.slug, record);
+  },
+  fields: (t) => ({
+    slug: t.exposeString('slug', { description: 'Stable identifier used in upstream URLs.' }),
+    title: t.string({ description: 'Title of the release.', resolve: (a, _, c) => albumField(a, 'title', c) }),
+    artist: t.field({
+      type: ArtistRef,
+      description: 'The main artist.',
+      resolve: async (a, _, c) => {
+        const [slug, name] = await Promise.all([albumField(a, 'artistSlug', c), albumField(a, 'artistName', c)]);
+        return artistRef(slug, name === null ? { slug } : { slug, name });
+      },
+    }),
+    albumType: t.field({
+      type: AlbumTypeEnum,
+      description: 'Album, single or EP.',
+      resolve: (a, _, c) => albumField(a, 'albumType', c),
+    }),
+    releaseDate: t.field({
+      type: 'Date',
+      nullable: true,
+      description: 'Release day.',
+      resolve: (a, _, c) => albumField(a, 'releaseDate', c),
+    }),
+    isAfrobeats: t.boolean({
+      nullable: true,
+      description: 'Whether the release is flagged Afrobeats.',
+      resolve: (a, _, c) => albumField(a, 'isAfrobeats', c),
+    }),
+    imageUrl: t.field({
+      type: 'URL',
+      nullable: true,
+      description: 'Cover art.',
+      resolve: (a, _, c) => albumField(a, 'imageUrl', c),
+    }),
+    trackCount: t.int({
+      nullable: true,
+      description: 'Number of tracks.',
+      resolve: (a, _, c) => albumField(a, 'trackCount', c),
+    }),
+    totalStreams: t.field({
+      type: 'SafeInt',
+      nullable: true,
+      description: 'All-time streams of all tracks.',
+      resolve: (a, _, c) => albumField(a, 'totalStreams', c),
+    }),
+    dailyStreams: t.field({
+      type: 'SafeInt',
+      nullable: true,
+      description: 'Streams of all tracks on the latest day.',
+      resolve: (a, _, c) => albumField(a, 'dailyStreams', c),
+    }),
+    tracks: t.field({
+      type: [TrackRef],
+      description: 'Tracks in order (needs the full album record).',
+      resolve: (a, _, c) => albumField(a, 'tracks', c),
+    }),
+  }),
+});
+
+TrackRef.implement({
+  description: 'A song at its place on an album.',
+  fields: (t) => ({
+    trackNumber: t.exposeInt('trackNumber', { description: 'Position on the album, from 1.' }),
+    song: t.field({ type: SongRef, description: 'The song.', resolve: (track) => songFromSummary(track.song) }),
+  }),
+});
+
+builder.queryFields((t) => ({
+  album: t.field({
+    type: AlbumRef,
+    nullable: true,
+    description: 'An album by slug; null with a NOT_FOUND error when there is none.',
+    args: { slug: t.arg.string({ required: true, description: 'Album slug, e.g. `burna-boy-love-damini`.' }) },
+    resolve: async (_, args, c) => {
+      const record = await c.loader.load(endpoints.album(slugArg(args.slug)));
+      return albumRef(record.slug, record);
+    },
+  }),
+  albums: t.connection(
+    {
+      type: AlbumRef,
+      description: 'Browse albums, singles and EPs.',
+      args: {
+        isAfrobeats: t.arg.boolean({ description: 'Only Afrobeats releases (true) or only others (false).' }),
+        albumType: t.arg({ type: AlbumTypeEnum, description: 'Only releases of this kind.' }),
+        sortBy: t.arg({ type: AlbumSortEnum, description: 'Order of the list.' }),
+      },
+      resolve: (_, args, c) => {
+        const filter = { isAfrobeats: args.isAfrobeats, albumType: args.albumType, sortBy: args.sortBy };
+        return pagedConnection(
+          args,
+          (page) => c.loader.load(endpoints.albumsPage(page, filter)),
+          (album, cursor): Edge<AlbumShape> => ({ cursor, node: albumFromSummary(album) }),
+        );
+      },
+    },
+    {
+      name: 'AlbumConnection',
+      description: 'A page of albums.',
+      fields: (t) => ({
+        totalCount: t.int({ description: 'Number of albums matching the filters (upstream `meta.total`).', resolve: (c) => c.totalCount }),
+      }),
+    },
+    { name: 'AlbumEdge', description: 'An album in a page of albums.' },
+  ),
+}));

@@ -1,0 +1,179 @@
+import { endpoints } from '../upstream/endpoints.js';
+import { builder } from './builder.js';
+import { type Edge, arrayConnection, pagedConnection } from './connections.js';
+import { ArtistSortEnum } from './enums.js';
+import { countryArg, letterArg, optionalTextArg, slugArg, thresholdArg } from './inputs.js';
+import {
+  ArtistChartPositionRef,
+  ArtistRef,
+  AwardRef,
+  MilestoneFactRef,
+  MilestoneRef,
+  SongRef,
+  StreamSnapshotRef,
+} from './object-refs.js';
+import { type ArtistShape, artistField, artistFromSummary, artistRef, songFromSummary } from './refs.js';
+
+builder.node(ArtistRef, {
+  description: 'A recording artist, with streaming totals, awards, chart positions, songs and milestones.',
+  isTypeOf: (value) => (value as ArtistShape).kind === 'artist',
+  id: { resolve: (artist) => artist.slug },
+  // Loading the profile proves the artist exists, so node(id:) answers null for unknown slugs.
+  loadOne: async (slug, context) => {
+    const profile = await context.loader.load(endpoints.artist(slugArg(slug, 'id')));
+    return artistRef(profile.slug, profile);
+  },
+  fields: (t) => ({
+    slug: t.exposeString('slug', { description: 'Stable identifier used in upstream URLs, e.g. `burna-boy`.' }),
+    name: t.string({ description: 'Display name.', resolve: (a, _, c) => artistField(a, 'name', c) }),
+    imageUrl: t.field({
+      type: 'URL',
+      nullable: true,
+      description: 'Portrait image.',
+      resolve: (a, _, c) => artistField(a, 'imageUrl', c),
+    }),
+    country: t.string({
+      nullable: true,
+      description: 'ISO 3166-1 alpha-2 country code (`UK` for the United Kingdom).',
+      resolve: (a, _, c) => artistField(a, 'country', c),
+    }),
+    isAfrobeats: t.boolean({
+      description: 'Whether the artist is flagged Afrobeats.',
+      resolve: async (a, _, c) => (await artistField(a, 'isAfrobeats', c)) ?? false,
+    }),
+    totalStreams: t.field({
+      type: 'SafeInt',
+      nullable: true,
+      description: 'All-time streams across platforms.',
+      resolve: (a, _, c) => artistField(a, 'totalStreams', c),
+    }),
+    dailyStreams: t.field({
+      type: 'SafeInt',
+      nullable: true,
+      description: 'Streams on the latest day.',
+      resolve: (a, _, c) => artistField(a, 'dailyStreams', c),
+    }),
+    monthlyListeners: t.field({
+      type: 'SafeInt',
+      nullable: true,
+      description: 'Listeners over the last 28 days.',
+      resolve: (a, _, c) => artistField(a, 'monthlyListeners', c),
+    }),
+    followers: t.field({
+      type: 'SafeInt',
+      nullable: true,
+      description: 'Followers across platforms (needs the full profile).',
+      resolve: (a, _, c) => artistField(a, 'followers', c),
+    }),
+    awards: t.field({
+      type: [AwardRef],
+      description: 'Awards won and nominations.',
+      resolve: (a, _, c) => artistField(a, 'awards', c),
+    }),
+    chartPositions: t.field({
+      type: [ArtistChartPositionRef],
+      description: "The artist's current positions on the weekly charts.",
+      resolve: async (a, _, c) =>
+        (await artistField(a, 'charts', c)).map((entry) => ({
+          chart: { name: entry.chartName, territory: entry.chartTerritory },
+          week: entry.chartWeek,
+          position: entry.position,
+          peakPosition: entry.peakPosition,
+          weeksOnChart: entry.weeksOnChart,
+        })),
+    }),
+    topSongs: t.field({
+      type: [SongRef],
+      description: 'Up to 10 most-streamed songs, most first.',
+      resolve: async (a, _, c) => (await artistField(a, 'topSongs', c)).map(songFromSummary),
+    }),
+    songs: t.connection(
+      {
+        type: SongRef,
+        description: 'All songs of the artist, most-streamed first.',
+        resolve: async (a, args, c) => {
+          const songs = await c.loader.load(endpoints.songsOfArtist(a.slug));
+          return arrayConnection(args, songs.map(songFromSummary));
+        },
+      },
+      {
+        name: 'SongConnection',
+        description: 'A page of songs.',
+        fields: (t) => ({
+          totalCount: t.int({ description: 'Number of songs in the whole list.', resolve: (c) => c.totalCount }),
+        }),
+      },
+      { name: 'SongEdge', description: 'A song in a page of songs.' },
+    ),
+    history: t.field({
+      type: [StreamSnapshotRef],
+      description: 'Daily snapshots of the last 90 days, oldest first.',
+      resolve: (a, _, c) => c.loader.load(endpoints.artistHistory(a.slug)),
+    }),
+    milestones: t.field({
+      type: [MilestoneRef],
+      description: "The artist's milestone timeline (artist and song thresholds crossed), oldest first.",
+      resolve: (a, _, c) => c.loader.load(endpoints.timeline(a.slug)),
+    }),
+    streamMilestone: t.field({
+      type: MilestoneFactRef,
+      description: 'Whether the artist has reached `threshold` all-time streams, and when.',
+      args: { threshold: t.arg({ type: 'SafeInt', required: true, description: 'A stream count, e.g. 1000000000.' }) },
+      resolve: (a, args, c) => c.loader.load(endpoints.artistStreamFact(a.slug, thresholdArg(args.threshold))),
+    }),
+    listenerMilestone: t.field({
+      type: MilestoneFactRef,
+      description: 'Whether the artist has reached `threshold` monthly listeners, and when.',
+      args: { threshold: t.arg({ type: 'SafeInt', required: true, description: 'A listener count, e.g. 10000000.' }) },
+      resolve: (a, args, c) => c.loader.load(endpoints.artistListenerFact(a.slug, thresholdArg(args.threshold))),
+    }),
+  }),
+});
+
+builder.queryFields((t) => ({
+  artist: t.field({
+    type: ArtistRef,
+    nullable: true,
+    description: 'An artist by slug; null with a NOT_FOUND error when there is none.',
+    args: { slug: t.arg.string({ required: true, description: 'Artist slug, e.g. `burna-boy`.' }) },
+    resolve: async (_, args, c) => {
+      const profile = await c.loader.load(endpoints.artist(slugArg(args.slug)));
+      return artistRef(profile.slug, profile);
+    },
+  }),
+  artists: t.connection(
+    {
+      type: ArtistRef,
+      description: 'Browse artists, sorted by total streams unless `sortBy` says otherwise.',
+      args: {
+        letter: t.arg.string({ description: 'Only artists whose name starts with this letter.' }),
+        country: t.arg.string({ description: 'Only artists from this country (ISO 3166-1 alpha-2).' }),
+        isAfrobeats: t.arg.boolean({ description: 'Only Afrobeats artists (true) or only others (false).' }),
+        sortBy: t.arg({ type: ArtistSortEnum, description: 'Order of the list.' }),
+        search: t.arg.string({ description: 'Case-insensitive search in artist names.' }),
+      },
+      resolve: (_, args, c) => {
+        const filter = {
+          letter: letterArg(args.letter),
+          country: countryArg(args.country),
+          isAfrobeats: args.isAfrobeats,
+          sortBy: args.sortBy,
+          search: optionalTextArg(args.search, 'search'),
+        };
+        return pagedConnection(
+          args,
+          (page) => c.loader.load(endpoints.artistsPage(page, filter)),
+          (artist, cursor): Edge<ArtistShape> => ({ cursor, node: artistFromSummary(artist) }),
+        );
+      },
+    },
+    {
+      name: 'ArtistConnection',
+      description: 'A page of artists.',
+      fields: (t) => ({
+        totalCount: t.int({ description: 'Number of artists matching the filters (upstream `meta.total`).', resolve: (c) => c.totalCount }),
+      }),
+    },
+    { name: 'ArtistEdge', description: 'An artist in a page of artists.' },
+  ),
+}));

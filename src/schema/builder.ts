@@ -1,0 +1,49 @@
+/**
+ * The one Pothos SchemaBuilder: context, scalars, nullability defaults and
+ * plugins are declared here once; each `schema/<family>.ts` adds its types.
+ */
+import SchemaBuilder from '@pothos/core';
+import RelayPlugin from '@pothos/plugin-relay';
+import SimpleObjectsPlugin from '@pothos/plugin-simple-objects';
+import type { GatewayContext } from './context.js';
+
+export const builder = new SchemaBuilder<{
+  Context: GatewayContext;
+  Scalars: {
+    SafeInt: { Input: number; Output: number };
+    Date: { Input: string; Output: string };
+    URL: { Input: URL; Output: string };
+  };
+  DefaultFieldNullability: false;
+  DefaultEdgesNullability: false;
+  DefaultNodeNullability: false;
+}>({
+  plugins: [RelayPlugin, SimpleObjectsPlugin],
+  defaultFieldNullability: false,
+  relay: {
+    nodesOnConnection: {
+      description: 'The nodes of the edges, for clients that do not need cursors.',
+    },
+    edgesFieldOptions: { description: 'The items of this page, each with its cursor.' },
+    pageInfoFieldOptions: { description: 'Where this page sits in the whole list.' },
+    nodeTypeOptions: { description: 'An object with a global id, refetchable with `node(id:)`.' },
+    pageInfoTypeOptions: { description: 'Relay pagination state of a connection page.' },
+    nodeQueryOptions: { description: 'Fetches an Artist, Song or Album by its global id; null when it does not exist.' },
+    nodesQueryOptions: { description: 'Fetches several objects by global id, in order; null for each that does not exist.' },
+    idFieldOptions: { description: 'Opaque Relay global id; `node(id:)` refetches the object.' },
+    cursorFieldOptions: { description: 'Opaque cursor of this edge, for `after`/`before`.' },
+    nodeFieldOptions: { description: 'The item at this edge.' },
+    hasNextPageFieldOptions: { description: 'Whether items follow this page.' },
+    hasPreviousPageFieldOptions: { description: 'Whether items precede this page.' },
+    startCursorFieldOptions: { description: 'Cursor of the first edge of this page.' },
+    endCursorFieldOptions: { description: 'Cursor of the last edge of this page.' },
+    firstArgOptions: { description: 'Number of items after `after` (0 to 100; default 20).' },
+    afterArgOptions: { description: 'Cursor after which the page starts.' },
+    lastArgOptions: { description: 'Number of items before `before` (0 to 100).' },
+    beforeArgOptions: { description: 'Cursor before which the page ends.' },
+  },
+});
+
+builder.queryType({
+  description: 'Read-only music streaming statistics: artists, songs, albums, milestones, rankings and charts.',
+});

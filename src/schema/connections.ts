@@ -1,0 +1,144 @@
+/**
+ * Relay connections over the upstream's page/limit envelopes.
+ *
+ * A connection window [start, end) is computed from first/after/last/before,
+ * then served from whole upstream pages of the endpoint's maximum size, read
+ * through the request loader and sliced here. Any window of up to 100 items
+ * touches at most two upstream pages, and windows of other sizes or offsets
+ * reuse the same cached pages.
+ */
+import { MAX_PAGE_SIZE } from '../upstream/endpoints.js';
+import type { Page } from '../upstream/records.js';
+import { badUserInput } from './errors.js';
+
+export interface ConnectionArgs {
+  readonly first?: number | null;
+  readonly after?: string | null;
+  readonly last?: number | null;
+  readonly before?: string | null;
+}
+
+export interface Edge<T> {
+  readonly cursor: string;
+  readonly node: T;
+}
+
+export interface Connection<E extends Edge<unknown>> {
+  readonly edges: E[];
+  readonly totalCount: number;
+  readonly pageInfo: {
+    readonly hasNextPage: boolean;
+    readonly hasPreviousPage: boolean;
+    readonly startCursor: string | null;
+    readonly endCursor: string | null;
+  };
+}
+
+export const DEFAULT_CONNECTION_SIZE = 20;
+const CURSOR_PREFIX = 'offset:';
+/** No upstream list is anywhere near this long; larger offsets are not cursors we made. */
+const MAX_OFFSET = 100_000_000;
+
+export function offsetToCursor(offset: number): string {
+  return Buffer.from(`${CURSOR_PREFIX}${offset}`).toString('base64url');
+}
+
+export function cursorToOffset(cursor: string, name: string): number {
+  const decoded = cursor.length <= 64 ? Buffer.from(cursor, 'base64url').toString('utf8') : '';
+  const match = /^offset:(0|[1-9]\d{0,8})$/.exec(decoded);
+  const offset = match ? Number(match[1]) : Number.NaN;
+  if (!Number.isSafeInteger(offset) || offset > MAX_OFFSET || offsetToCursor(offset) !== cursor) {
+    throw badUserInput(`"${name}" is not a cursor of this connection`, name);
+  }
+  return offset;
+}
+
+interface WindowRequest {
+  readonly first: number | null;
+  readonly last: number | null;
+  readonly afterOffset: number | null;
+  readonly beforeOffset: number | null;
+}
+
+/** Validates the four arguments; throws BAD_USER_INPUT before any upstream call. */
+export function windowRequest(args: ConnectionArgs, maxSize = MAX_PAGE_SIZE): WindowRequest {
+  for (const name of ['first', 'last'] as const) {
+    const value = args[name];
+    if (value != null && (value < 0 || value > maxSize)) {
+      throw badUserInput(`"${name}" must be between 0 and ${maxSize}`, name);
+    }
+  }
+  return {
+    first: args.first ?? null,
+    last: args.last ?? null,
+    afterOffset: args.after == null ? null : cursorToOffset(args.after, 'after'),
+    beforeOffset: args.before == null ? null : cursorToOffset(args.before, 'before'),
+  };
+}
+
+/** The [start, end) slice a window asks for, given as much of the total as is known. */
+function windowBounds(request: WindowRequest, total: number): { start: number; end: number } {
+  let start = request.afterOffset === null ? 0 : request.afterOffset + 1;
+  let end = Math.max(start, Math.min(request.beforeOffset ?? total, total));
+  if (request.first !== null) end = Math.min(end, start + request.first);
+  if (request.last !== null) start = Math.max(start, end - request.last);
+  if (request.first === null && request.last === null) end = Math.min(end, start + DEFAULT_CONNECTION_SIZE);
+  return { start, end: Math.max(start, end) };
+}
+
+function connectionOf<T, E extends Edge<unknown>>(
+  items: readonly T[],
+  start: number,
+  total: number,
+  toEdge: (item: T, cursor: string) => E,
+): Connection<E> {
+  const edges = items.map((item, index) => toEdge(item, offsetToCursor(start + index)));
+  return {
+    edges,
+    totalCount: total,
+    pageInfo: {
+      hasPreviousPage: start > 0,
+      hasNextPage: start + items.length < total,
+      startCursor: edges[0]?.cursor ?? null,
+      endCursor: edges.at(-1)?.cursor ?? null,
+    },
+  };
+}
+
+
+/** A connection over a list the gateway already holds whole (e.g. all songs of an artist). */
+export function arrayConnection<T>(args: ConnectionArgs, items: readonly T[]): Connection<Edge<T>> {
+  const { start, end } = windowBounds(windowRequest(args), items.length);
+  return connectionOf(items.slice(start, end), start, items.length, (node, cursor): Edge<T> => ({ cursor, node }));
+}
+
+/**
+ * A connection over a paginated upstream endpoint. `fetchPage(n)` reads page
+ * n (1-based) at MAX_PAGE_SIZE; `toEdge` may add fields to each edge.
+ */
+export async function pagedConnection<T, E extends Edge<unknown>>(
+  args: ConnectionArgs,
+  fetchPage: (page: number) => Promise<Page<T>>,
+  toEdge: (item: T, cursor: string) => E,
+): Promise<Connection<E>> {
+  const request = windowRequest(args);
+  const pageOf = (offset: number) => Math.floor(offset / MAX_PAGE_SIZE) + 1;
+
+  // Counting back from the end needs the total first; page 1 tells it (and is often needed anyway).
+  let total = Number.POSITIVE_INFINITY;
+  if (request.last !== null && request.beforeOffset === null) total = (await fetchPage(1)).total;
+
+  const wanted = windowBounds(request, total);
+  const firstPage = pageOf(wanted.start);
+  const lastPage = wanted.end > wanted.start ? pageOf(wanted.end - 1) : firstPage;
+  const pages = await Promise.all(
+    Array.from({ length: lastPage - firstPage + 1 }, (_, index) => fetchPage(firstPage + index)),
+  );
+  total = pages[0]?.total ?? 0;
+
+  const { start, end } = windowBounds(request, total);
+  const loaded = pages.flatMap((page) => page.items);
+  const offsetOfLoaded = (firstPage - 1) * MAX_PAGE_SIZE;
+  const items = loaded.slice(start - offsetOfLoaded, end - offsetOfLoaded);
+  return connectionOf(items, start, total, toEdge);
+}

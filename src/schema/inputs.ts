@@ -1,0 +1,63 @@
+/**
+ * Checks on arguments, made before any upstream call: an argument the
+ * upstream would refuse, or that cannot name anything, must not cost budget.
+ */
+import { MAX_PAGE_SIZE } from '../upstream/endpoints.js';
+import { badUserInput } from './errors.js';
+
+/** Upstream slugs are short; anything longer than this cannot name a record. */
+export const MAX_SLUG_LENGTH = 256;
+export const MAX_TEXT_LENGTH = 200;
+/** Default size of leaderboards and trending lists when `limit` is not given. */
+export const DEFAULT_LIST_LIMIT = 20;
+
+export function slugArg(value: string, name = 'slug'): string {
+  if (value.length === 0) throw badUserInput(`"${name}" must not be empty`, name);
+  if (value.length > MAX_SLUG_LENGTH) {
+    throw badUserInput(`"${name}" must be at most ${MAX_SLUG_LENGTH} characters`, name);
+  }
+  return value;
+}
+
+export function textArg(value: string, name: string): string {
+  const trimmed = value.trim();
+  if (trimmed.length === 0) throw badUserInput(`"${name}" must not be empty`, name);
+  if (trimmed.length > MAX_TEXT_LENGTH) {
+    throw badUserInput(`"${name}" must be at most ${MAX_TEXT_LENGTH} characters`, name);
+  }
+  return trimmed;
+}
+
+export function optionalTextArg(value: string | null | undefined, name: string): string | null {
+  return value === null || value === undefined ? null : textArg(value, name);
+}
+
+/** ISO 3166-1 alpha-2, as the upstream spells it (upper case; `UK` for the United Kingdom). */
+export function countryArg(value: string | null | undefined, name = 'country'): string | null {
+  if (value === null || value === undefined) return null;
+  if (!/^[A-Za-z]{2}$/.test(value)) throw badUserInput(`"${name}" must be a two-letter country code`, name);
+  return value.toUpperCase();
+}
+
+export function letterArg(value: string | null | undefined): string | null {
+  if (value === null || value === undefined) return null;
+  if (!/^[\p{L}\p{N}]$/u.test(value)) throw badUserInput('"letter" must be a single letter or digit', 'letter');
+  return value.toUpperCase();
+}
+
+export function limitArg(value: number | null | undefined, max: number, fallback: number, name = 'limit'): number {
+  if (value === null || value === undefined) return fallback;
+  if (value < 0 || value > max) throw badUserInput(`"${name}" must be between 0 and ${max}`, name);
+  return value;
+}
+
+export function listLimitArg(value: number | null | undefined): number {
+  return limitArg(value, MAX_PAGE_SIZE, DEFAULT_LIST_LIMIT);
+}
+
+export function thresholdArg(value: number): number {
+  if (!Number.isSafeInteger(value) || value <= 0) {
+    throw badUserInput('"threshold" must be a positive integer', 'threshold');
+  }
+  return value;
+}

@@ -1,0 +1,135 @@
+/**
+ * What an Artist, Song or Album is while a query runs: its slug plus
+ * whatever the parent record already told us about it (`known`). A field
+ * found in `known` costs no upstream call; any other field loads the full
+ * record once per request through the loader, shared by every field and
+ * every place in the query that needs it.
+ */
+import { endpoints } from '../upstream/endpoints.js';
+import { UpstreamError } from '../upstream/errors.js';
+import type {
+  AlbumRecord,
+  AlbumSummary,
+  ArtistProfile,
+  ArtistSummary,
+  SongRecord,
+  SongSummary,
+} from '../upstream/records.js';
+import type { GatewayContext } from './context.js';
+
+export interface ArtistShape {
+  readonly kind: 'artist';
+  readonly slug: string;
+  readonly known: Partial<ArtistProfile>;
+}
+
+/** How to find a song whose slug the parent does not know (milestones, chart entries). */
+export interface SongLookup {
+  readonly title: string;
+  readonly artistName: string;
+  readonly songId: string | null;
+}
+
+export interface SongShape {
+  readonly kind: 'song';
+  readonly slug: string | null;
+  readonly known: Partial<SongRecord>;
+  readonly lookup?: SongLookup;
+}
+
+export interface AlbumShape {
+  readonly kind: 'album';
+  readonly slug: string;
+  readonly known: Partial<AlbumRecord>;
+}
+
+export const artistRef = (slug: string, known: Partial<ArtistProfile> = { slug }): ArtistShape => ({
+  kind: 'artist',
+  slug,
+  known,
+});
+export const artistFromSummary = (summary: ArtistSummary): ArtistShape => artistRef(summary.slug, summary);
+
+export const songRef = (slug: string, known: Partial<SongRecord> = { slug }): SongShape => ({ kind: 'song', slug, known });
+export const songFromSummary = (summary: SongSummary): SongShape => songRef(summary.slug, summary);
+export const songFromLookup = (lookup: SongLookup): SongShape => ({
+  kind: 'song',
+  slug: null,
+  known: { title: lookup.title, artistName: lookup.artistName },
+  lookup,
+});
+
+export const albumRef = (slug: string, known: Partial<AlbumRecord> = { slug }): AlbumShape => ({
+  kind: 'album',
+  slug,
+  known,
+});
+export const albumFromSummary = (summary: AlbumSummary): AlbumShape => albumRef(summary.slug, summary);
+
+export async function artistField<K extends keyof ArtistProfile>(
+  artist: ArtistShape,
+  field: K,
+  context: GatewayContext,
+): Promise<ArtistProfile[K]> {
+  const known = artist.known[field];
+  if (known !== undefined) return known as ArtistProfile[K];
+  const profile = await context.loader.load(endpoints.artist(artist.slug));
+  return profile[field];
+}
+
+export async function albumField<K extends keyof AlbumRecord>(
+  album: AlbumShape,
+  field: K,
+  context: GatewayContext,
+): Promise<AlbumRecord[K]> {
+  const known = album.known[field];
+  if (known !== undefined) return known as AlbumRecord[K];
+  const record = await context.loader.load(endpoints.album(album.slug));
+  return record[field];
+}
+
+const sameText = (a: string | null | undefined, b: string) =>
+  a != null && a.localeCompare(b, undefined, { sensitivity: 'accent' }) === 0;
+
+/**
+ * Finds a song by title and artist name through the search endpoint, picking
+ * the exact match (by id when the parent knows it). Null when nothing matches.
+ */
+export async function findSong(lookup: SongLookup, context: GatewayContext): Promise<SongSummary | null> {
+  const results = await context.loader.load(endpoints.searchSongs(lookup.title, lookup.artistName));
+  if (lookup.songId !== null) {
+    const byId = results.find((song) => song.id === lookup.songId);
+    if (byId !== undefined) return byId;
+  }
+  return (
+    results.find((song) => sameText(song.title, lookup.title) && sameText(song.artistName, lookup.artistName)) ?? null
+  );
+}
+
+/** The song's summary when the parent had to look it up by title, else null. */
+async function summaryOf(song: SongShape, context: GatewayContext): Promise<SongSummary | null> {
+  if (song.lookup === undefined) return null;
+  const summary = await findSong(song.lookup, context);
+  if (summary === null) {
+    throw new UpstreamError('NOT_FOUND', `Song "${song.lookup.title}" by "${song.lookup.artistName}" not found`);
+  }
+  return summary;
+}
+
+export async function songSlugOf(song: SongShape, context: GatewayContext): Promise<string> {
+  if (song.slug !== null) return song.slug;
+  return (await summaryOf(song, context))?.slug ?? '';
+}
+
+export async function songField<K extends keyof SongRecord>(
+  song: SongShape,
+  field: K,
+  context: GatewayContext,
+): Promise<SongRecord[K]> {
+  const known = song.known[field];
+  if (known !== undefined) return known as SongRecord[K];
+  const summary = await summaryOf(song, context);
+  if (summary !== null && field in summary) return summary[field as keyof SongSummary] as SongRecord[K];
+  const record = await context.loader.load(endpoints.song(summary?.slug ?? song.slug ?? ''));
+  return record[field];
+}

@@ -1,0 +1,31 @@
+/**
+ * Who the upstream call is made for. In server-key mode every client uses the
+ * gateway's key; in pass-through mode each client brings its own, which must
+ * be a well-formed bearer token.
+ */
+import type { Caller } from '../upstream/cached-upstream.js';
+import { keyIdOf } from '../upstream/key-registry.js';
+import { unauthenticated } from '../schema/errors.js';
+
+/** Printable ASCII without spaces, as RFC 6750 allows for bearer tokens, and a sane length. */
+const BEARER = /^Bearer ([\x21-\x7E]{1,512})$/i;
+
+export type AuthMode = { readonly kind: 'server'; readonly apiKey: string } | { readonly kind: 'pass-through' };
+
+export function serverCaller(apiKey: string): Caller {
+  return { apiKey, keyId: keyIdOf(apiKey), mode: 'server' };
+}
+
+/** The caller of a request; throws UNAUTHENTICATED (HTTP 401) when pass-through mode finds no usable key. */
+export function callerFor(request: Request, auth: AuthMode, server: Caller | undefined): Caller {
+  if (auth.kind === 'server' && server !== undefined) return server;
+  const header = request.headers.get('authorization');
+  if (header === null || header.trim() === '') {
+    throw unauthenticated('An API key is required: send it as the Authorization header, `Bearer <API_KEY>`');
+  }
+  const match = BEARER.exec(header.trim());
+  if (match?.[1] === undefined) {
+    throw unauthenticated('The Authorization header must be `Bearer <API_KEY>`');
+  }
+  return { apiKey: match[1], keyId: keyIdOf(match[1]), mode: 'client' };
+}

@@ -1,0 +1,31 @@
+/**
+ * The example operations GraphiQL opens with: the same `.graphql` files that
+ * codegen types, so what a newcomer tries is what a frontend compiles.
+ */
+import { readFileSync, readdirSync } from 'node:fs';
+
+const EXAMPLES_DIR = new URL('../../examples/operations/', import.meta.url);
+/** Order of the tabs: the nested page first, it shows what the gateway is for. */
+const TAB_ORDER = ['ArtistPage', 'Leaderboards', 'BrowseArtists', 'ChartWithTrends', 'RecentMilestones', 'ApiUsage'];
+
+export interface ExampleTab {
+  readonly query: string;
+  readonly variables?: string;
+}
+
+export function exampleTabs(variables: Record<string, Record<string, unknown>> = {}): ExampleTab[] {
+  const names = readdirSync(EXAMPLES_DIR)
+    .filter((file) => file.endsWith('.graphql'))
+    .map((file) => file.slice(0, -'.graphql'.length))
+    .sort((a, b) => rank(a) - rank(b) || a.localeCompare(b));
+  return names.map((name) => {
+    const query = readFileSync(new URL(`${name}.graphql`, EXAMPLES_DIR), 'utf8');
+    const vars = variables[name];
+    return vars === undefined ? { query } : { query, variables: JSON.stringify(vars, null, 2) };
+  });
+}
+
+function rank(name: string): number {
+  const index = TAB_ORDER.indexOf(name);
+  return index === -1 ? TAB_ORDER.length : index;
+}

@@ -1,0 +1,34 @@
+/**
+ * Adds `extensions.cost` to every response, in the spirit of GitHub's and
+ * Shopify's rate-limit reports: what this request cost upstream and what is
+ * left of the key's day. Stale answers are listed in `extensions.stale`.
+ */
+import type { Plugin } from 'graphql-yoga';
+import type { GatewayContext } from '../../schema/context.js';
+
+export function useCostReport(): Plugin<GatewayContext> {
+  return {
+    onExecute() {
+      return {
+        onExecuteDone({ args, result, setResult }) {
+          if (Symbol.asyncIterator in result) return;
+          const { stats, budget, caller } = args.contextValue;
+          const usage = budget.usage(caller.keyId);
+          setResult({
+            ...result,
+            extensions: {
+              ...result.extensions,
+              cost: {
+                upstreamCalls: stats.upstreamCalls,
+                cacheHits: stats.cacheHits,
+                deduplicated: stats.deduplicated,
+                budget: { dailyLimit: usage.dailyLimit, remaining: usage.remaining, resetsAt: usage.resetsAt },
+              },
+              ...(stats.stale.length > 0 ? { stale: stats.stale } : {}),
+            },
+          });
+        },
+      };
+    },
+  };
+}

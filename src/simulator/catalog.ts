@@ -1,0 +1,190 @@
+/**
+ * The generated catalogue: every artist in memory, every song and album only as
+ * rows of compact typed arrays (global indexes), and the per-artist details
+ * (song numbers and text) regenerated on demand behind an LRU. This keeps the
+ * full scale (20,000 artists, about 1.2 million songs) within a small memory budget.
+ */
+import { generateArtists, momentumScore } from './artists.js';
+import { buildSeries, listenerSeries, type Series } from './history.js';
+import { Lru } from './lru.js';
+import type { ArtistCore, ArtistText, SongNumbers } from './model.js';
+import { ALBUM_TYPES } from './model.js';
+import { Salt, hash32 } from './prng.js';
+import { artistText, songNoiseKey, songNumbers } from './songs.js';
+
+const DETAIL_CACHE_ARTISTS = 1000;
+const SONG_SCORE_DIGITS = 7;
+
+export interface SongRef { readonly artist: number; readonly local: number }
+
+interface ArtistDetail { readonly numbers: SongNumbers; text: ArtistText | null }
+
+export class Catalog {
+  readonly artists: readonly ArtistCore[];
+  readonly artistBySlug = new Map<string, number>();
+  /** Global song g of artist a is songStart[a] + local index. */
+  readonly songStart: Uint32Array;
+  readonly songArtist: Uint32Array;
+  readonly songLocal: Uint16Array;
+  readonly songTotal: Float64Array;
+  readonly songDaily: Float64Array;
+  readonly songScore: Float32Array;
+  readonly albumStart: Uint32Array;
+  readonly albumArtist: Uint32Array;
+  readonly albumLocal: Uint16Array;
+  readonly albumType: Uint8Array;
+  readonly albumRelease: Int32Array;
+  readonly albumTotal: Float64Array;
+  readonly albumDaily: Float64Array;
+  readonly artistsByStreams: Uint32Array;
+  readonly artistsByListeners: Uint32Array;
+  readonly artistsByName: Uint32Array;
+  readonly artistsByMomentum: Uint32Array;
+  private readonly details = new Lru<number, ArtistDetail>(DETAIL_CACHE_ARTISTS);
+
+  constructor(readonly seed: number, artistCount: number, readonly dataDay: number) {
+    this.artists = generateArtists(seed, artistCount, dataDay);
+    for (const artist of this.artists) this.artistBySlug.set(artist.slug, artist.index);
+
+    const songCount = this.artists.reduce((sum, artist) => sum + artist.songCount, 0);
+    this.songStart = new Uint32Array(artistCount + 1);
+    this.songArtist = new Uint32Array(songCount);
+    this.songLocal = new Uint16Array(songCount);
+    this.songTotal = new Float64Array(songCount);
+    this.songDaily = new Float64Array(songCount);
+    this.songScore = new Float32Array(songCount);
+    this.albumStart = new Uint32Array(artistCount + 1);
+    const albums = { artist: [] as number[], local: [] as number[], type: [] as number[], release: [] as number[], total: [] as number[], daily: [] as number[] };
+
+    let g = 0;
+    for (const artist of this.artists) {
+      this.songStart[artist.index] = g;
+      this.albumStart[artist.index] = albums.artist.length;
+      const numbers = songNumbers(seed, artist, dataDay);
+      for (let local = 0; local < artist.songCount; local += 1, g += 1) {
+        const daily = numbers.daily[local] ?? 0;
+        this.songArtist[g] = artist.index;
+        this.songLocal[g] = local;
+        this.songTotal[g] = numbers.total[local] ?? 0;
+        this.songDaily[g] = daily;
+        this.songScore[g] = momentumScore(numbers.momentum[local] ?? 1, daily, SONG_SCORE_DIGITS);
+      }
+      numbers.albums.forEach((album, local) => {
+        albums.artist.push(artist.index);
+        albums.local.push(local);
+        albums.type.push(ALBUM_TYPES.indexOf(album.type));
+        albums.release.push(album.releaseDay);
+        albums.total.push(album.total);
+        albums.daily.push(album.daily);
+      });
+    }
+    this.songStart[artistCount] = g;
+    this.albumStart[artistCount] = albums.artist.length;
+    this.albumArtist = Uint32Array.from(albums.artist);
+    this.albumLocal = Uint16Array.from(albums.local);
+    this.albumType = Uint8Array.from(albums.type);
+    this.albumRelease = Int32Array.from(albums.release);
+    this.albumTotal = Float64Array.from(albums.total);
+    this.albumDaily = Float64Array.from(albums.daily);
+
+    const all = (): Uint32Array => Uint32Array.from(this.artists, (artist) => artist.index);
+    const byStreams = (a: number, b: number): number => this.artist(b).totalStreams - this.artist(a).totalStreams || a - b;
+    this.artistsByStreams = all().sort(byStreams);
+    this.artistsByListeners = all().sort((a, b) => this.artist(b).monthlyListeners - this.artist(a).monthlyListeners || a - b);
+    this.artistsByName = all().sort((a, b) => compareText(this.artist(a).name, this.artist(b).name) || a - b);
+    this.artistsByMomentum = all().sort((a, b) => this.artist(b).momentumScore - this.artist(a).momentumScore || byStreams(a, b));
+  }
+
+  get songCount(): number { return this.songTotal.length; }
+  get albumCount(): number { return this.albumTotal.length; }
+
+  artist(index: number): ArtistCore {
+    const artist = this.artists[index];
+    if (artist === undefined) throw new RangeError(`no artist ${index}`);
+    return artist;
+  }
+
+  findArtist(slug: string): ArtistCore | null {
+    const index = this.artistBySlug.get(slug);
+    return index === undefined ? null : this.artist(index);
+  }
+
+  numbers(artistIndex: number): SongNumbers {
+    return this.detail(artistIndex).numbers;
+  }
+
+  text(artistIndex: number): ArtistText {
+    const detail = this.detail(artistIndex);
+    if (detail.text === null) {
+      detail.text = artistText(this.seed, this.artist(artistIndex), detail.numbers, this.artists.length);
+    }
+    return detail.text;
+  }
+
+  songGlobal(ref: SongRef): number {
+    return (this.songStart[ref.artist] ?? 0) + ref.local;
+  }
+
+  songRefOf(global: number): SongRef {
+    return { artist: this.songArtist[global] ?? 0, local: this.songLocal[global] ?? 0 };
+  }
+
+  /**
+   * Song and album slugs are `<artistSlug>-<titleSlug>`; the artist slug may
+   * itself hold dashes, so every dash is tried as the split point, longest artist first.
+   */
+  findSong(slug: string): SongRef | null {
+    return this.resolve(slug, (artist) => this.text(artist).songBySlug.get(slug));
+  }
+
+  findAlbum(slug: string): SongRef | null {
+    return this.resolve(slug, (artist) => this.text(artist).albumBySlug.get(slug));
+  }
+
+  artistSeries(artistIndex: number): Series {
+    const artist = this.artist(artistIndex);
+    return buildSeries(
+      artist.totalStreams, artist.dailyStreams, artist.momentum,
+      hash32(this.seed, Salt.artistNoise), artistIndex, this.dataDay, artist.debutDay,
+    );
+  }
+
+  artistListeners(artistIndex: number, length: number): number[] {
+    const artist = this.artist(artistIndex);
+    return listenerSeries(artist.monthlyListeners, artist.momentum, length);
+  }
+
+  songSeries(ref: SongRef): Series {
+    const numbers = this.numbers(ref.artist);
+    return buildSeries(
+      numbers.total[ref.local] ?? 0, numbers.daily[ref.local] ?? 0, numbers.momentum[ref.local] ?? 1,
+      songNoiseKey(this.seed, ref.artist), ref.local, this.dataDay, numbers.releaseDay[ref.local] ?? this.dataDay,
+    );
+  }
+
+  private resolve(slug: string, lookup: (artist: number) => number | undefined): SongRef | null {
+    for (let cut = slug.lastIndexOf('-'); cut > 0; cut = slug.lastIndexOf('-', cut - 1)) {
+      const artist = this.artistBySlug.get(slug.slice(0, cut));
+      if (artist === undefined) continue;
+      const local = lookup(artist);
+      if (local !== undefined) return { artist, local };
+    }
+    return null;
+  }
+
+  private detail(artistIndex: number): ArtistDetail {
+    let detail = this.details.get(artistIndex);
+    if (detail === undefined) {
+      detail = { numbers: songNumbers(this.seed, this.artist(artistIndex), this.dataDay), text: null };
+      this.details.set(artistIndex, detail);
+    }
+    return detail;
+  }
+}
+
+/** Plain code-unit order on lower-cased names: stable across machines, unlike localeCompare. */
+function compareText(a: string, b: string): number {
+  const x = a.toLowerCase();
+  const y = b.toLowerCase();
+  return x < y ? -1 : x > y ? 1 : 0;
+}

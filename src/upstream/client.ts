@@ -1,0 +1,169 @@
+/**
+ * The HTTP client for the upstream: one keep-alive undici Pool, bearer auth,
+ * timeouts, a bounded body size and a bounded number of calls in flight.
+ * It knows HTTP, not endpoints: callers pass a path built by `endpoints.ts`.
+ */
+import pLimit from 'p-limit';
+import { Pool, errors as undiciErrors } from 'undici';
+import { nextUtcMidnight } from '../time.js';
+import { UpstreamError, errorForStatus } from './errors.js';
+
+export interface UpstreamClientOptions {
+  /** Base URL of the upstream, e.g. https://api.example.com (paths start with /api/v1). */
+  readonly baseUrl: string;
+  readonly connectTimeoutMs: number;
+  readonly headersTimeoutMs: number;
+  readonly bodyTimeoutMs: number;
+  /** Connections kept open to the upstream, and so calls in flight at once. */
+  readonly maxConcurrency: number;
+  /** Calls allowed to wait for a connection before new ones are refused. */
+  readonly maxQueue: number;
+  /** Bodies larger than this are refused rather than buffered. */
+  readonly maxBodyBytes: number;
+}
+
+export interface UpstreamResponse {
+  readonly body: unknown;
+  readonly bytes: number;
+}
+
+export class UpstreamClient {
+  readonly #pool: Pool;
+  readonly #basePath: string;
+  readonly #limit: ReturnType<typeof pLimit>;
+
+  constructor(private readonly options: UpstreamClientOptions) {
+    const base = new URL(options.baseUrl);
+    this.#basePath = base.pathname.replace(/\/+$/, '');
+    this.#pool = new Pool(base.origin, {
+      connections: options.maxConcurrency,
+      connect: { timeout: options.connectTimeoutMs },
+      headersTimeout: options.headersTimeoutMs,
+      bodyTimeout: options.bodyTimeoutMs,
+      keepAliveTimeout: 30_000,
+    });
+    this.#limit = pLimit(options.maxConcurrency);
+  }
+
+  /** GETs `path` with `apiKey`; resolves with the parsed JSON of a 2xx answer, throws UpstreamError otherwise. */
+  get(path: string, apiKey: string, signal: AbortSignal): Promise<UpstreamResponse> {
+    // Waiting calls hold memory and a client's patience: past the queue bound, fail fast instead.
+    if (this.#limit.pendingCount >= this.options.maxQueue) {
+      return Promise.reject(
+        new UpstreamError('UPSTREAM_ERROR', 'The gateway has too many upstream calls waiting', {
+          path: pathOnly(path),
+        }),
+      );
+    }
+    return this.#limit(() => this.#send(path, apiKey, signal));
+  }
+
+  async #send(path: string, apiKey: string, signal: AbortSignal): Promise<UpstreamResponse> {
+    signal.throwIfAborted();
+    let response: Awaited<ReturnType<Pool['request']>>;
+    try {
+      response = await this.#pool.request({
+        method: 'GET',
+        path: this.#basePath + path,
+        headers: {
+          authorization: `Bearer ${apiKey}`,
+          accept: 'application/json',
+          'user-agent': 'music-stats-gateway',
+        },
+        signal,
+      });
+    } catch (error) {
+      throw connectionError(error, path);
+    }
+
+    const { statusCode, headers, body } = response;
+    let text: string;
+    try {
+      text = await readBounded(body, this.options.maxBodyBytes);
+    } catch (error) {
+      body.destroy();
+      if (error instanceof UpstreamError) throw error;
+      throw connectionError(error, path);
+    }
+
+    if (statusCode >= 200 && statusCode < 300) {
+      try {
+        return { body: JSON.parse(text) as unknown, bytes: Buffer.byteLength(text) };
+      } catch {
+        throw new UpstreamError('UPSTREAM_INVALID_RESPONSE', 'The upstream API answered with a body that is not JSON', {
+          status: statusCode,
+          path: pathOnly(path),
+        });
+      }
+    }
+
+    const retryAfterSeconds = parseRetryAfter(headers['retry-after']);
+    return Promise.reject(
+      errorForStatus(statusCode, upstreamMessage(text), pathOnly(path), {
+        retryAfterSeconds,
+        resetsAt: statusCode === 429 ? nextUtcMidnight(new Date()).toISOString() : undefined,
+      }),
+    );
+  }
+
+  close(): Promise<void> {
+    return this.#pool.close();
+  }
+}
+
+const TIMEOUT_ERRORS = [
+  undiciErrors.ConnectTimeoutError,
+  undiciErrors.HeadersTimeoutError,
+  undiciErrors.BodyTimeoutError,
+];
+
+function connectionError(error: unknown, path: string): UpstreamError {
+  const timedOut =
+    TIMEOUT_ERRORS.some((type) => error instanceof type) ||
+    (error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError'));
+  return new UpstreamError(
+    'UPSTREAM_ERROR',
+    timedOut ? 'The upstream API did not answer in time' : 'The upstream API could not be reached',
+    { path: pathOnly(path), cause: error },
+  );
+}
+
+async function readBounded(body: AsyncIterable<Buffer>, maxBytes: number): Promise<string> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of body) {
+    size += chunk.length;
+    if (size > maxBytes) {
+      throw new UpstreamError('UPSTREAM_INVALID_RESPONSE', `The upstream API answered with more than ${maxBytes} bytes`);
+    }
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+/** The `message` of an upstream error body, if it has the documented shape. */
+function upstreamMessage(text: string): string {
+  try {
+    const parsed = JSON.parse(text) as unknown;
+    if (typeof parsed === 'object' && parsed !== null && 'message' in parsed) {
+      const { message } = parsed as { message: unknown };
+      if (typeof message === 'string') return message.slice(0, 500);
+    }
+  } catch {
+    // Not JSON (a proxy's HTML page, say): the status alone has to speak.
+  }
+  return '';
+}
+
+function parseRetryAfter(header: string | string[] | undefined): number | undefined {
+  const value = Array.isArray(header) ? header[0] : header;
+  if (value === undefined) return undefined;
+  const seconds = Number(value);
+  if (Number.isFinite(seconds) && seconds >= 0) return seconds;
+  const date = Date.parse(value);
+  return Number.isNaN(date) ? undefined : Math.max(0, (date - Date.now()) / 1000);
+}
+
+function pathOnly(path: string): string {
+  return path.split('?')[0] ?? path;
+}

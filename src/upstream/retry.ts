@@ -1,0 +1,49 @@
+/**
+ * Retries for idempotent GETs: only when the upstream may answer differently
+ * a moment later (no connection, 502/503/504), never on a 4xx, and never past
+ * the request's deadline.
+ */
+import { setTimeout as sleep } from 'node:timers/promises';
+import { UpstreamError } from './errors.js';
+
+export interface RetryPolicy {
+  /** Attempts in all, the first included. */
+  readonly maxAttempts: number;
+  /** Delay before the first retry; doubled for each further one, with full jitter. */
+  readonly baseDelayMs: number;
+  readonly maxDelayMs: number;
+}
+
+const RETRIABLE_STATUSES = new Set([502, 503, 504]);
+
+export function isRetriable(error: unknown): boolean {
+  if (!(error instanceof UpstreamError) || error.code !== 'UPSTREAM_ERROR') return false;
+  return error.status === undefined ? !/too many upstream calls/.test(error.message) : RETRIABLE_STATUSES.has(error.status);
+}
+
+/**
+ * Runs `attempt` until it succeeds, fails for good, or the next wait would
+ * end after `deadline` (epoch ms). A Retry-After from the upstream replaces
+ * the computed back-off.
+ */
+export async function withRetries<T>(
+  attempt: () => Promise<T>,
+  policy: RetryPolicy,
+  deadline: number,
+  signal: AbortSignal,
+): Promise<T> {
+  for (let attemptNumber = 1; ; attemptNumber++) {
+    try {
+      return await attempt();
+    } catch (error) {
+      if (attemptNumber >= policy.maxAttempts || !isRetriable(error)) throw error;
+      const backoff = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** (attemptNumber - 1));
+      const retryAfterMs = error instanceof UpstreamError && error.retryAfterSeconds !== undefined
+        ? error.retryAfterSeconds * 1000
+        : undefined;
+      const delay = retryAfterMs ?? Math.random() * backoff;
+      if (Date.now() + delay >= deadline) throw error;
+      await sleep(delay, undefined, { signal });
+    }
+  }
+}
