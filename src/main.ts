@@ -11,32 +11,48 @@ import { type Simulator, startSimulator } from './simulator/index.js';
 
 const SIMULATOR_KEY = 'gateway-demo-key';
 
+interface Upstream {
+  readonly url: string;
+  readonly apiKey: string | undefined;
+  readonly simulator: Simulator | undefined;
+  readonly exampleVariables: Record<string, Record<string, unknown>>;
+}
+
+async function embeddedSimulator(config: GatewayConfig): Promise<Upstream> {
+  const simulator = await startSimulator({
+    artists: config.simulator.artists,
+    seed: config.simulator.seed,
+    latencyMs: config.simulator.latencyMs,
+    apiKeys: [SIMULATOR_KEY],
+    dailyLimit: config.dailyLimit,
+  });
+  return {
+    url: simulator.url,
+    apiKey: SIMULATOR_KEY,
+    simulator,
+    exampleVariables: { ArtistPage: { slug: simulator.data.allArtists()[0]?.slug ?? 'burna-boy' } },
+  };
+}
+
 async function main(config: GatewayConfig): Promise<void> {
   const logger = createLogger(config.logLevel);
-
-  let simulator: Simulator | undefined;
-  let upstreamUrl = config.upstreamUrl;
-  let upstreamApiKey = config.upstreamApiKey;
-  let exampleVariables: Record<string, Record<string, unknown>> = { ArtistPage: { slug: 'burna-boy' } };
-  if (upstreamUrl === undefined) {
-    simulator = await startSimulator({
-      artists: config.simulator.artists,
-      seed: config.simulator.seed,
-      latencyMs: config.simulator.latencyMs,
-      apiKeys: [SIMULATOR_KEY],
-      dailyLimit: config.dailyLimit,
-    });
-    upstreamUrl = simulator.url;
-    upstreamApiKey = SIMULATOR_KEY;
-    exampleVariables = { ArtistPage: { slug: simulator.data.topArtistSlug() } };
-  }
+  const upstream: Upstream =
+    config.upstreamUrl === undefined
+      ? await embeddedSimulator(config)
+      : {
+          url: config.upstreamUrl,
+          apiKey: config.upstreamApiKey,
+          simulator: undefined,
+          exampleVariables: { ArtistPage: { slug: 'burna-boy' } },
+        };
+  const { simulator } = upstream;
 
   const gateway = createGateway({
     ...config,
-    upstreamUrl,
-    upstreamApiKey,
+    upstreamUrl: upstream.url,
+    upstreamApiKey: upstream.apiKey,
     logger,
-    exampleVariables,
+    exampleVariables: upstream.exampleVariables,
   });
   const running = await listen(gateway, config.port, config.host);
 
@@ -46,7 +62,7 @@ async function main(config: GatewayConfig): Promise<void> {
   if (simulator !== undefined) {
     console.log(`  Upstream simulator ${simulator.url}/api/v1 (key "${SIMULATOR_KEY}", server-key mode)\n`);
   } else {
-    console.log(`  Upstream           ${upstreamUrl} (${gateway.authMode === 'server' ? 'server-key' : 'pass-through'} mode)\n`);
+    console.log(`  Upstream           ${upstream.url} (${gateway.authMode === 'server' ? 'server-key' : 'pass-through'} mode)\n`);
   }
 
   const stop = async (signal: string) => {

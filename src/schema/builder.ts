@@ -28,8 +28,14 @@ export const builder = new SchemaBuilder<{
     pageInfoFieldOptions: { description: 'Where this page sits in the whole list.' },
     nodeTypeOptions: { description: 'An object with a global id, refetchable with `node(id:)`.' },
     pageInfoTypeOptions: { description: 'Relay pagination state of a connection page.' },
-    nodeQueryOptions: { description: 'Fetches an Artist, Song or Album by its global id; null when it does not exist.' },
-    nodesQueryOptions: { description: 'Fetches several objects by global id, in order; null for each that does not exist.' },
+    nodeQueryOptions: {
+      description: 'Fetches an Artist, Song or Album by its global id; null when it does not exist.',
+      args: { id: { description: 'A global id, as returned in an `id` field.' } },
+    },
+    nodesQueryOptions: {
+      description: 'Fetches several objects by global id, in order; null for each that does not exist.',
+      args: { ids: { description: 'Global ids, as returned in `id` fields.' } },
+    },
     idFieldOptions: { description: 'Opaque Relay global id; `node(id:)` refetches the object.' },
     cursorFieldOptions: { description: 'Opaque cursor of this edge, for `after`/`before`.' },
     nodeFieldOptions: { description: 'The item at this edge.' },

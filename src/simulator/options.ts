@@ -1,0 +1,68 @@
+/** Simulator options, their defaults, and their validation (bad values throw with the value in the message). */
+
+export interface SimulatorOptions {
+  /** Default 0 (an ephemeral port). */
+  port?: number;
+  /** Default '127.0.0.1'. */
+  host?: string;
+  /** Default 20261121. */
+  seed?: number;
+  /** Number of generated artists; default 300, at most 20,000 (the upstream's scale). */
+  artists?: number;
+  /** YYYY-MM-DD of the latest snapshot; default: today's UTC date by the `now` clock. */
+  dataDate?: string;
+  /** Added before every response; default 0. */
+  latencyMs?: number;
+  /** Default ['demo-key']. */
+  apiKeys?: string[];
+  /** Keys that are refused even when listed in apiKeys; default []. */
+  revokedKeys?: string[];
+  /** Requests per key per UTC day; default 1000. */
+  dailyLimit?: number;
+  /** Clock for the daily budget (and the default dataDate). */
+  now?: () => Date;
+}
+
+export const DEFAULT_HOST = '127.0.0.1';
+export const DEFAULT_SEED = 20261121;
+export const DEFAULT_ARTISTS = 300;
+export const MAX_ARTISTS = 20_000;
+export const DEFAULT_API_KEYS: readonly string[] = ['demo-key'];
+export const DEFAULT_DAILY_LIMIT = 1000;
+const MAX_PORT = 65_535;
+
+export type ResolvedOptions = Required<Omit<SimulatorOptions, 'dataDate'>> & { dataDate: string | undefined };
+
+export function resolveOptions(options: SimulatorOptions): ResolvedOptions {
+  const resolved: ResolvedOptions = {
+    port: options.port ?? 0,
+    host: options.host ?? DEFAULT_HOST,
+    seed: options.seed ?? DEFAULT_SEED,
+    artists: options.artists ?? DEFAULT_ARTISTS,
+    dataDate: options.dataDate,
+    latencyMs: options.latencyMs ?? 0,
+    apiKeys: options.apiKeys ?? [...DEFAULT_API_KEYS],
+    revokedKeys: options.revokedKeys ?? [],
+    dailyLimit: options.dailyLimit ?? DEFAULT_DAILY_LIMIT,
+    now: options.now ?? (() => new Date()),
+  };
+  requireInteger('port', resolved.port, 0, MAX_PORT);
+  requireInteger('seed', resolved.seed, -(2 ** 31), 2 ** 32 - 1);
+  requireInteger('artists', resolved.artists, 1, MAX_ARTISTS);
+  requireLatency(resolved.latencyMs);
+  requireInteger('dailyLimit', resolved.dailyLimit, 0, Number.MAX_SAFE_INTEGER);
+  if (resolved.apiKeys.some((key) => !/^\S+$/.test(key))) {
+    throw new Error(`apiKeys must be non-empty strings without spaces: ${JSON.stringify(resolved.apiKeys)}`);
+  }
+  return resolved;
+}
+
+export function requireLatency(ms: number): void {
+  if (!Number.isFinite(ms) || ms < 0) throw new Error(`latencyMs must be a non-negative number: ${ms}`);
+}
+
+function requireInteger(name: string, value: number, min: number, max: number): void {
+  if (!Number.isInteger(value) || value < min || value > max) {
+    throw new Error(`${name} must be an integer between ${min} and ${max}: ${value}`);
+  }
+}

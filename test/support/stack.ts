@@ -1,0 +1,107 @@
+/**
+ * A simulator and a gateway on real ephemeral ports, wired as in production:
+ * every test request crosses HTTP twice (client → gateway → simulator), and
+ * the simulator's call log counts what reached the upstream.
+ */
+import pino from 'pino';
+import { createGateway, type GatewayOptions } from '../../src/server/gateway.js';
+import { type RunningServer, listen } from '../../src/server/http-server.js';
+import { type Simulator, type SimulatorOptions, startSimulator } from '../../src/simulator/index.js';
+
+export const SERVER_KEY = 'test-server-key';
+export const CLIENT_KEY = 'test-client-key';
+export const OTHER_CLIENT_KEY = 'test-other-client-key';
+
+export interface StackOptions {
+  readonly simulator?: SimulatorOptions;
+  /** Pass-through mode: no server key, clients send their own. */
+  readonly passThrough?: boolean;
+  readonly gateway?: Partial<Omit<GatewayOptions, 'upstreamUrl' | 'logger'>>;
+  /** Reuse a running simulator (several gateways against one upstream). */
+  readonly sharedSimulator?: Simulator;
+}
+
+export interface GraphQLResponse {
+  readonly status: number;
+  readonly headers: Headers;
+  readonly body: {
+    data?: Record<string, unknown> | null;
+    errors?: { message: string; path?: (string | number)[]; extensions?: Record<string, unknown> }[];
+    extensions?: Record<string, unknown>;
+  };
+}
+
+export interface Stack {
+  readonly simulator: Simulator;
+  readonly gateway: ReturnType<typeof createGateway>;
+  readonly url: string;
+  /** Calls that reached the simulator since the stack started or since `resetCalls`. */
+  upstreamCalls(): number;
+  query(query: string, variables?: Record<string, unknown>, headers?: Record<string, string>): Promise<GraphQLResponse>;
+  /** Reads the simulator directly (with a key of its own), to get expected values without touching the gateway's budget. */
+  upstream<T = unknown>(path: string): Promise<T>;
+  close(): Promise<void>;
+}
+
+const EXPECTATIONS_KEY = 'test-expectations-key';
+
+export async function startStack(options: StackOptions = {}): Promise<Stack> {
+  const simulator =
+    options.sharedSimulator ??
+    (await startSimulator({
+      apiKeys: [SERVER_KEY, CLIENT_KEY, OTHER_CLIENT_KEY, EXPECTATIONS_KEY],
+      dailyLimit: 1_000_000,
+      ...options.simulator,
+    }));
+  const gateway = createGateway({
+    upstreamUrl: simulator.url,
+    upstreamApiKey: options.passThrough ? undefined : SERVER_KEY,
+    dailyLimit: 1000,
+    client: {
+      connectTimeoutMs: 2_000,
+      headersTimeoutMs: 5_000,
+      bodyTimeoutMs: 5_000,
+      maxConcurrency: 16,
+      maxQueue: 1_000,
+      maxBodyBytes: 5 * 1024 * 1024,
+    },
+    deadlineMs: 10_000,
+    retries: 2,
+    cache: {
+      ttlMs: 60_000,
+      notFoundTtlMs: 10_000,
+      staleIfErrorMs: 600_000,
+      maxEntries: 10_000,
+      maxBytes: 64 * 1024 * 1024,
+    },
+    logger: pino({ level: 'silent' }),
+    ...options.gateway,
+  });
+  const running: RunningServer = await listen(gateway, 0, '127.0.0.1');
+  const url = running.url.replace('localhost', '127.0.0.1');
+
+  return {
+    simulator,
+    gateway,
+    url,
+    upstreamCalls: () => simulator.calls.filter((call) => call.key !== EXPECTATIONS_KEY).length,
+    async query(query, variables, headers = {}) {
+      const response = await fetch(`${url}/graphql`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/graphql-response+json', ...headers },
+        body: JSON.stringify({ query, variables }),
+      });
+      const text = await response.text();
+      return { status: response.status, headers: response.headers, body: JSON.parse(text) as GraphQLResponse['body'] };
+    },
+    async upstream<T>(path: string): Promise<T> {
+      const response = await fetch(`${simulator.url}${path}`, { headers: { authorization: `Bearer ${EXPECTATIONS_KEY}` } });
+      if (!response.ok) throw new Error(`simulator answered ${response.status} for ${path}`);
+      return (await response.json()) as T;
+    },
+    async close() {
+      await running.close(1_000);
+      if (options.sharedSimulator === undefined) await simulator.close();
+    },
+  };
+}
