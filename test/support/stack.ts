@@ -35,21 +35,17 @@ export interface Stack {
   readonly simulator: Simulator;
   readonly gateway: ReturnType<typeof createGateway>;
   readonly url: string;
-  /** Calls that reached the simulator since the stack started or since `resetCalls`. */
+  /** Calls that reached the simulator since it started or since `simulator.resetCalls()`. */
   upstreamCalls(): number;
   query(query: string, variables?: Record<string, unknown>, headers?: Record<string, string>): Promise<GraphQLResponse>;
-  /** Reads the simulator directly (with a key of its own), to get expected values without touching the gateway's budget. */
-  upstream<T = unknown>(path: string): Promise<T>;
   close(): Promise<void>;
 }
-
-const EXPECTATIONS_KEY = 'test-expectations-key';
 
 export async function startStack(options: StackOptions = {}): Promise<Stack> {
   const simulator =
     options.sharedSimulator ??
     (await startSimulator({
-      apiKeys: [SERVER_KEY, CLIENT_KEY, OTHER_CLIENT_KEY, EXPECTATIONS_KEY],
+      apiKeys: [SERVER_KEY, CLIENT_KEY, OTHER_CLIENT_KEY],
       dailyLimit: 1_000_000,
       ...options.simulator,
     }));
@@ -84,7 +80,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     simulator,
     gateway,
     url,
-    upstreamCalls: () => simulator.calls.filter((call) => call.key !== EXPECTATIONS_KEY).length,
+    upstreamCalls: () => simulator.calls.length,
     async query(query, variables, headers = {}) {
       const response = await fetch(`${url}/graphql`, {
         method: 'POST',
@@ -93,11 +89,6 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
       });
       const text = await response.text();
       return { status: response.status, headers: response.headers, body: JSON.parse(text) as GraphQLResponse['body'] };
-    },
-    async upstream<T>(path: string): Promise<T> {
-      const response = await fetch(`${simulator.url}${path}`, { headers: { authorization: `Bearer ${EXPECTATIONS_KEY}` } });
-      if (!response.ok) throw new Error(`simulator answered ${response.status} for ${path}`);
-      return (await response.json()) as T;
     },
     async close() {
       await running.close(1_000);
