@@ -85,8 +85,9 @@ export function createGateway(options: GatewayOptions) {
     },
     plugins: [
       useReadinessCheck({ endpoint: '/ready', check: () => !draining }),
-      useClientKeyCheck(),
       useCostReport(),
+      // After the cost report: a rejected key's response is replaced whole, report included.
+      useClientKeyCheck(),
       useRequestLog(options.logger),
     ],
   });
