@@ -3,6 +3,7 @@
  * the per-request context, and the Yoga plugins. Returns the Yoga instance
  * (a fetch handler and a Node request listener) and its parts, for tests.
  */
+import { renderGraphiQL } from '@graphql-yoga/render-graphiql';
 import { createYoga, useReadinessCheck } from 'graphql-yoga';
 import type { Logger } from 'pino';
 import type { ResponseCache } from '../cache/cache.js';
@@ -71,6 +72,8 @@ export function createGateway(options: GatewayOptions) {
     landingPage: false,
     logging: options.logger,
     maskedErrors: { maskError },
+    // The GraphiQL bundle is served inline: the page works offline and behind firewalls, no CDN involved.
+    renderGraphiQL,
     graphiql: {
       title: 'Music Streaming Statistics GraphQL',
       defaultTabs: exampleTabs(options.exampleVariables),
