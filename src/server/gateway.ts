@@ -99,6 +99,7 @@ export function createGateway(options: GatewayOptions) {
     yoga,
     cache,
     budget,
+    upstream,
     authMode: auth.kind,
     /** Stop reporting ready (load balancers move away) before the server closes. */
     drain() {

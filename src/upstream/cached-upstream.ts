@@ -46,6 +46,11 @@ export class CachedUpstream {
 
   constructor(private readonly options: CachedUpstreamOptions) {}
 
+  /** Distinct upstream reads under way now, shared by however many requests wait on them. */
+  get inFlight(): number {
+    return this.#inFlight.size;
+  }
+
   async read<T>(request: UpstreamRequest<T>, caller: Caller, stats: RequestStats): Promise<T> {
     const { cache, keys } = this.options;
     if (caller.mode === 'client' && keys.status(caller.keyId) === 'rejected') {

@@ -48,10 +48,12 @@ export class UpstreamClient {
   /** GETs `path` with `apiKey`; resolves with the parsed JSON of a 2xx answer, throws UpstreamError otherwise. */
   get(path: string, apiKey: string, signal: AbortSignal): Promise<UpstreamResponse> {
     // Waiting calls hold memory and a client's patience: past the queue bound, fail fast instead.
-    if (this.#limit.pendingCount >= this.options.maxQueue) {
+    // p-limit starts queued work on a later tick, so count running and waiting calls together.
+    if (this.#limit.activeCount + this.#limit.pendingCount >= this.options.maxConcurrency + this.options.maxQueue) {
       return Promise.reject(
         new UpstreamError('UPSTREAM_ERROR', 'The gateway has too many upstream calls waiting', {
           path: pathOnly(path),
+          reason: 'overloaded',
         }),
       );
     }
@@ -124,7 +126,7 @@ function connectionError(error: unknown, path: string): UpstreamError {
   return new UpstreamError(
     'UPSTREAM_ERROR',
     timedOut ? 'The upstream API did not answer in time' : 'The upstream API could not be reached',
-    { path: pathOnly(path), cause: error },
+    { path: pathOnly(path), reason: timedOut ? 'timeout' : 'unreachable', cause: error },
   );
 }
 

@@ -20,6 +20,8 @@ export interface UpstreamErrorDetails {
   readonly resetsAt?: string;
   /** Seconds the upstream asked us to wait (Retry-After), when it said so. */
   readonly retryAfterSeconds?: number;
+  /** Why no answer came, when none did: the gateway's own queue was full, the upstream was slow, or unreachable. */
+  readonly reason?: 'overloaded' | 'timeout' | 'unreachable';
   readonly cause?: unknown;
 }
 
@@ -29,6 +31,7 @@ export class UpstreamError extends Error {
   readonly path: string | undefined;
   readonly resetsAt: string | undefined;
   readonly retryAfterSeconds: number | undefined;
+  readonly reason: UpstreamErrorDetails['reason'];
 
   constructor(
     readonly code: UpstreamErrorCode,
@@ -40,6 +43,7 @@ export class UpstreamError extends Error {
     this.path = details.path;
     this.resetsAt = details.resetsAt;
     this.retryAfterSeconds = details.retryAfterSeconds;
+    this.reason = details.reason;
   }
 
   /** Failures worth answering from a stale cache entry: the upstream, not the question, is at fault. */

@@ -1,7 +1,8 @@
 /**
  * Retries for idempotent GETs: only when the upstream may answer differently
- * a moment later (no connection, 502/503/504), never on a 4xx, and never past
- * the request's deadline.
+ * a moment later (no connection, 500/502/503/504), never on a 4xx, and never
+ * past the request's deadline. The upstream documents its 500 as "an
+ * unexpected error occurred", which a GET may well not meet twice.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { UpstreamError } from './errors.js';
@@ -14,11 +15,13 @@ export interface RetryPolicy {
   readonly maxDelayMs: number;
 }
 
-const RETRIABLE_STATUSES = new Set([502, 503, 504]);
+const RETRIABLE_STATUSES = new Set([500, 502, 503, 504]);
 
 export function isRetriable(error: unknown): boolean {
   if (!(error instanceof UpstreamError) || error.code !== 'UPSTREAM_ERROR') return false;
-  return error.status === undefined ? !/too many upstream calls/.test(error.message) : RETRIABLE_STATUSES.has(error.status);
+  // A full queue of our own is not the upstream's fault, and retrying would only add to it.
+  if (error.reason === 'overloaded') return false;
+  return error.status === undefined || RETRIABLE_STATUSES.has(error.status);
 }
 
 /**
