@@ -5,6 +5,7 @@
  * resource the selected fields cannot do without.
  */
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { REFERENCE_QUERIES } from '../../bench/reference-queries.js';
 import { offsetToCursor } from '../../src/schema/connections.js';
 import { type Stack, startStack } from '../support/stack.js';
 
@@ -24,14 +25,32 @@ const gateway = () => fresh!;
 
 const data = () => stack.simulator.data;
 
-interface Reference {
-  readonly name: string;
-  readonly query: string;
-  readonly variables?: () => Record<string, unknown>;
-  /** Hand-computed minimum with a cold cache, and the reasoning. */
-  readonly cold: () => number;
-  readonly why: string;
-}
+/** Hand-computed minimum upstream calls of each reference query with a cold cache, and the reasoning. */
+const MINIMUM: Record<string, { readonly cold: () => number; readonly why: string }> = {
+  'artist page: profile, awards, chart positions, top songs, songs, history, milestones': {
+    cold: () => 4,
+    why: 'profile + songs of artist + history + timeline',
+  },
+  'top 50 artists by streams, names only': { cold: () => 1, why: 'the leaderboard carries each artist summary' },
+  "top 50 artists by streams with each artist's monthlyListeners": {
+    cold: () => 1,
+    why: 'monthlyListeners is part of the artist summary the leaderboard carries',
+  },
+  "top 50 artists by streams with each artist's followers": {
+    cold: () => 1 + 50,
+    why: 'followers is only in the full profile: 1 leaderboard + 50 profiles',
+  },
+  'recent milestones with artist names': { cold: () => 1, why: 'a milestone carries the artist name and song title' },
+  "recent milestones with each artist's awards": {
+    cold: () => 1 + distinctArtistsOfRecentMilestones(50),
+    why: '1 page + one profile per distinct artist (the loader shares repeats)',
+  },
+  'a chart of 50 entries without song': { cold: () => 1, why: 'one chart call' },
+  'a chart of 50 entries with song': {
+    cold: () => 1 + distinctChartSongs('spotify_daily_ng', 'NG'),
+    why: '1 chart + one search per distinct (title, artist) entry',
+  },
+};
 
 const distinctArtistsOfRecentMilestones = (count: number) =>
   new Set(data().recentMilestones({ page: 1, limit: 100 }).data.slice(0, count).map((m) => m.artistSlug)).size;
@@ -39,69 +58,15 @@ const distinctArtistsOfRecentMilestones = (count: number) =>
 const distinctChartSongs = (name: string, territory: string) =>
   new Set(data().chart(name, territory)!.data.map((e) => `${e.songTitle}\u0000${e.artistName}`)).size;
 
-const REFERENCES: Reference[] = [
-  {
-    name: 'artist page: profile, awards, chart positions, top songs, songs, history, milestones',
-    query: `query ($slug: String!) { artist(slug: $slug) {
-      name followers monthlyListeners awards { name won } chartPositions { position chart { name territory } }
-      topSongs { title totalStreams } songs(first: 20) { totalCount nodes { title } }
-      history { date dailyStreams } milestones { threshold crossedAt song { title } } } }`,
-    variables: () => ({ slug: data().allArtists()[0]!.slug }),
-    cold: () => 4,
-    why: 'profile + songs of artist + history + timeline',
-  },
-  {
-    name: 'top 50 artists by streams, names only',
-    query: '{ topArtistsByStreams(limit: 50) { rank artist { name } } }',
-    cold: () => 1,
-    why: 'the leaderboard carries each artist summary',
-  },
-  {
-    name: "top 50 artists by streams with each artist's monthlyListeners",
-    query: '{ topArtistsByStreams(limit: 50) { rank artist { name monthlyListeners } } }',
-    cold: () => 1,
-    why: 'monthlyListeners is part of the artist summary the leaderboard carries',
-  },
-  {
-    name: "top 50 artists by streams with each artist's followers",
-    query: '{ topArtistsByStreams(limit: 50) { rank artist { name followers } } }',
-    cold: () => 1 + 50,
-    why: 'followers is only in the full profile: 1 leaderboard + 50 profiles',
-  },
-  {
-    name: 'recent milestones with artist names',
-    query: '{ recentMilestones(first: 50) { nodes { threshold artist { name } song { title } } } }',
-    cold: () => 1,
-    why: 'a milestone carries the artist name and song title',
-  },
-  {
-    name: "recent milestones with each artist's awards",
-    query: '{ recentMilestones(first: 50) { nodes { threshold artist { name awards { name } } } } }',
-    cold: () => 1 + distinctArtistsOfRecentMilestones(50),
-    why: '1 page + one profile per distinct artist (the loader shares repeats)',
-  },
-  {
-    name: 'a chart of 50 entries without song',
-    query: '{ chart(name: "spotify_daily_ng", territory: "NG", limit: 50) { entries { position songTitle trend } } }',
-    cold: () => 1,
-    why: 'one chart call',
-  },
-  {
-    name: 'a chart of 50 entries with song',
-    query: '{ chart(name: "spotify_daily_ng", territory: "NG", limit: 50) { entries { position song { slug totalStreams } } } }',
-    cold: () => 1 + distinctChartSongs('spotify_daily_ng', 'NG'),
-    why: '1 chart + one search per distinct (title, artist) entry',
-  },
-];
-
 describe('upstream calls of the reference queries', () => {
-  it.each(REFERENCES)('$name: cold = minimum, warm = 0', async (reference) => {
-    const variables = reference.variables?.();
+  it.each(REFERENCE_QUERIES)('$name: cold = minimum, warm = 0', async (reference) => {
+    const minimum = MINIMUM[reference.name]!;
+    const variables = reference.variables?.(data().allArtists()[0]!.slug);
     const before = gateway().upstreamCalls();
     const cold = await gateway().query(reference.query, variables);
     expect(cold.body.errors).toBeUndefined();
     const coldCalls = gateway().upstreamCalls() - before;
-    expect(coldCalls, reference.why).toBe(reference.cold());
+    expect(coldCalls, minimum.why).toBe(minimum.cold());
     expect(cold.body.extensions?.cost).toMatchObject({ upstreamCalls: coldCalls });
 
     const warm = await gateway().query(reference.query, variables);
