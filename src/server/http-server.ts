@@ -39,9 +39,12 @@ export async function listen(gateway: Gateway, port: number, host: string): Prom
       closing ??= (async () => {
         gateway.drain();
         const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+        // Keep-alive connections turn idle as their last request finishes: close them as they do.
+        const sweeper = setInterval(() => server.closeIdleConnections(), 50);
         server.closeIdleConnections();
         const timer = setTimeout(() => server.closeAllConnections(), graceMs);
         await closed;
+        clearInterval(sweeper);
         clearTimeout(timer);
         await gateway.close();
       })();

@@ -3,6 +3,7 @@
  * and for GraphQL operations their name and upstream cost. Keys never appear,
  * only their hash prefix.
  */
+import { getOperationAST } from 'graphql';
 import type { Logger } from 'pino';
 import type { Plugin } from 'graphql-yoga';
 import type { GatewayContext } from '../../schema/context.js';
@@ -22,7 +23,9 @@ export function useRequestLog(logger: Logger): Plugin<GatewayContext> {
     onExecute({ args }) {
       const request = (args.contextValue as GatewayContext & { request?: Request }).request;
       if (request !== undefined) {
-        operations.set(request, { name: args.operationName ?? null, context: args.contextValue });
+        // Clients often name the operation only in the document, not in the request's operationName.
+        const name = args.operationName ?? getOperationAST(args.document, args.operationName)?.name?.value ?? null;
+        operations.set(request, { name, context: args.contextValue });
       }
     },
     onResponse({ request, response }) {

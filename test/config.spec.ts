@@ -1,0 +1,58 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from '../src/config.js';
+
+describe('configuration from the environment', () => {
+  it('defaults to the embedded simulator on port 4000 with a daily-refresh cache', () => {
+    const config = loadConfig({});
+    expect(config).toMatchObject({
+      host: '127.0.0.1',
+      port: 4000,
+      upstreamUrl: undefined,
+      upstreamApiKey: undefined,
+      dailyLimit: 1000,
+      cache: { ttlMs: 6 * 3600 * 1000, notFoundTtlMs: 600_000 },
+    });
+  });
+
+  it('reads every documented variable', () => {
+    const config = loadConfig({
+      HOST: '0.0.0.0',
+      PORT: '8080',
+      UPSTREAM_URL: 'https://api.example.com/base',
+      UPSTREAM_API_KEY: 'k',
+      UPSTREAM_DAILY_LIMIT: '5000',
+      CACHE_TTL_SECONDS: '60',
+      LOG_LEVEL: 'warn',
+    });
+    expect(config).toMatchObject({
+      host: '0.0.0.0',
+      port: 8080,
+      upstreamUrl: 'https://api.example.com/base',
+      upstreamApiKey: 'k',
+      dailyLimit: 5000,
+      cache: { ttlMs: 60_000 },
+      logLevel: 'warn',
+    });
+  });
+
+  it('names every bad value with its reason, all at once', () => {
+    expect(() =>
+      loadConfig({ PORT: '70000', UPSTREAM_URL: 'ftp://x', CACHE_TTL_SECONDS: 'soon', LOG_LEVEL: 'loud', UPSTREAM_RETRIES: '-1' }),
+    ).toThrow(
+      new ConfigError(
+        [
+          'Invalid configuration:',
+          '  PORT: must be at most 65535',
+          '  UPSTREAM_URL: must be an http or https URL',
+          '  UPSTREAM_RETRIES: must be a whole number',
+          '  CACHE_TTL_SECONDS: must be a whole number',
+          "  LOG_LEVEL: Invalid enum value. Expected 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent', received 'loud'",
+        ].join('\n'),
+      ),
+    );
+  });
+
+  it('refuses a server key without an upstream URL', () => {
+    expect(() => loadConfig({ UPSTREAM_API_KEY: 'k' })).toThrow(/UPSTREAM_API_KEY: is set but UPSTREAM_URL is not/);
+  });
+});
