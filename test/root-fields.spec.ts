@@ -222,6 +222,17 @@ describe('root fields', () => {
     ]);
   });
 
+  it('refuses malformed global ids and ids of other types as BAD_USER_INPUT, without an upstream call', async () => {
+    const before = stack.upstreamCalls();
+    const ids = ['garbage', Buffer.from('Foo:x').toString('base64'), Buffer.from('Milestone:x').toString('base64')];
+    for (const id of ids) {
+      const response = await stack.query('query ($id: ID!) { node(id: $id) { id } }', { id });
+      expect(response.body.data).toEqual({ node: null });
+      expect(response.body.errors?.[0]).toMatchObject({ path: ['node'], extensions: { code: 'BAD_USER_INPUT' } });
+    }
+    expect(stack.upstreamCalls()).toBe(before);
+  });
+
   it('Artist fields that need their own endpoints: songs, history, milestones, facts', async () => {
     const artist = data().allArtists()[0]!;
     const result = await ok(

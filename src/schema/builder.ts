@@ -6,6 +6,9 @@ import SchemaBuilder from '@pothos/core';
 import RelayPlugin from '@pothos/plugin-relay';
 import SimpleObjectsPlugin from '@pothos/plugin-simple-objects';
 import type { GatewayContext } from './context.js';
+import { badUserInput } from './errors.js';
+
+const NODE_TYPES = ['Artist', 'Song', 'Album'];
 
 export const builder = new SchemaBuilder<{
   Context: GatewayContext;
@@ -31,10 +34,12 @@ export const builder = new SchemaBuilder<{
     nodeQueryOptions: {
       description: 'Fetches an Artist, Song or Album by its global id; null when it does not exist.',
       args: { id: { description: 'A global id, as returned in an `id` field.' } },
+      resolve: (_, { id }, __, ___, resolveNode) => resolveNode(nodeId(id)),
     },
     nodesQueryOptions: {
       description: 'Fetches several objects by global id, in order; null for each that does not exist.',
       args: { ids: { description: 'Global ids, as returned in `id` fields.' } },
+      resolve: (_, { ids }, __, ___, resolveNodes) => resolveNodes(ids.map(nodeId)),
     },
     idFieldOptions: { description: 'Opaque Relay global id; `node(id:)` refetches the object.' },
     cursorFieldOptions: { description: 'Opaque cursor of this edge, for `after`/`before`.' },
@@ -49,6 +54,14 @@ export const builder = new SchemaBuilder<{
     beforeArgOptions: { description: 'Cursor before which the page ends.' },
   },
 });
+
+/** A decoded global id of a type that can be refetched; anything else is the client's mistake. */
+function nodeId(id: { typename: string; id: string }): { typename: string; id: string } {
+  if (!NODE_TYPES.includes(id.typename)) {
+    throw badUserInput(`Not a global id of an Artist, Song or Album: type "${id.typename.slice(0, 40)}"`, 'id');
+  }
+  return id;
+}
 
 builder.queryType({
   description: 'Read-only music streaming statistics: artists, songs, albums, milestones, rankings and charts.',

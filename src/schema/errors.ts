@@ -4,6 +4,7 @@
  * loaders and are translated once, in `maskError`, where anything that is
  * not an expected failure is masked as INTERNAL_SERVER_ERROR.
  */
+import { PothosValidationError } from '@pothos/core';
 import { GraphQLError } from 'graphql';
 import { UpstreamError } from '../upstream/errors.js';
 
@@ -12,6 +13,12 @@ export type ErrorCode =
   | 'NOT_FOUND'
   | 'UNAUTHENTICATED'
   | 'RATE_LIMITED'
+  | 'QUERY_TOO_COSTLY'
+  | 'PERSISTED_QUERY_NOT_FOUND'
+  | 'PERSISTED_QUERY_ONLY'
+  | 'PERSISTED_QUERY_HASH_MISMATCH'
+  | 'PAYLOAD_TOO_LARGE'
+  | 'BAD_REQUEST'
   | 'UPSTREAM_ERROR'
   | 'UPSTREAM_INVALID_RESPONSE'
   | 'INTERNAL_SERVER_ERROR';
@@ -27,6 +34,67 @@ export function badUserInput(message: string, argumentName?: string): GraphQLErr
 export function unauthenticated(message: string): GraphQLError {
   return new GraphQLError(message, {
     extensions: { code: 'UNAUTHENTICATED', http: { status: 401, headers: { 'WWW-Authenticate': 'Bearer' } } },
+  });
+}
+
+/**
+ * The operation's worst-case upstream calls exceed the configured maximum; nothing was executed.
+ * HTTP 400 under `application/graphql-response+json`; 200 under `application/json`, as the
+ * GraphQL-over-HTTP spec asks for a request that is refused before execution.
+ */
+export function queryTooCostly(estimated: number, maximum: number): GraphQLError {
+  return new GraphQLError(
+    `This operation could cost up to ${estimated} upstream calls; the maximum is ${maximum}. ` +
+      'Ask for fewer items (first/limit) or fewer nested fields, or split the operation.',
+    { extensions: { code: 'QUERY_TOO_COSTLY', estimated, maximum, http: { spec: true, status: 400 } } },
+  );
+}
+
+/** This client sent too many requests in the current window (server-key mode); other clients are unaffected. */
+export function clientRateLimited(retryAfterSeconds: number, limit: number, windowSeconds: number): GraphQLError {
+  return new GraphQLError(
+    `Too many requests: at most ${limit} per ${windowSeconds} s per client. Retry in ${retryAfterSeconds} s.`,
+    {
+      extensions: {
+        code: 'RATE_LIMITED',
+        retryAfterSeconds,
+        http: { status: 429, headers: { 'Retry-After': String(retryAfterSeconds) } },
+      },
+    },
+  );
+}
+
+/** Automatic Persisted Queries: the client must send the query with its hash once (Apollo's wording, which its links match). */
+export function persistedQueryNotFound(): GraphQLError {
+  return new GraphQLError('PersistedQueryNotFound', {
+    extensions: { code: 'PERSISTED_QUERY_NOT_FOUND', http: { spec: true, status: 400 } },
+  });
+}
+
+/** Allow-list mode: only operations of the trusted-documents manifest run. */
+export function persistedQueryOnly(): GraphQLError {
+  return new GraphQLError('Only persisted operations are allowed: send a `documentId` from the manifest.', {
+    extensions: { code: 'PERSISTED_QUERY_ONLY', http: { spec: true, status: 400 } },
+  });
+}
+
+/** Neither a query nor a persisted operation id: Yoga's own wording and status for a missing query. */
+export function missingQuery(): GraphQLError {
+  return new GraphQLError('Must provide query string.', {
+    extensions: { code: 'BAD_REQUEST', http: { spec: true, status: 400 } },
+  });
+}
+
+export function persistedQueryHashMismatch(): GraphQLError {
+  return new GraphQLError('provided sha does not match query', {
+    extensions: { code: 'PERSISTED_QUERY_HASH_MISMATCH', http: { spec: true, status: 400 } },
+  });
+}
+
+/** The request body is larger than the gateway accepts. */
+export function payloadTooLarge(maxBytes: number): GraphQLError {
+  return new GraphQLError(`The request body must be at most ${maxBytes} bytes`, {
+    extensions: { code: 'PAYLOAD_TOO_LARGE', http: { status: 413 } },
   });
 }
 
@@ -50,6 +118,16 @@ export function maskError(error: unknown, message: string, isDev = false): Error
       positions: graphQLError?.positions,
       path: graphQLError?.path,
       extensions: extensionsFor(original),
+    });
+  }
+  // Pothos refuses malformed global ids and unknown node types: the client's mistake.
+  if (original instanceof PothosValidationError) {
+    return new GraphQLError(original.message, {
+      nodes: graphQLError?.nodes,
+      source: graphQLError?.source,
+      positions: graphQLError?.positions,
+      path: graphQLError?.path,
+      extensions: { code: 'BAD_USER_INPUT' },
     });
   }
   // Errors the gateway made on purpose (validation, bad input) already carry their code.

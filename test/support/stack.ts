@@ -16,7 +16,7 @@ export interface StackOptions {
   readonly simulator?: SimulatorOptions;
   /** Pass-through mode: no server key, clients send their own. */
   readonly passThrough?: boolean;
-  readonly gateway?: Partial<Omit<GatewayOptions, 'upstreamUrl' | 'logger'>>;
+  readonly gateway?: Partial<Omit<GatewayOptions, 'upstreamUrl'>>;
   /** Reuse a running simulator (several gateways against one upstream). */
   readonly sharedSimulator?: Simulator;
 }
