@@ -81,7 +81,7 @@ export function persistedQueryOnly(): GraphQLError {
 /** Neither a query nor a persisted operation id: Yoga's own wording and status for a missing query. */
 export function missingQuery(): GraphQLError {
   return new GraphQLError('Must provide query string.', {
-    extensions: { code: 'BAD_REQUEST', http: { spec: true, status: 400 } },
+    extensions: { code: 'BAD_REQUEST', http: { status: 400 } },
   });
 }
 
@@ -106,39 +106,31 @@ function extensionsFor(error: UpstreamError): Record<string, unknown> {
   };
 }
 
+/** The same error at the same place in the response, with a message and extensions clients may see. */
+function relocated(at: GraphQLError | undefined, message: string, extensions: Record<string, unknown>): GraphQLError {
+  return new GraphQLError(message, {
+    nodes: at?.nodes,
+    source: at?.source,
+    positions: at?.positions,
+    path: at?.path,
+    extensions,
+  });
+}
+
 /** Yoga's error mask: expected failures keep their message and code, the rest say nothing. */
 export function maskError(error: unknown, message: string, isDev = false): Error {
   const graphQLError = error instanceof GraphQLError ? error : undefined;
   const original = graphQLError?.originalError ?? error;
 
-  if (original instanceof UpstreamError) {
-    return new GraphQLError(original.message, {
-      nodes: graphQLError?.nodes,
-      source: graphQLError?.source,
-      positions: graphQLError?.positions,
-      path: graphQLError?.path,
-      extensions: extensionsFor(original),
-    });
-  }
-  // Pothos refuses malformed global ids and unknown node types: the client's mistake.
+  if (original instanceof UpstreamError) return relocated(graphQLError, original.message, extensionsFor(original));
+  // Pothos refuses malformed global ids: the client's mistake.
   if (original instanceof PothosValidationError) {
-    return new GraphQLError(original.message, {
-      nodes: graphQLError?.nodes,
-      source: graphQLError?.source,
-      positions: graphQLError?.positions,
-      path: graphQLError?.path,
-      extensions: { code: 'BAD_USER_INPUT' },
-    });
+    return relocated(graphQLError, original.message, { code: 'BAD_USER_INPUT' });
   }
   // Errors the gateway made on purpose (validation, bad input) already carry their code.
   if (graphQLError !== undefined && (graphQLError.originalError == null || graphQLError.originalError instanceof GraphQLError)) {
     return graphQLError;
   }
-  return new GraphQLError(isDev && original instanceof Error ? original.message : message, {
-    nodes: graphQLError?.nodes,
-    source: graphQLError?.source,
-    positions: graphQLError?.positions,
-    path: graphQLError?.path,
-    extensions: { code: 'INTERNAL_SERVER_ERROR' },
-  });
+  const shown = isDev && original instanceof Error ? original.message : message;
+  return relocated(graphQLError, shown, { code: 'INTERNAL_SERVER_ERROR' });
 }

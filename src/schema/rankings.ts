@@ -1,8 +1,17 @@
-import { endpoints } from '../upstream/endpoints.js';
-import type { RankedArtistRecord, RankedSongRecord } from '../upstream/records.js';
+import { endpoints, type RankingFilter, type UpstreamRequest } from '../upstream/endpoints.js';
+import type { RankedRecord } from '../upstream/records.js';
 import { builder } from './builder.js';
+import type { GatewayContext } from './context.js';
 import { countryArg, listLimitArg } from './inputs.js';
-import { ArtistRef, RankedArtistRef, RankedSongRef, SongRef, TrendingArtistRef, TrendingSongRef } from './object-refs.js';
+import {
+  ArtistRef,
+  RankedArtistRef,
+  RankedSongRef,
+  type RankedShape,
+  SongRef,
+  TrendingArtistRef,
+  TrendingSongRef,
+} from './object-refs.js';
 import { artistFromSummary, songFromSummary } from './refs.js';
 
 RankedArtistRef.implement({
@@ -39,78 +48,73 @@ TrendingSongRef.implement({
   }),
 });
 
-const rankedArtists = (records: readonly (RankedArtistRecord & { momentumScore?: number })[], limit: number) =>
-  records.slice(0, limit).map((r) => ({ rank: r.rank, momentumScore: r.momentumScore, item: artistFromSummary(r.artist) }));
-const rankedSongs = (records: readonly (RankedSongRecord & { momentumScore?: number })[], limit: number) =>
-  records.slice(0, limit).map((r) => ({ rank: r.rank, momentumScore: r.momentumScore, item: songFromSummary(r.song) }));
+type QueryFieldBuilder = Parameters<Parameters<typeof builder.queryFields>[0]>[0];
 
-const limitDescription = 'Number of entries, 0 to 100; default 20.';
+function rankingArgs(t: QueryFieldBuilder, subject: 'artists' | 'songs') {
+  return {
+    limit: t.arg.int({ description: 'Number of entries, 0 to 100; default 20.' }),
+    isAfrobeats: t.arg.boolean({ description: `Only Afrobeats ${subject} (true) or only others (false).` }),
+  };
+}
+
+function artistRankingArgs(t: QueryFieldBuilder) {
+  return {
+    ...rankingArgs(t, 'artists'),
+    country: t.arg.string({ description: 'Only artists from this country (ISO 3166-1 alpha-2).' }),
+  };
+}
+
+interface RankingArgs {
+  readonly limit?: number | null;
+  readonly isAfrobeats?: boolean | null;
+  readonly country?: string | null;
+}
+
+/**
+ * Resolves a leaderboard or trending field. The upstream list is always read
+ * at its maximum size and sliced to `limit`, so every limit shares one call.
+ */
+function resolveRanking<Summary, Shape>(
+  endpoint: (filter: RankingFilter) => UpstreamRequest<RankedRecord<Summary>[]>,
+  toShape: (summary: Summary) => Shape,
+) {
+  return async (_: unknown, args: RankingArgs, context: GatewayContext): Promise<RankedShape<Shape>[]> => {
+    const limit = listLimitArg(args.limit);
+    const filter = { isAfrobeats: args.isAfrobeats, country: countryArg(args.country) };
+    const records = await context.loader.load(endpoint(filter));
+    return records.slice(0, limit).map((r) => ({ rank: r.rank, momentumScore: r.momentumScore ?? undefined, item: toShape(r.item) }));
+  };
+}
 
 builder.queryFields((t) => ({
   topArtistsByStreams: t.field({
     type: [RankedArtistRef],
     description: 'Artists with the most all-time streams.',
-    args: {
-      limit: t.arg.int({ description: limitDescription }),
-      isAfrobeats: t.arg.boolean({ description: 'Only Afrobeats artists (true) or only others (false).' }),
-      country: t.arg.string({ description: 'Only artists from this country (ISO 3166-1 alpha-2).' }),
-    },
-    resolve: async (_, args, c) => {
-      const limit = listLimitArg(args.limit);
-      const filter = { isAfrobeats: args.isAfrobeats, country: countryArg(args.country) };
-      return rankedArtists(await c.loader.load(endpoints.topArtistsByStreams(filter)), limit);
-    },
+    args: artistRankingArgs(t),
+    resolve: resolveRanking(endpoints.topArtistsByStreams, artistFromSummary),
   }),
   topArtistsByListeners: t.field({
     type: [RankedArtistRef],
     description: 'Artists with the most monthly listeners.',
-    args: {
-      limit: t.arg.int({ description: limitDescription }),
-      isAfrobeats: t.arg.boolean({ description: 'Only Afrobeats artists (true) or only others (false).' }),
-      country: t.arg.string({ description: 'Only artists from this country (ISO 3166-1 alpha-2).' }),
-    },
-    resolve: async (_, args, c) => {
-      const limit = listLimitArg(args.limit);
-      const filter = { isAfrobeats: args.isAfrobeats, country: countryArg(args.country) };
-      return rankedArtists(await c.loader.load(endpoints.topArtistsByListeners(filter)), limit);
-    },
+    args: artistRankingArgs(t),
+    resolve: resolveRanking(endpoints.topArtistsByListeners, artistFromSummary),
   }),
   topSongs: t.field({
     type: [RankedSongRef],
     description: 'Songs with the most all-time streams.',
-    args: {
-      limit: t.arg.int({ description: limitDescription }),
-      isAfrobeats: t.arg.boolean({ description: 'Only Afrobeats songs (true) or only others (false).' }),
-    },
-    resolve: async (_, args, c) => {
-      const limit = listLimitArg(args.limit);
-      return rankedSongs(await c.loader.load(endpoints.topSongs({ isAfrobeats: args.isAfrobeats })), limit);
-    },
+    args: rankingArgs(t, 'songs'),
+    resolve: resolveRanking(endpoints.topSongs, songFromSummary),
   }),
   trendingArtists: t.field({
     type: [TrendingArtistRef],
     description: 'Artists by momentum score, hottest first.',
-    args: {
-      limit: t.arg.int({ description: limitDescription }),
-      isAfrobeats: t.arg.boolean({ description: 'Only Afrobeats artists (true) or only others (false).' }),
-      country: t.arg.string({ description: 'Only artists from this country (ISO 3166-1 alpha-2).' }),
-    },
-    resolve: async (_, args, c) => {
-      const limit = listLimitArg(args.limit);
-      const filter = { isAfrobeats: args.isAfrobeats, country: countryArg(args.country) };
-      return rankedArtists(await c.loader.load(endpoints.trendingArtists(filter)), limit);
-    },
+    args: artistRankingArgs(t),
+    resolve: resolveRanking(endpoints.trendingArtists, artistFromSummary),
   }),
   trendingSongs: t.field({
     type: [TrendingSongRef],
     description: 'Songs by momentum score, hottest first.',
-    args: {
-      limit: t.arg.int({ description: limitDescription }),
-      isAfrobeats: t.arg.boolean({ description: 'Only Afrobeats songs (true) or only others (false).' }),
-    },
-    resolve: async (_, args, c) => {
-      const limit = listLimitArg(args.limit);
-      return rankedSongs(await c.loader.load(endpoints.trendingSongs({ isAfrobeats: args.isAfrobeats })), limit);
-    },
+    args: rankingArgs(t, 'songs'),
+    resolve: resolveRanking(endpoints.trendingSongs, songFromSummary),
   }),
 }));

@@ -28,8 +28,6 @@ import {
   readTierArtist,
   readTierSong,
   readTimeline,
-  readTrendingArtists,
-  readTrendingSongs,
   type Reader,
 } from './readers.js';
 import type { AlbumType } from './records.js';
@@ -160,9 +158,9 @@ export const endpoints = {
   topSongs: (filter: RankingFilter) =>
     request('leaderboard', ['leaderboard', 'songs'], { ...full, isAfrobeats: filter.isAfrobeats }, readRankedSongs),
   trendingArtists: (filter: RankingFilter) =>
-    request('trending', ['trending', 'artists'], { ...full, isAfrobeats: filter.isAfrobeats, country: filter.country }, readTrendingArtists),
+    request('trending', ['trending', 'artists'], { ...full, isAfrobeats: filter.isAfrobeats, country: filter.country }, readRankedArtists),
   trendingSongs: (filter: RankingFilter) =>
-    request('trending', ['trending', 'songs'], { ...full, isAfrobeats: filter.isAfrobeats }, readTrendingSongs),
+    request('trending', ['trending', 'songs'], { ...full, isAfrobeats: filter.isAfrobeats }, readRankedSongs),
 
   charts: () => request('charts', ['charts'], {}, listOf(readChartSummary)),
   chart: (name: string, territory: string) =>

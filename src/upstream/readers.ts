@@ -24,16 +24,13 @@ import type {
   MilestoneFactRecord,
   MilestoneRecord,
   Page,
-  RankedArtistRecord,
-  RankedSongRecord,
+  RankedRecord,
   SongRecord,
   SongSummary,
   StreamSnapshotRecord,
   TierArtistRecord,
   TierSongRecord,
   TrackRecord,
-  TrendingArtistRecord,
-  TrendingSongRecord,
 } from './records.js';
 
 export class ShapeError extends Error {
@@ -202,35 +199,18 @@ export const readArtistProfile: Reader<ArtistProfile> = (value) => {
   };
 };
 
-function rankOf(o: Json, index: number): number {
-  return optionalInteger(o, 'rank') ?? index + 1;
+/** A leaderboard or trending list: each item is a summary plus `rank` (its position when absent) and maybe `momentumScore`. */
+function rankedListOf<T>(read: Reader<T>): Reader<RankedRecord<T>[]> {
+  return (body) =>
+    listOf((value) => object(value, 'a ranked item'))(body).map((o, index) => ({
+      rank: optionalInteger(o, 'rank') ?? index + 1,
+      momentumScore: optionalFloat(o, 'momentumScore'),
+      item: read(o),
+    }));
 }
 
-export const readRankedArtists: Reader<RankedArtistRecord[]> = (body) =>
-  listOf((value) => object(value, 'a ranked artist'))(body).map((o, index) => ({
-    rank: rankOf(o, index),
-    artist: readArtistSummary(o),
-  }));
-
-export const readTrendingArtists: Reader<TrendingArtistRecord[]> = (body) =>
-  listOf((value) => object(value, 'a trending artist'))(body).map((o, index) => ({
-    rank: rankOf(o, index),
-    momentumScore: optionalFloat(o, 'momentumScore') ?? 0,
-    artist: readArtistSummary(o),
-  }));
-
-export const readRankedSongs: Reader<RankedSongRecord[]> = (body) =>
-  listOf((value) => object(value, 'a ranked song'))(body).map((o, index) => ({
-    rank: rankOf(o, index),
-    song: readSongSummary(o),
-  }));
-
-export const readTrendingSongs: Reader<TrendingSongRecord[]> = (body) =>
-  listOf((value) => object(value, 'a trending song'))(body).map((o, index) => ({
-    rank: rankOf(o, index),
-    momentumScore: optionalFloat(o, 'momentumScore') ?? 0,
-    song: readSongSummary(o),
-  }));
+export const readRankedArtists = rankedListOf(readArtistSummary);
+export const readRankedSongs = rankedListOf(readSongSummary);
 
 export const readTierArtist: Reader<TierArtistRecord> = (value) => {
   const o = object(value, 'a tier artist');

@@ -38,13 +38,13 @@ export interface ArtistProfile extends ArtistSummary {
   readonly topSongs: readonly SongSummary[];
 }
 
-export interface RankedArtistRecord {
+/** An item of a leaderboard or trending list. */
+export interface RankedRecord<T> {
+  /** 1-based. */
   readonly rank: number;
-  readonly artist: ArtistSummary;
-}
-
-export interface TrendingArtistRecord extends RankedArtistRecord {
-  readonly momentumScore: number;
+  /** Trending lists only: higher is hotter. */
+  readonly momentumScore: number | null;
+  readonly item: T;
 }
 
 export interface TierArtistRecord {
@@ -74,15 +74,6 @@ export interface ArtistLink {
 export interface SongRecord extends SongSummary {
   readonly durationMs: number | null;
   readonly featuredArtists: readonly ArtistLink[];
-}
-
-export interface RankedSongRecord {
-  readonly rank: number;
-  readonly song: SongSummary;
-}
-
-export interface TrendingSongRecord extends RankedSongRecord {
-  readonly momentumScore: number;
 }
 
 export interface TierSongRecord {
