@@ -33,6 +33,10 @@ export const REFERENCE_QUERIES: readonly ReferenceQuery[] = [
     query: '{ topArtistsByStreams(limit: 50) { rank artist { name followers } } }',
   },
   {
+    name: "top 20 songs with each song's artist name",
+    query: '{ topSongs(limit: 20) { rank song { title artist { slug name } } } }',
+  },
+  {
     name: 'recent milestones with artist names',
     query: '{ recentMilestones(first: 50) { nodes { threshold artist { name } song { title } } } }',
   },

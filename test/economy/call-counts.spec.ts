@@ -40,6 +40,7 @@ const MINIMUM: Record<string, { readonly cold: () => number; readonly why: strin
     cold: () => 1 + 50,
     why: 'followers is only in the full profile: 1 leaderboard + 50 profiles',
   },
+  "top 20 songs with each song's artist name": { cold: () => 1, why: "a song summary carries its artist's slug and name" },
   'recent milestones with artist names': { cold: () => 1, why: 'a milestone carries the artist name and song title' },
   "recent milestones with each artist's awards": {
     cold: () => 1 + distinctArtistsOfRecentMilestones(50),
