@@ -25,6 +25,19 @@ export function exampleTabs(variables: Record<string, Record<string, unknown>> =
   });
 }
 
+/**
+ * GraphiQL's options for the example tabs. `defaultQuery` must be the first tab's query: Yoga's
+ * GraphiQL puts `defaultQuery` (its welcome text when unset) into the first tab, which would
+ * otherwise hide the ArtistPage example. Spread it into Yoga's `graphiql` options.
+ */
+export function exampleGraphiQL(variables: Record<string, Record<string, unknown>> = {}): {
+  defaultTabs: ExampleTab[];
+  defaultQuery: string | undefined;
+} {
+  const defaultTabs = exampleTabs(variables);
+  return { defaultTabs, defaultQuery: defaultTabs[0]?.query };
+}
+
 function rank(name: string): number {
   const index = TAB_ORDER.indexOf(name);
   return index === -1 ? TAB_ORDER.length : index;

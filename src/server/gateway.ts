@@ -18,7 +18,7 @@ import { UpstreamClient, type UpstreamClientOptions } from '../upstream/client.j
 import { KeyRegistry } from '../upstream/key-registry.js';
 import { RequestStats } from '../upstream/request-stats.js';
 import { type AuthMode, callerFor, serverCaller } from './caller.js';
-import { exampleTabs } from './examples.js';
+import { exampleGraphiQL } from './examples.js';
 import { useClientKeyCheck } from './plugins/use-client-key-check.js';
 import { useCostReport } from './plugins/use-cost-report.js';
 import { useRequestLog } from './plugins/use-request-log.js';
@@ -76,7 +76,7 @@ export function createGateway(options: GatewayOptions) {
     renderGraphiQL,
     graphiql: {
       title: 'Music Streaming Statistics GraphQL',
-      defaultTabs: exampleTabs(options.exampleVariables),
+      ...exampleGraphiQL(options.exampleVariables),
       ...(auth.kind === 'pass-through'
         ? { defaultHeaders: JSON.stringify({ Authorization: 'Bearer <your API key>' }) }
         : {}),

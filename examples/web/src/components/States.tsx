@@ -1,0 +1,41 @@
+/** The states every query passes through besides "here is the data". */
+import type { ReactNode } from 'react';
+
+export function Loading({ what }: { readonly what: string }) {
+  return (
+    <div className="state" data-testid="loading" role="status" aria-live="polite">
+      <span className="spinner" aria-hidden="true" />
+      Loading {what}…
+    </div>
+  );
+}
+
+export function ErrorView({ message, onRetry }: { readonly message: string; readonly onRetry: () => void }) {
+  return (
+    <div className="state state-error" data-testid="error" role="alert">
+      <h2>Something went wrong</h2>
+      <p>{message}</p>
+      <button type="button" onClick={onRetry}>
+        Try again
+      </button>
+    </div>
+  );
+}
+
+export function NotFound({ slug }: { readonly slug: string }) {
+  return (
+    <div className="state state-not-found" data-testid="not-found">
+      <h2>Artist not found</h2>
+      <p>
+        We have no artist called <code>{slug}</code>. Check the address, or pick someone from the leaderboard.
+      </p>
+      <a className="button" href="#/">
+        Back to the leaderboard
+      </a>
+    </div>
+  );
+}
+
+export function Empty({ children }: { readonly children: ReactNode }) {
+  return <p className="empty">{children}</p>;
+}

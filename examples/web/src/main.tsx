@@ -1,0 +1,21 @@
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { Client, Provider, cacheExchange, fetchExchange } from 'urql';
+import { App } from './App';
+import { graphqlUrl } from './config';
+import './styles.css';
+
+// urql's document cache: a result is reused while the same query and variables are on screen
+// again (back from an artist page to the leaderboard costs no request).
+const client = new Client({ url: graphqlUrl(), exchanges: [cacheExchange, fetchExchange] });
+
+const root = document.getElementById('root');
+if (root === null) throw new Error('index.html has no #root element');
+
+createRoot(root).render(
+  <StrictMode>
+    <Provider value={client}>
+      <App />
+    </Provider>
+  </StrictMode>,
+);

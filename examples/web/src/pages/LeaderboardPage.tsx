@@ -1,0 +1,89 @@
+import { useQuery } from 'urql';
+import { LeaderboardsDocument } from '../../../generated/graphql';
+import { Avatar } from '../components/Avatar';
+import { Empty, ErrorView, Loading } from '../components/States';
+import { describeError } from '../errors';
+import { countryName, formatCount, formatExact } from '../format';
+import { artistHref } from '../router';
+
+/** How many artists and songs the home page ranks. */
+export const LEADERBOARD_SIZE = 10;
+
+/** Top artists and trending songs: one `Leaderboards` query, typed by codegen. */
+export function LeaderboardPage() {
+  const [{ data, fetching, error }, reexecute] = useQuery({
+    query: LeaderboardsDocument,
+    variables: { limit: LEADERBOARD_SIZE },
+  });
+
+  if (fetching && data === undefined) return <Loading what="the leaderboard" />;
+  if (data === undefined) {
+    return (
+      <ErrorView
+        message={error ? describeError(error) : 'No answer from the service.'}
+        onRetry={() => reexecute({ requestPolicy: 'network-only' })}
+      />
+    );
+  }
+
+  const { topArtistsByStreams: artists, trendingSongs: songs } = data;
+  return (
+    <div className="leaderboard" data-testid="leaderboard">
+      <section className="panel">
+        <h1>Top artists</h1>
+        <p className="subtitle">By all-time streams across platforms</p>
+        {artists.length === 0 ? (
+          <Empty>No artists to rank yet.</Empty>
+        ) : (
+          <ol className="rank-list" data-testid="top-artists">
+            {artists.map(({ rank, artist }) => (
+              <li key={artist.slug} className="rank-row" data-testid="top-artist" data-slug={artist.slug}>
+                <span className="rank">{rank}</span>
+                <Avatar name={artist.name} imageUrl={artist.imageUrl} size={44} />
+                <span className="who">
+                  <a className="name" href={artistHref(artist.slug)} data-testid="artist-link">
+                    {artist.name}
+                  </a>
+                  <span className="meta">
+                    {countryName(artist.country)} · {formatCount(artist.monthlyListeners)} monthly listeners
+                  </span>
+                </span>
+                <span className="figure" title={formatExact(artist.totalStreams)} data-testid="artist-streams">
+                  {formatCount(artist.totalStreams)}
+                  <small>streams</small>
+                </span>
+              </li>
+            ))}
+          </ol>
+        )}
+      </section>
+
+      <section className="panel">
+        <h1>Trending songs</h1>
+        <p className="subtitle">Hottest momentum this week</p>
+        {songs.length === 0 ? (
+          <Empty>Nothing is trending right now.</Empty>
+        ) : (
+          <ol className="rank-list" data-testid="trending-songs">
+            {songs.map(({ rank, momentumScore, song }) => (
+              <li key={song.slug} className="rank-row" data-testid="trending-song">
+                <span className="rank">{rank}</span>
+                <span className="who">
+                  <span className="name">{song.title}</span>
+                  <span className="meta">
+                    <a href={artistHref(song.artist.slug)}>{song.artist.name}</a> ·{' '}
+                    {formatCount(song.dailyStreams)} streams a day
+                  </span>
+                </span>
+                <span className="figure" title={`Momentum score ${momentumScore.toFixed(1)}`}>
+                  <span className="momentum">▲ {momentumScore.toFixed(1)}</span>
+                  <small>{formatCount(song.totalStreams)} total</small>
+                </span>
+              </li>
+            ))}
+          </ol>
+        )}
+      </section>
+    </div>
+  );
+}

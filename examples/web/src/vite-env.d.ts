@@ -1,0 +1,6 @@
+/// <reference types="vite/client" />
+
+interface ImportMetaEnv {
+  /** The gateway's GraphQL endpoint, baked in at build time (`?api=` overrides it at run time). */
+  readonly VITE_GRAPHQL_URL?: string;
+}

@@ -1,0 +1,96 @@
+/**
+ * GraphiQL at /graphql in headless Chromium: the bundled page loads offline, opens with the
+ * example tabs, runs an example and shows its result with the cost report.
+ */
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { type Simulator, startSimulator } from '../../src/simulator/index.js';
+import { CLIENT_KEY, OTHER_CLIENT_KEY, SERVER_KEY, type Stack, startStack } from '../support/stack.js';
+import { type Browser, launchBrowser, screenshot } from './harness.js';
+
+let simulator: Simulator;
+let stack: Stack;
+let browser: Browser;
+let slug: string;
+
+beforeAll(async () => {
+  simulator = await startSimulator({ apiKeys: [SERVER_KEY, CLIENT_KEY, OTHER_CLIENT_KEY], dailyLimit: 1_000_000 });
+  const top = simulator.data.leaderboardStreams({ limit: 1 })[0];
+  if (top === undefined) throw new Error('the simulator has no artists');
+  slug = top.slug;
+  // As `npm start` does: the ArtistPage tab opens with a slug that exists.
+  stack = await startStack({ sharedSimulator: simulator, gateway: { exampleVariables: { ArtistPage: { slug } } } });
+  browser = await launchBrowser();
+}, 60_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await stack?.close();
+  await simulator?.close();
+});
+
+async function openGraphiQL(): Promise<Page> {
+  const page = await browser.newPage();
+  // GraphiQL keeps its tabs in localStorage; each test starts from the gateway's defaults.
+  await page.addInitScript(() => window.localStorage.clear());
+  await page.goto(`${stack.url}/graphql`);
+  await page.getByTestId('graphiql-container').waitFor({ timeout: 20_000 });
+  return page;
+}
+
+/** The whole text of an editor pane (CodeMirror renders only the lines in view). */
+function editorText(page: Page, pane: '.result-window' | '.graphiql-query-editor'): Promise<string> {
+  return page.evaluate((selector) => {
+    const editor = document.querySelector(`${selector} .CodeMirror`) as
+      | (Element & { CodeMirror?: { getValue(): string } })
+      | null;
+    return editor?.CodeMirror?.getValue() ?? '';
+  }, pane);
+}
+
+it('runs the Leaderboards example and shows its result with extensions.cost', async () => {
+  const page = await openGraphiQL();
+  try {
+    await page.locator('.graphiql-tab', { hasText: 'Leaderboards' }).locator('.graphiql-tab-button').click();
+    await expect.poll(() => editorText(page, '.graphiql-query-editor')).toContain('query Leaderboards');
+
+    const answer = page.waitForResponse(
+      (response) => response.url().startsWith(`${stack.url}/graphql`) && response.request().method() === 'POST'
+        && (response.request().postData() ?? '').includes('topArtistsByStreams'),
+    );
+    await page.locator('.graphiql-execute-button').click();
+    expect((await answer).status()).toBe(200);
+
+    const top = simulator.data.leaderboardStreams({ limit: 1 })[0];
+    await expect.poll(() => editorText(page, '.result-window'), { timeout: 15_000 }).toContain(`"name": "${top?.name}"`);
+    const shown = JSON.parse(await editorText(page, '.result-window')) as {
+      data?: { topArtistsByStreams?: { artist: { name: string } }[] };
+      extensions?: { cost?: { upstreamCalls?: number } };
+    };
+    expect(shown.data?.topArtistsByStreams?.[0]?.artist.name).toBe(top?.name);
+    expect(shown.extensions?.cost?.upstreamCalls).toBeGreaterThan(0);
+    // What is on screen, not only in the editor's model.
+    expect(await page.locator('.result-window').innerText()).toContain('topArtistsByStreams');
+    await screenshot(page, 'graphiql');
+  } finally {
+    await page.close();
+  }
+});
+
+it('opens with one tab per capability, the nested artist page first', async () => {
+  const page = await openGraphiQL();
+  try {
+    // The active tab takes its title from the operation once the editor has parsed it.
+    const tabTitles = async () => (await page.locator('.graphiql-tab').allInnerTexts()).map((tab) => tab.trim());
+    await expect
+      .poll(tabTitles, {
+        timeout: 10_000,
+        message:
+          'the first tab must be ArtistPage: the gateway has to pass `defaultQuery` (see exampleGraphiQL in src/server/examples.ts)',
+      })
+      .toEqual(['ArtistPage', 'Leaderboards', 'BrowseArtists', 'ChartWithTrends', 'RecentMilestones', 'ApiUsage']);
+    expect(await editorText(page, '.graphiql-query-editor')).toContain('query ArtistPage($slug: String!)');
+  } finally {
+    await page.close();
+  }
+});
