@@ -3,6 +3,7 @@
  * bad value is reported with its variable name, all at once.
  */
 import { z } from 'zod';
+import type { ProtectionOptions } from './server/gateway.js';
 
 const DAY_SECONDS = 24 * 60 * 60;
 
@@ -14,6 +15,15 @@ const integer = (fallback: number, min: number, max: number) =>
     .transform(Number)
     .pipe(z.number().int().min(min, `must be at least ${min}`).max(max, `must be at most ${max}`))
     .default(String(fallback));
+
+const flag = (fallback: boolean) =>
+  z
+    .string()
+    .trim()
+    .toLowerCase()
+    .pipe(z.enum(['true', 'false', '1', '0'], { message: 'must be true or false' }))
+    .transform((value) => value === 'true' || value === '1')
+    .default(fallback ? 'true' : 'false');
 
 const optionalText = z
   .string()
@@ -46,6 +56,19 @@ const environment = z.object({
   CACHE_STALE_IF_ERROR_SECONDS: integer(DAY_SECONDS, 0, 30 * DAY_SECONDS),
   CACHE_MAX_ENTRIES: integer(20_000, 1, 10_000_000),
   CACHE_MAX_BYTES: integer(256 * 1024 * 1024, 1_024, 64 * 1024 * 1024 * 1024),
+  MAX_UPSTREAM_COST: integer(100, 0, 1_000_000),
+  GRAPHQL_MAX_DEPTH: integer(10, 1, 1_000),
+  GRAPHQL_MAX_ALIASES: integer(15, 0, 10_000),
+  GRAPHQL_MAX_DIRECTIVES: integer(10, 0, 10_000),
+  GRAPHQL_MAX_TOKENS: integer(2_000, 10, 1_000_000),
+  GRAPHQL_MAX_REQUEST_BYTES: integer(64 * 1024, 256, 100 * 1024 * 1024),
+  GRAPHQL_INTROSPECTION: flag(true),
+  PERSISTED_OPERATIONS: z.enum(['apq', 'allow-list']).default('apq'),
+  PERSISTED_OPERATIONS_MANIFEST: z.string().trim().min(1).default('examples/generated/persisted-documents.json'),
+  HTTP_CACHE_MAX_AGE_SECONDS: integer(60 * 60, 0, DAY_SECONDS),
+  RATE_LIMIT_REQUESTS: integer(120, 0, 1_000_000),
+  RATE_LIMIT_WINDOW_SECONDS: integer(60, 1, DAY_SECONDS),
+  RATE_LIMIT_TRUST_PROXY: flag(false),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   SIMULATOR_ARTISTS: integer(300, 1, 20_000),
   SIMULATOR_SEED: integer(20_261_121, 0, 2 ** 32 - 1),
@@ -79,6 +102,7 @@ export interface GatewayConfig {
     readonly maxEntries: number;
     readonly maxBytes: number;
   };
+  readonly protection: ProtectionOptions;
   readonly logLevel: Environment['LOG_LEVEL'];
   readonly simulator: { readonly artists: number; readonly seed: number; readonly latencyMs: number };
 }
@@ -121,6 +145,24 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig 
       staleIfErrorMs: e.CACHE_STALE_IF_ERROR_SECONDS * 1000,
       maxEntries: e.CACHE_MAX_ENTRIES,
       maxBytes: e.CACHE_MAX_BYTES,
+    },
+    protection: {
+      maxUpstreamCost: e.MAX_UPSTREAM_COST,
+      shape: {
+        maxDepth: e.GRAPHQL_MAX_DEPTH,
+        maxAliases: e.GRAPHQL_MAX_ALIASES,
+        maxDirectives: e.GRAPHQL_MAX_DIRECTIVES,
+        maxTokens: e.GRAPHQL_MAX_TOKENS,
+        introspection: e.GRAPHQL_INTROSPECTION,
+      },
+      maxRequestBytes: e.GRAPHQL_MAX_REQUEST_BYTES,
+      persistedOperations: { mode: e.PERSISTED_OPERATIONS, manifestPath: e.PERSISTED_OPERATIONS_MANIFEST },
+      httpCacheMaxAgeSeconds: e.HTTP_CACHE_MAX_AGE_SECONDS,
+      // 0 requests: no rate limiting.
+      rateLimit:
+        e.RATE_LIMIT_REQUESTS === 0
+          ? undefined
+          : { requests: e.RATE_LIMIT_REQUESTS, windowSeconds: e.RATE_LIMIT_WINDOW_SECONDS, trustProxy: e.RATE_LIMIT_TRUST_PROXY },
     },
     logLevel: e.LOG_LEVEL,
     simulator: { artists: e.SIMULATOR_ARTISTS, seed: e.SIMULATOR_SEED, latencyMs: e.SIMULATOR_LATENCY_MS },

@@ -19,6 +19,7 @@ export type ErrorCode =
   | 'PERSISTED_QUERY_HASH_MISMATCH'
   | 'PAYLOAD_TOO_LARGE'
   | 'BAD_REQUEST'
+  | 'QUERY_TOO_COMPLEX'
   | 'UPSTREAM_ERROR'
   | 'UPSTREAM_INVALID_RESPONSE'
   | 'INTERNAL_SERVER_ERROR';
@@ -48,6 +49,13 @@ export function queryTooCostly(estimated: number, maximum: number): GraphQLError
       'Ask for fewer items (first/limit) or fewer nested fields, or split the operation.',
     { extensions: { code: 'QUERY_TOO_COSTLY', estimated, maximum, http: { spec: true, status: 400 } } },
   );
+}
+
+/** A shape limit (depth, aliases, directives, tokens) refused the document; reported as a validation error. */
+export function queryTooComplex(message: string): GraphQLError {
+  return new GraphQLError(message.replace(/^Syntax Error: /, ''), {
+    extensions: { code: 'QUERY_TOO_COMPLEX', http: { spec: true, status: 400 } },
+  });
 }
 
 /** This client sent too many requests in the current window (server-key mode); other clients are unaffected. */

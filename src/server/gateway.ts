@@ -7,6 +7,7 @@ import { renderGraphiQL } from '@graphql-yoga/render-graphiql';
 import { createYoga, useReadinessCheck } from 'graphql-yoga';
 import type { Logger } from 'pino';
 import type { ResponseCache } from '../cache/cache.js';
+import type { GatewayConfig } from '../config.js';
 import { MemoryCache } from '../cache/memory-cache.js';
 import { RequestLoader } from '../loaders/request-loader.js';
 import type { GatewayContext } from '../schema/context.js';
@@ -21,7 +22,38 @@ import { type AuthMode, callerFor, serverCaller } from './caller.js';
 import { exampleGraphiQL } from './examples.js';
 import { useClientKeyCheck } from './plugins/use-client-key-check.js';
 import { useCostReport } from './plugins/use-cost-report.js';
+import { type ClientRateLimitOptions, useClientRateLimit } from './plugins/use-client-rate-limit.js';
+import { useHttpCaching } from './plugins/use-http-caching.js';
+import {
+  DEFAULT_MANIFEST_PATH,
+  type PersistedOperationsMode,
+  loadManifest,
+  usePersistedOperations,
+} from './plugins/use-persisted-operations.js';
 import { useRequestLog } from './plugins/use-request-log.js';
+import { useRequestSizeLimit } from './plugins/use-request-size-limit.js';
+import { type ShapeLimitOptions, useShapeLimits } from './plugins/use-shape-limits.js';
+import { useUpstreamCostLimit } from './plugins/use-upstream-cost-limit.js';
+
+/** Protections of issue 4 (docs/protection.md); every field has a default. */
+export interface ProtectionOptions {
+  /** Worst-case upstream calls allowed per operation (default 100). */
+  readonly maxUpstreamCost?: number;
+  readonly shape?: ShapeLimitOptions;
+  /** Largest request body accepted (default 64 KiB). */
+  readonly maxRequestBytes?: number;
+  readonly persistedOperations?: {
+    readonly mode?: PersistedOperationsMode;
+    /** Read at start; default `examples/generated/persisted-documents.json`. */
+    readonly manifestPath?: string;
+    /** Given inline instead of read from `manifestPath` (tests). */
+    readonly manifest?: Readonly<Record<string, string>>;
+  };
+  /** Longest `max-age` of cacheable GET answers (default 3600). */
+  readonly httpCacheMaxAgeSeconds?: number;
+  /** Per-client rate limit in server-key mode; absent: none. */
+  readonly rateLimit?: ClientRateLimitOptions;
+}
 
 export interface GatewayOptions {
   readonly upstreamUrl: string;
@@ -31,19 +63,14 @@ export interface GatewayOptions {
   readonly client: Omit<UpstreamClientOptions, 'baseUrl'>;
   readonly deadlineMs: number;
   readonly retries: number;
-  readonly cache: {
-    readonly ttlMs: number;
-    readonly notFoundTtlMs: number;
-    readonly staleIfErrorMs: number;
-    readonly maxEntries: number;
-    readonly maxBytes: number;
-  };
+  readonly cache: GatewayConfig['cache'];
   readonly logger: Logger;
   /** Variables for GraphiQL's example tabs, by operation name. */
   readonly exampleVariables?: Record<string, Record<string, unknown>>;
   /** Replaces the in-memory cache (tests use it to share or inspect one). */
   readonly responseCache?: ResponseCache;
   readonly now?: () => Date;
+  readonly protection?: ProtectionOptions;
 }
 
 export function createGateway(options: GatewayOptions) {
@@ -66,12 +93,20 @@ export function createGateway(options: GatewayOptions) {
   });
   let draining = false;
 
+  const protection = options.protection ?? {};
+  const persisted = protection.persistedOperations ?? {};
+  const persistedMode = persisted.mode ?? 'apq';
+  const manifest =
+    persisted.manifest ?? loadManifest(persisted.manifestPath ?? DEFAULT_MANIFEST_PATH, persistedMode === 'allow-list');
+
   const yoga = createYoga<Record<string, unknown>, GatewayContext>({
     schema,
     graphqlEndpoint: '/graphql',
     landingPage: false,
     logging: options.logger,
     maskedErrors: { maskError },
+    // graphql-codegen's client preset sends trusted documents as `{ documentId }` (use-persisted-operations.ts).
+    extraParamNames: ['documentId'],
     // The GraphiQL bundle is served inline: the page works offline and behind firewalls, no CDN involved.
     renderGraphiQL,
     graphiql: {
@@ -88,9 +123,21 @@ export function createGateway(options: GatewayOptions) {
     },
     plugins: [
       useReadinessCheck({ endpoint: '/ready', check: () => !draining }),
+      // Cheap refusals first: who is asking too often, how big the body is, which document it names.
+      ...(auth.kind === 'server' && protection.rateLimit !== undefined ? [useClientRateLimit(protection.rateLimit)] : []),
+      useRequestSizeLimit({ maxBytes: protection.maxRequestBytes }),
+      usePersistedOperations({ mode: persistedMode, manifest }),
+      ...useShapeLimits(protection.shape),
+      useHttpCaching({
+        maxAgeSeconds: protection.httpCacheMaxAgeSeconds,
+        perClient: auth.kind === 'pass-through',
+        ...(options.now ? { now: options.now } : {}),
+      }),
       useCostReport(),
       // After the cost report: a rejected key's response is replaced whole, report included.
       useClientKeyCheck(),
+      // After both: a refused operation still gets its cost report (with the estimate), and never runs.
+      useUpstreamCostLimit({ maxCost: protection.maxUpstreamCost }),
       useRequestLog(options.logger),
     ],
   });

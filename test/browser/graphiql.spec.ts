@@ -34,7 +34,7 @@ async function openGraphiQL(): Promise<Page> {
   // GraphiQL keeps its tabs in localStorage; each test starts from the gateway's defaults.
   await page.addInitScript(() => window.localStorage.clear());
   await page.goto(`${stack.url}/graphql`);
-  await page.getByTestId('graphiql-container').waitFor({ timeout: 20_000 });
+  await page.getByTestId('graphiql-container').waitFor({ timeout: 60_000 });
   return page;
 }
 

@@ -2,9 +2,12 @@
  * Adds `extensions.cost` to every response, in the spirit of GitHub's and
  * Shopify's rate-limit reports: what this request cost upstream and what is
  * left of the key's day. Stale answers are listed in `extensions.stale`.
+ * `estimated` is the worst case computed before execution (see
+ * `use-upstream-cost-limit.ts`), absent when that plugin is not in use.
  */
 import type { Plugin } from 'graphql-yoga';
 import type { GatewayContext } from '../../schema/context.js';
+import { estimatedCostOf } from './use-upstream-cost-limit.js';
 
 export function useCostReport(): Plugin<GatewayContext> {
   return {
@@ -19,6 +22,7 @@ export function useCostReport(): Plugin<GatewayContext> {
             extensions: {
               ...result.extensions,
               cost: {
+                ...withEstimate(estimatedCostOf(args.contextValue)),
                 upstreamCalls: stats.upstreamCalls,
                 cacheHits: stats.cacheHits,
                 deduplicated: stats.deduplicated,
@@ -32,3 +36,5 @@ export function useCostReport(): Plugin<GatewayContext> {
     },
   };
 }
+
+const withEstimate = (estimated: number | undefined) => (estimated === undefined ? {} : { estimated });

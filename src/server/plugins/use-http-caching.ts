@@ -1,0 +1,111 @@
+/**
+ * HTTP caching of GET queries. The upstream refreshes its data once a day,
+ * so a successful GET answer carries `Cache-Control` with a max-age (at most
+ * `maxAgeSeconds`, and never past the next midnight UTC, when the upstream
+ * day turns) and a weak `ETag`; `If-None-Match` with that tag answers 304.
+ *
+ * - The ETag covers `data` and the media type, not `extensions`: the cost
+ *   report differs on every request (cache hits, remaining budget) while the
+ *   data is the same, and a weak tag promises exactly that equivalence.
+ * - The query still runs before a 304 (from the gateway's cache, usually at
+ *   no upstream cost): it is what checks the client's key in pass-through
+ *   mode, so a rejected key never gets a 304 for data it should not see.
+ * - Server-key mode: `public`, everyone sees the same data. Pass-through
+ *   mode: `private` (only the client's own cache), since the answer depends
+ *   on the Authorization header being a valid key.
+ * - Answers with errors, answers about the caller (`apiUsage`), and every
+ *   POST are `no-store`.
+ */
+import { createHash } from 'node:crypto';
+import { type DocumentNode, Kind, type SelectionSetNode, getOperationAST } from 'graphql';
+import type { Plugin } from 'graphql-yoga';
+
+export const DEFAULT_HTTP_CACHE_MAX_AGE_SECONDS = 60 * 60;
+/** Root fields whose answer changes with every request or caller. */
+const UNCACHEABLE_ROOT_FIELDS = new Set(['apiUsage']);
+
+export interface HttpCachingOptions {
+  readonly graphqlEndpoint?: string;
+  readonly maxAgeSeconds?: number;
+  /** `private` instead of `public`: the answer depends on the client's own key. */
+  readonly perClient?: boolean;
+  readonly now?: () => Date;
+}
+
+export function useHttpCaching({
+  graphqlEndpoint = '/graphql',
+  maxAgeSeconds = DEFAULT_HTTP_CACHE_MAX_AGE_SECONDS,
+  perClient = false,
+  now = () => new Date(),
+}: HttpCachingOptions = {}): Plugin {
+  if (!Number.isSafeInteger(maxAgeSeconds) || maxAgeSeconds < 0) {
+    throw new Error(`maxAgeSeconds must be a non-negative integer: ${maxAgeSeconds}`);
+  }
+  const uncacheable = new WeakSet<Request>();
+  const vary = perClient ? 'Accept, Authorization' : 'Accept';
+
+  return {
+    onExecute({ args }) {
+      const request = (args.contextValue as { request?: Request }).request;
+      if (request !== undefined && selectsUncacheable(args.document, args.operationName)) uncacheable.add(request);
+    },
+    async onResponse({ request, response, setResponse }) {
+      if (new URL(request.url).pathname !== graphqlEndpoint) return;
+      const type = response.headers.get('content-type') ?? '';
+      if (!type.includes('json')) return; // GraphiQL's page, 406, 415…
+      if (request.method !== 'GET' || response.status !== 200 || uncacheable.has(request)) {
+        response.headers.set('cache-control', 'no-store');
+        return;
+      }
+      const text = await response.text();
+      const headers = new Headers(response.headers);
+      const body = JSON.parse(text) as { data?: unknown; errors?: unknown[] };
+      if (body.errors !== undefined || body.data == null) {
+        headers.set('cache-control', 'no-store');
+        setResponse(new Response(text, { status: response.status, headers }));
+        return;
+      }
+      const etag = `W/"${createHash('sha256').update(type.split(';')[0]!).update('\n').update(JSON.stringify(body.data)).digest('base64url').slice(0, 32)}"`;
+      headers.set('etag', etag);
+      headers.set('cache-control', `${perClient ? 'private' : 'public'}, max-age=${maxAge(now(), maxAgeSeconds)}`);
+      headers.set('vary', vary);
+      if (matches(request.headers.get('if-none-match'), etag)) {
+        const notModified = new Headers();
+        for (const name of ['etag', 'cache-control', 'vary']) notModified.set(name, headers.get(name)!);
+        setResponse(new Response(null, { status: 304, headers: notModified }));
+        return;
+      }
+      setResponse(new Response(text, { status: response.status, headers }));
+    },
+  };
+}
+
+/** Seconds a GET answer may be reused: `maxAgeSeconds`, cut at the next midnight UTC. */
+function maxAge(at: Date, maxAgeSeconds: number): number {
+  const midnight = Date.UTC(at.getUTCFullYear(), at.getUTCMonth(), at.getUTCDate() + 1);
+  return Math.max(0, Math.min(maxAgeSeconds, Math.ceil((midnight - at.getTime()) / 1000)));
+}
+
+/** If-None-Match uses weak comparison (RFC 9110 §13.1.2). */
+function matches(ifNoneMatch: string | null, etag: string): boolean {
+  if (ifNoneMatch === null) return false;
+  const opaque = (tag: string) => tag.trim().replace(/^W\//, '');
+  return ifNoneMatch.split(',').some((tag) => tag.trim() === '*' || opaque(tag) === opaque(etag));
+}
+
+function selectsUncacheable(document: DocumentNode, operationName: string | null | undefined): boolean {
+  const operation = getOperationAST(document, operationName ?? undefined);
+  if (operation == null) return false;
+  const visit = (set: SelectionSetNode, seen: Set<string>): boolean =>
+    set.selections.some((selection) => {
+      if (selection.kind === Kind.FIELD) return UNCACHEABLE_ROOT_FIELDS.has(selection.name.value);
+      if (selection.kind === Kind.INLINE_FRAGMENT) return visit(selection.selectionSet, seen);
+      if (seen.has(selection.name.value)) return false;
+      seen.add(selection.name.value);
+      const fragment = document.definitions.find(
+        (definition) => definition.kind === Kind.FRAGMENT_DEFINITION && definition.name.value === selection.name.value,
+      );
+      return fragment?.kind === Kind.FRAGMENT_DEFINITION && visit(fragment.selectionSet, seen);
+    });
+  return visit(operation.selectionSet, new Set());
+}

@@ -1,0 +1,56 @@
+/**
+ * Refuses request bodies above `maxBytes` with 413 PAYLOAD_TOO_LARGE. The
+ * body is counted as it streams in, so neither a missing nor a lying
+ * Content-Length gets more than `maxBytes` buffered. (GET requests carry the
+ * document in the URL, which Node bounds with its header size limit.)
+ */
+import type { Plugin } from 'graphql-yoga';
+
+type RequestParser = NonNullable<Parameters<NonNullable<Plugin['onRequestParse']>>[0]['requestParser']>;
+import { payloadTooLarge } from '../../schema/errors.js';
+
+export const DEFAULT_MAX_REQUEST_BYTES = 64 * 1024;
+
+export interface RequestSizeLimitOptions {
+  readonly maxBytes?: number;
+}
+
+export function useRequestSizeLimit({ maxBytes = DEFAULT_MAX_REQUEST_BYTES }: RequestSizeLimitOptions = {}): Plugin {
+  if (!Number.isSafeInteger(maxBytes) || maxBytes < 1) throw new Error(`maxBytes must be a positive integer: ${maxBytes}`);
+  return {
+    onRequestParse({ request, requestParser, setRequestParser }) {
+      if (requestParser === undefined || request.body === null) return;
+      const declared = Number(request.headers.get('content-length') ?? Number.NaN);
+      if (declared > maxBytes) throw payloadTooLarge(maxBytes);
+      // The parser's type is a union of single and batched results; it is returned as it came.
+      const limited = (async (original: Request) => {
+        const body = await readAtMost(original, maxBytes);
+        return requestParser(new Request(original.url, { method: original.method, headers: original.headers, body }));
+      }) as RequestParser;
+      setRequestParser(limited);
+    },
+  };
+}
+
+async function readAtMost(request: Request, maxBytes: number): Promise<ArrayBuffer> {
+  const chunks: Uint8Array[] = [];
+  let length = 0;
+  const reader = request.body!.getReader();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    length += value.byteLength;
+    if (length > maxBytes) {
+      await reader.cancel();
+      throw payloadTooLarge(maxBytes);
+    }
+    chunks.push(value);
+  }
+  const body = new Uint8Array(length);
+  let offset = 0;
+  for (const chunk of chunks) {
+    body.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return body.buffer;
+}

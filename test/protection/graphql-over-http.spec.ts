@@ -1,0 +1,116 @@
+/**
+ * GraphQL over HTTP: graphql-http's server audits against the running
+ * gateway (every MUST and SHOULD), then the caching headers of GET queries.
+ */
+import { serverAudits } from 'graphql-http';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CLIENT_KEY, type Stack, startStack } from '../support/stack.js';
+
+let stack: Stack;
+beforeAll(async () => {
+  stack = await startStack();
+});
+afterAll(() => stack.close());
+
+describe('graphql-http server audits', () => {
+  // Built lazily: the URL is known only once the stack runs.
+  const audits = serverAudits({ url: () => `${stack.url}/graphql`, fetchFn: fetch });
+  it.each(audits.map((audit) => ({ name: audit.name, fn: audit.fn })))('$name', async ({ fn }) => {
+    const result = await fn();
+    expect(result.status === 'ok' ? 'ok' : `${result.status}: ${result.reason}`).toBe('ok');
+  });
+});
+
+const get = (query: string, headers: Record<string, string> = {}, base = stack.url) =>
+  fetch(`${base}/graphql?query=${encodeURIComponent(query)}`, {
+    headers: { accept: 'application/graphql-response+json', ...headers },
+  });
+
+describe('HTTP caching of GET queries', () => {
+  const QUERY = '{ charts { name territory } }';
+
+  it('answers a GET query with public Cache-Control (at most an hour, never past midnight UTC) and a weak ETag', async () => {
+    const response = await get(QUERY);
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toMatch(/^application\/graphql-response\+json/);
+    const cacheControl = response.headers.get('cache-control')!;
+    expect(cacheControl).toMatch(/^public, max-age=\d+$/);
+    const maxAge = Number(/max-age=(\d+)/.exec(cacheControl)![1]);
+    const now = new Date();
+    const untilMidnight = Math.ceil((Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1) - now.getTime()) / 1000);
+    expect(maxAge).toBeLessThanOrEqual(Math.min(3600, untilMidnight));
+    expect(maxAge).toBeGreaterThan(0);
+    expect(response.headers.get('etag')).toMatch(/^W\/"[\w-]+"$/);
+    expect(response.headers.get('vary')).toBe('Accept');
+  });
+
+  it('answers 304 with no body to If-None-Match, though the cost report in the body changed', async () => {
+    const first = await get(QUERY);
+    const etag = first.headers.get('etag')!;
+    const second = await get(QUERY, { 'if-none-match': etag });
+    expect(second.status).toBe(304);
+    expect(await second.text()).toBe('');
+    expect(second.headers.get('etag')).toBe(etag);
+    expect(second.headers.get('cache-control')).toMatch(/^public, max-age=/);
+    const other = await get(QUERY, { 'if-none-match': 'W/"something-else"' });
+    expect(other.status).toBe(200);
+  });
+
+  it('gives each media type its own ETag', async () => {
+    const json = await get(QUERY, { accept: 'application/json' });
+    const graphql = await get(QUERY);
+    expect(json.headers.get('etag')).not.toBe(graphql.headers.get('etag'));
+    expect((await get(QUERY, { accept: 'application/json', 'if-none-match': graphql.headers.get('etag')! })).status).toBe(200);
+  });
+
+  it('does not cache answers with errors, answers about the caller, or POST', async () => {
+    const withError = await get('{ artist(slug: "no-such-artist") { name } }');
+    expect(withError.status).toBe(200);
+    expect(withError.headers.get('cache-control')).toBe('no-store');
+    expect(withError.headers.get('etag')).toBeNull();
+
+    const invalid = await get('{ nope }');
+    expect(invalid.status).toBe(400);
+    expect(invalid.headers.get('cache-control')).toBe('no-store');
+
+    const usage = await get('{ apiUsage { used remaining } }');
+    expect(usage.headers.get('cache-control')).toBe('no-store');
+    expect(usage.headers.get('etag')).toBeNull();
+
+    const post = await stack.query(QUERY);
+    expect(post.headers.get('cache-control')).toBe('no-store');
+    expect(post.headers.get('etag')).toBeNull();
+  });
+
+  it('refuses a GET that is not a query (mutations do not exist; none change state over GET)', async () => {
+    const response = await get('mutation { x }');
+    expect(response.status).toBeGreaterThanOrEqual(400);
+    expect(response.headers.get('cache-control')).toBe('no-store');
+  });
+});
+
+describe('HTTP caching in pass-through mode', () => {
+  let passThrough: Stack;
+  beforeAll(async () => {
+    passThrough = await startStack({ passThrough: true, sharedSimulator: stack.simulator });
+  });
+  afterAll(() => passThrough.close());
+
+  it('is private and varies by Authorization; an invalid key gets 401, never a 304 for cached data', async () => {
+    const QUERY = '{ topSongs(limit: 3) { rank } }';
+    const valid = await get(QUERY, { authorization: `Bearer ${CLIENT_KEY}` }, passThrough.url);
+    expect(valid.status).toBe(200);
+    expect(valid.headers.get('cache-control')).toMatch(/^private, max-age=\d+$/);
+    expect(valid.headers.get('vary')).toBe('Accept, Authorization');
+    const etag = valid.headers.get('etag')!;
+
+    const revalidated = await get(QUERY, { authorization: `Bearer ${CLIENT_KEY}`, 'if-none-match': etag }, passThrough.url);
+    expect(revalidated.status).toBe(304);
+
+    const invalid = await get(QUERY, { authorization: 'Bearer made-up-key', 'if-none-match': etag }, passThrough.url);
+    expect(invalid.status).toBe(401);
+    expect(invalid.headers.get('cache-control')).toBe('no-store');
+    const body = (await invalid.json()) as { data?: unknown };
+    expect(body.data).toBeUndefined();
+  });
+});

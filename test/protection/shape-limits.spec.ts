@@ -1,0 +1,103 @@
+/** Shape limits (depth, aliases, directives, tokens, body size) and introspection. */
+import { readFileSync, readdirSync } from 'node:fs';
+import { getIntrospectionQuery } from 'graphql';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Stack, startStack } from '../support/stack.js';
+
+let stack: Stack;
+let closed: Stack;
+beforeAll(async () => {
+  stack = await startStack();
+  closed = await startStack({ sharedSimulator: stack.simulator, gateway: { protection: { shape: { introspection: false } } } });
+});
+afterAll(async () => {
+  await closed.close();
+  await stack.close();
+});
+
+const codeOf = (response: { body: { errors?: { extensions?: Record<string, unknown> }[] } }) =>
+  response.body.errors?.[0]?.extensions?.['code'];
+
+describe('defaults let every example and introspection through', () => {
+  it('examples pass the shape limits', async () => {
+    const files = readdirSync('examples/operations').filter((file) => file.endsWith('.graphql'));
+    const slug = stack.simulator.data.allArtists()[0]!.slug;
+    for (const file of files) {
+      const response = await stack.query(readFileSync(`examples/operations/${file}`, 'utf8'), { slug });
+      expect(response.body.errors, file).toBeUndefined();
+    }
+  });
+
+  it("GraphiQL's and codegen's full introspection query runs", async () => {
+    const response = await stack.query(
+      getIntrospectionQuery({ descriptions: true, specifiedByUrl: true, directiveIsRepeatable: true, schemaDescription: true, inputValueDeprecation: true }),
+    );
+    expect(response.status).toBe(200);
+    expect(response.body.errors).toBeUndefined();
+  });
+});
+
+describe('limits', () => {
+  it('depth 11 > 10 is refused before any upstream call', async () => {
+    const calls = stack.upstreamCalls();
+    // artist(1) › topSongs(2) › artist(3) › topSongs(4) › album(5) › artist(6) › topSongs(7) › artist(8) › topSongs(9) › artist(10) › name(11)
+    const response = await stack.query(
+      '{ artist(slug: "a") { topSongs { artist { topSongs { album { artist { topSongs { artist { topSongs { artist { name } } } } } } } } } } }',
+    );
+    expect(response.status).toBe(400);
+    expect(response.body.errors?.[0]?.message).toMatch(/depth limit of 10/i);
+    expect(stack.upstreamCalls()).toBe(calls);
+  });
+
+  it('16 aliases > 15 are refused', async () => {
+    const fields = Array.from({ length: 16 }, (_, i) => `a${i}: apiUsage { used }`).join(' ');
+    const response = await stack.query(`{ ${fields} }`);
+    expect(response.status).toBe(400);
+    expect(response.body.errors?.[0]?.message).toMatch(/aliases limit of 15/i);
+  });
+
+  it('11 directives > 10 are refused', async () => {
+    const response = await stack.query(`{ apiUsage { used ${'@include(if: true) '.repeat(11)} } }`);
+    expect(response.status).toBe(400);
+    expect(response.body.errors?.[0]?.message).toMatch(/directives limit of 10/i);
+  });
+
+  it('more than 2000 tokens are refused at parse time', async () => {
+    const response = await stack.query(`{ apiUsage { ${'used '.repeat(2_100)} } }`);
+    expect(response.status).toBe(400);
+    expect(response.body.errors?.[0]?.message).toMatch(/token limit of 2000/i);
+  });
+
+  it('a body over 64 KiB gets 413, whether Content-Length says so or not', async () => {
+    const big = JSON.stringify({ query: '{ apiUsage { used } }', variables: { padding: 'x'.repeat(70_000) } });
+    const declared = await fetch(`${stack.url}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/graphql-response+json' },
+      body: big,
+    });
+    expect(declared.status).toBe(413);
+    expect(((await declared.json()) as { errors: { extensions: { code: string } }[] }).errors[0]!.extensions.code).toBe(
+      'PAYLOAD_TOO_LARGE',
+    );
+    const chunked = await fetch(`${stack.url}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/graphql-response+json' },
+      body: new Blob([big]).stream(),
+      duplex: 'half',
+    } as RequestInit);
+    expect(chunked.status).toBe(413);
+  });
+});
+
+describe('GRAPHQL_INTROSPECTION=false', () => {
+  it('refuses __schema and __type, and suggests no field names', async () => {
+    const schemaQuery = await closed.query('{ __schema { queryType { name } } }');
+    expect(schemaQuery.status).toBe(400);
+    expect(schemaQuery.body.errors?.[0]?.message).toMatch(/introspection/i);
+    const typo = await closed.query('{ chrts { name } }');
+    expect(typo.body.errors?.[0]?.message).not.toMatch(/Did you mean/);
+    const openTypo = await stack.query('{ chrts { name } }');
+    expect(openTypo.body.errors?.[0]?.message).toMatch(/Did you mean "charts"/);
+    expect(codeOf(typo)).not.toBe('INTERNAL_SERVER_ERROR');
+  });
+});
