@@ -51,7 +51,8 @@ async function startSimulatorProcess(): Promise<{ url: string; child: ChildProce
 }
 
 async function startGateway(upstreamUrl: string) {
-  const config = loadConfig({ UPSTREAM_DAILY_LIMIT: '100000000' });
+  // The per-client rate limit would throttle the load generator, which is one client.
+  const config = loadConfig({ UPSTREAM_DAILY_LIMIT: '100000000', RATE_LIMIT_REQUESTS: '0' });
   const gateway = createGateway({ ...config, upstreamUrl, upstreamApiKey: KEY, logger: pino({ level: 'silent' }) });
   const running = await listen(gateway, 0, '127.0.0.1');
   return { running, url: `${running.url.replace('localhost', '127.0.0.1')}/graphql` };
