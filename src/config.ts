@@ -3,6 +3,7 @@
  * bad value is reported with its variable name, all at once.
  */
 import { z } from 'zod';
+import type { UpstreamClientOptions } from './upstream/client.js';
 import type { ProtectionOptions } from './server/gateway.js';
 
 const DAY_SECONDS = 24 * 60 * 60;
@@ -85,14 +86,7 @@ export interface GatewayConfig {
   /** Present: server-key mode. Absent with an upstream URL: pass-through mode. */
   readonly upstreamApiKey: string | undefined;
   readonly dailyLimit: number;
-  readonly client: {
-    readonly connectTimeoutMs: number;
-    readonly headersTimeoutMs: number;
-    readonly bodyTimeoutMs: number;
-    readonly maxConcurrency: number;
-    readonly maxQueue: number;
-    readonly maxBodyBytes: number;
-  };
+  readonly client: Omit<UpstreamClientOptions, 'baseUrl'>;
   readonly deadlineMs: number;
   readonly retries: number;
   readonly cache: {
