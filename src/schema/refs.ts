@@ -66,26 +66,26 @@ export const albumRef = (slug: string, known: Partial<AlbumRecord> = { slug }): 
 });
 export const albumFromSummary = (summary: AlbumSummary): AlbumShape => albumRef(summary.slug, summary);
 
-export async function artistField<K extends keyof ArtistProfile>(
+/** A field the parent already told us, or else the full record's, loaded once per request. */
+async function knownOrLoaded<R, K extends keyof R>(known: Partial<R>, field: K, load: () => Promise<R>): Promise<R[K]> {
+  const value = known[field];
+  return value !== undefined ? (value as R[K]) : (await load())[field];
+}
+
+export function artistField<K extends keyof ArtistProfile>(
   artist: ArtistShape,
   field: K,
   context: GatewayContext,
 ): Promise<ArtistProfile[K]> {
-  const known = artist.known[field];
-  if (known !== undefined) return known as ArtistProfile[K];
-  const profile = await context.loader.load(endpoints.artist(artist.slug));
-  return profile[field];
+  return knownOrLoaded(artist.known, field, () => context.loader.load(endpoints.artist(artist.slug)));
 }
 
-export async function albumField<K extends keyof AlbumRecord>(
+export function albumField<K extends keyof AlbumRecord>(
   album: AlbumShape,
   field: K,
   context: GatewayContext,
 ): Promise<AlbumRecord[K]> {
-  const known = album.known[field];
-  if (known !== undefined) return known as AlbumRecord[K];
-  const record = await context.loader.load(endpoints.album(album.slug));
-  return record[field];
+  return knownOrLoaded(album.known, field, () => context.loader.load(endpoints.album(album.slug)));
 }
 
 const sameText = (a: string | null | undefined, b: string) =>
