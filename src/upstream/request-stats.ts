@@ -7,7 +7,7 @@ export interface StaleRead {
 
 /** A record the upstream sent unreadable, left out of a list: `path` is the list's, `index` its place upstream. */
 export interface ListWarning {
-  readonly code: 'UPSTREAM_RECORD_LEFT_OUT';
+  readonly code: 'UPSTREAM_INVALID_RESPONSE';
   readonly message: string;
   readonly path: readonly (string | number)[];
   readonly index: number;
