@@ -19,6 +19,7 @@ export type ErrorCode =
   | 'PERSISTED_QUERY_HASH_MISMATCH'
   | 'PAYLOAD_TOO_LARGE'
   | 'BAD_REQUEST'
+  | 'OPERATION_NOT_SUPPORTED'
   | 'QUERY_TOO_COMPLEX'
   | 'UPSTREAM_ERROR'
   | 'UPSTREAM_INVALID_RESPONSE'
@@ -96,6 +97,18 @@ export function missingQuery(): GraphQLError {
 export function persistedQueryHashMismatch(): GraphQLError {
   return new GraphQLError('provided sha does not match query', {
     extensions: { code: 'PERSISTED_QUERY_HASH_MISMATCH', http: { spec: true, status: 400 } },
+  });
+}
+
+/** An HTTP request the gateway cannot read as a GraphQL request (malformed parameters, unsupported media type). */
+export function badRequest(message: string, status = 400): GraphQLError {
+  return new GraphQLError(message, { extensions: { code: 'BAD_REQUEST', http: { status } } });
+}
+
+/** The schema is read-only: mutations and subscriptions are refused at validation. */
+export function operationNotSupported(operation: string): GraphQLError {
+  return new GraphQLError(`${operation} operations are not supported: this API is read-only and only answers queries`, {
+    extensions: { code: 'OPERATION_NOT_SUPPORTED', http: { spec: true, status: 400 } },
   });
 }
 

@@ -31,6 +31,7 @@ import {
   type Reader,
 } from './readers.js';
 import type { AlbumType } from './records.js';
+import { requirePathValues } from './path-values.js';
 
 export const API_PREFIX = ['api', 'v1'] as const;
 /** Largest `limit` the paginated endpoints, leaderboards and trending lists accept. */
@@ -71,6 +72,7 @@ function request<T>(
   query: Record<string, QueryValue>,
   read: Reader<T>,
 ): UpstreamRequest<T> {
+  requirePathValues(segments);
   return { key: buildPath(segments, query), resource, read };
 }
 
