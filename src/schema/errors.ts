@@ -7,6 +7,7 @@
 import { PothosValidationError } from '@pothos/core';
 import { GraphQLError } from 'graphql';
 import { UpstreamError } from '../upstream/errors.js';
+import { CallCapReached } from '../upstream/request-stats.js';
 
 export type ErrorCode =
   | 'BAD_USER_INPUT'
@@ -144,6 +145,14 @@ export function maskError(error: unknown, message: string, isDev = false): Error
   const original = graphQLError?.originalError ?? error;
 
   if (original instanceof UpstreamError) return relocated(graphQLError, original.message, extensionsFor(original));
+  // The run-time cost bound: this field's read would have gone past the request's cap; what was read stays.
+  if (original instanceof CallCapReached) {
+    return relocated(
+      graphQLError,
+      `${original.message}; this field was not read. Ask for fewer items (first/limit) or fewer nested fields.`,
+      { code: 'QUERY_TOO_COSTLY', maximum: original.maximum },
+    );
+  }
   // Pothos refuses malformed global ids: the client's mistake.
   if (original instanceof PothosValidationError) {
     return relocated(graphQLError, original.message, { code: 'BAD_USER_INPUT' });

@@ -37,7 +37,7 @@ import { useRequestLog } from './plugins/use-request-log.js';
 import { useRequestReadErrors } from './plugins/use-request-read-errors.js';
 import { useRequestSizeLimit } from './plugins/use-request-size-limit.js';
 import { type ShapeLimitOptions, useShapeLimits } from './plugins/use-shape-limits.js';
-import { useUpstreamCostLimit } from './plugins/use-upstream-cost-limit.js';
+import { DEFAULT_MAX_UPSTREAM_COST, useUpstreamCostLimit } from './plugins/use-upstream-cost-limit.js';
 
 /** Protections of issue 4 (docs/protection.md); every field has a default. */
 export interface ProtectionOptions {
@@ -124,7 +124,8 @@ export function createGateway(options: GatewayOptions) {
     },
     context: ({ request }) => {
       const caller = callerFor(request, auth, server);
-      const stats = new RequestStats();
+      // The estimate refuses costly operations early; this cap bounds what the data makes of the rest.
+      const stats = new RequestStats(protection.maxUpstreamCost ?? DEFAULT_MAX_UPSTREAM_COST);
       return { request, caller, stats, budget, loader: new RequestLoader(upstream, caller, stats) };
     },
     plugins: [
