@@ -126,7 +126,7 @@ export function createGateway(options: GatewayOptions) {
       const caller = callerFor(request, auth, server);
       // The estimate refuses costly operations early; this cap bounds what the data makes of the rest.
       const stats = new RequestStats(protection.maxUpstreamCost ?? DEFAULT_MAX_UPSTREAM_COST);
-      return { request, caller, stats, budget, loader: new RequestLoader(upstream, caller, stats) };
+      return { request, caller, stats, budget, loader: new RequestLoader(upstream, caller, stats, options.logger) };
     },
     plugins: [
       useReadinessCheck({ endpoint: '/ready', check: () => !draining }),
