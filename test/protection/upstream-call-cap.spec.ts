@@ -141,4 +141,19 @@ describe('run-time upstream-call cap (MAX_UPSTREAM_COST)', () => {
     expect(response.body.errors).toHaveLength(51);
     expect(new Set(response.body.errors!.map((error) => error.extensions?.['code']))).toEqual(new Set(['QUERY_TOO_COSTLY']));
   });
+
+  it('retries are real calls: ten artists under a cap of 10, one answering 503 first, get 9 names and QUERY_TOO_COSTLY for its retry', async () => {
+    const artists = stack.simulator.data.allArtists().slice(200, 210);
+    const victim = artists[0]!.slug;
+    stack.simulator.injectFault({ kind: 'status', status: 503 }, { path: `/api/v1/artists/${victim}`, times: 1 });
+    const before = stack.simulator.calls.length;
+    const fields = artists.map((artist, i) => `a${i}: artist(slug: "${artist.slug}") { name }`).join(' ');
+    const response = await strict.query(`{ ${fields} }`);
+    expect(costOf(response)).toMatchObject({ estimated: 10, upstreamCalls: 10 });
+    expect(stack.simulator.calls.length - before).toBe(10);
+    expect(response.body.errors).toEqual([
+      expect.objectContaining({ path: ['a0'], extensions: { code: 'QUERY_TOO_COSTLY', maximum: 10 } }),
+    ]);
+    artists.slice(1).forEach((artist, i) => expect(response.body.data?.[`a${i + 1}`]).toEqual({ name: artist.name }));
+  });
 });
