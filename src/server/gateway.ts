@@ -17,6 +17,8 @@ import { BudgetLedger } from '../upstream/budget.js';
 import { CachedUpstream, type Caller } from '../upstream/cached-upstream.js';
 import { UpstreamClient, type UpstreamClientOptions } from '../upstream/client.js';
 import { KeyRegistry } from '../upstream/key-registry.js';
+import { DEFAULT_ASSUMPTIONS, type UpstreamAssumptions } from '../upstream/endpoints.js';
+import { UpstreamNotices } from '../upstream/upstream-notices.js';
 import { RequestStats } from '../upstream/request-stats.js';
 import { type AuthMode, callerFor, serverCaller } from './caller.js';
 import { exampleGraphiQL } from './examples.js';
@@ -75,6 +77,8 @@ export interface GatewayOptions {
   readonly responseCache?: ResponseCache;
   readonly now?: () => Date;
   readonly protection?: ProtectionOptions;
+  /** What to send where the upstream description is silent (default: DEFAULT_ASSUMPTIONS). */
+  readonly assumptions?: UpstreamAssumptions;
 }
 
 export function createGateway(options: GatewayOptions) {
@@ -94,7 +98,9 @@ export function createGateway(options: GatewayOptions) {
     cachePolicy: options.cache,
     retry: { maxAttempts: options.retries + 1, baseDelayMs: 100, maxDelayMs: 2_000 },
     deadlineMs: options.deadlineMs,
+    notices: new UpstreamNotices(options.logger),
   });
+  const assumptions = options.assumptions ?? DEFAULT_ASSUMPTIONS;
   let draining = false;
 
   const protection = options.protection ?? {};
@@ -126,7 +132,7 @@ export function createGateway(options: GatewayOptions) {
       const caller = callerFor(request, auth, server);
       // The estimate refuses costly operations early; this cap bounds what the data makes of the rest.
       const stats = new RequestStats(protection.maxUpstreamCost ?? DEFAULT_MAX_UPSTREAM_COST);
-      return { request, caller, stats, budget, loader: new RequestLoader(upstream, caller, stats, options.logger) };
+      return { request, caller, stats, budget, assumptions, loader: new RequestLoader(upstream, caller, stats, options.logger) };
     },
     plugins: [
       useReadinessCheck({ endpoint: '/ready', check: () => !draining }),
