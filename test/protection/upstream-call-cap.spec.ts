@@ -6,19 +6,16 @@
  * The simulator's fault injection serves records larger than the estimate
  * assumes (an album of 150 tracks, a song with 60 featured artists).
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { SongSummary } from '../../src/simulator/types.js';
-import { type GraphQLResponse, type Stack, startStack } from '../support/stack.js';
+import { useCostStacks } from '../support/cost-stacks.js';
+import type { GraphQLResponse, Stack } from '../support/stack.js';
 
+const stacks = useCostStacks(10);
 let stack: Stack;
 let strict: Stack;
-beforeAll(async () => {
-  stack = await startStack();
-  strict = await startStack({ sharedSimulator: stack.simulator, gateway: { protection: { maxUpstreamCost: 10 } } });
-});
-afterAll(async () => {
-  await strict.close();
-  await stack.close();
+beforeAll(() => {
+  ({ stack, strict } = stacks);
 });
 afterEach(() => stack.simulator.clearFaults());
 
