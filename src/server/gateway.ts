@@ -32,10 +32,14 @@ import {
   loadManifest,
   usePersistedOperations,
 } from './plugins/use-persisted-operations.js';
+import { useNestingLimit } from './plugins/use-nesting-limit.js';
+import { useQueryOperationsOnly } from './plugins/use-query-operations-only.js';
+import { useRequestErrorCodes } from './plugins/use-request-error-codes.js';
 import { useRequestLog } from './plugins/use-request-log.js';
+import { useRequestReadErrors } from './plugins/use-request-read-errors.js';
 import { useRequestSizeLimit } from './plugins/use-request-size-limit.js';
 import { type ShapeLimitOptions, useShapeLimits } from './plugins/use-shape-limits.js';
-import { useUpstreamCostLimit } from './plugins/use-upstream-cost-limit.js';
+import { DEFAULT_MAX_UPSTREAM_COST, useUpstreamCostLimit } from './plugins/use-upstream-cost-limit.js';
 
 /** Protections of issue 4 (docs/protection.md); every field has a default. */
 export interface ProtectionOptions {
@@ -113,6 +117,8 @@ export function createGateway(options: GatewayOptions) {
     maskedErrors: { maskError },
     // graphql-codegen's client preset sends trusted documents as `{ documentId }` (use-persisted-operations.ts).
     extraParamNames: ['documentId'],
+    // No uploads in the schema: multipart bodies are refused with 415 (use-request-read-errors.ts).
+    multipart: false,
     // The GraphiQL bundle is served inline: the page works offline and behind firewalls, no CDN involved.
     renderGraphiQL,
     graphiql: {
@@ -124,16 +130,22 @@ export function createGateway(options: GatewayOptions) {
     },
     context: ({ request }) => {
       const caller = callerFor(request, auth, server);
-      const stats = new RequestStats();
-      return { request, caller, stats, budget, assumptions, loader: new RequestLoader(upstream, caller, stats) };
+      // The estimate refuses costly operations early; this cap bounds what the data makes of the rest.
+      const stats = new RequestStats(protection.maxUpstreamCost ?? DEFAULT_MAX_UPSTREAM_COST);
+      return { request, caller, stats, budget, assumptions, loader: new RequestLoader(upstream, caller, stats, options.logger) };
     },
     plugins: [
       useReadinessCheck({ endpoint: '/ready', check: () => !draining }),
       // Cheap refusals first: who is asking too often, how big the body is, which document it names.
       ...(auth.kind === 'server' && protection.rateLimit !== undefined ? [useClientRateLimit(protection.rateLimit)] : []),
       useRequestSizeLimit({ maxBytes: protection.maxRequestBytes }),
+      useRequestReadErrors(),
+      // Before persisted operations, so a document too deeply nested to parse is never registered.
+      useNestingLimit(protection.shape?.maxNesting),
       usePersistedOperations({ mode: persistedMode, manifest }),
       ...useShapeLimits(protection.shape),
+      useQueryOperationsOnly(),
+      useRequestErrorCodes(),
       useHttpCaching({
         maxAgeSeconds: protection.httpCacheMaxAgeSeconds,
         perClient: auth.kind === 'pass-through',

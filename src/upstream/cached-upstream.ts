@@ -128,8 +128,8 @@ export class CachedUpstream {
           }),
         );
       }
+      stats.countCall();
       budget.spend(caller.keyId);
-      stats.upstreamCalls += 1;
       return client.get(request.key, caller.apiKey, signal);
     };
 
