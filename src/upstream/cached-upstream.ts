@@ -55,6 +55,13 @@ export class CachedUpstream {
     return this.#inFlight.size;
   }
 
+  /** True when a fresh cached answer says the resource does not exist; never calls the upstream. */
+  async knownMissing(request: UpstreamRequest<unknown>, caller: Caller): Promise<boolean> {
+    if (caller.mode === 'client' && (await this.options.keys.status(caller.keyId)) !== 'accepted') return false;
+    const cached = await this.options.cache.get(request.key);
+    return cached !== undefined && cached.outcome === 'not-found' && cached.freshUntil > Date.now();
+  }
+
   async read<T>(request: UpstreamRequest<T>, caller: Caller, stats: RequestStats): Promise<T> {
     const { cache, keys } = this.options;
     if (caller.mode === 'client' && keys.status(caller.keyId) === 'rejected') {
