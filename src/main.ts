@@ -5,6 +5,7 @@
  */
 import { ConfigError, type GatewayConfig, loadConfig } from './config.js';
 import { createLogger } from './logger.js';
+import { connectRedis } from './redis/connection.js';
 import { createGateway } from './server/gateway.js';
 import { listen } from './server/http-server.js';
 import { type Simulator, startSimulator } from './simulator/index.js';
@@ -47,12 +48,16 @@ async function main(config: GatewayConfig): Promise<void> {
         };
   const { simulator } = upstream;
 
+  const { redisUrl, redisKeyPrefix, budgetFile, clientBudgetShare, keyAcceptedTtlMs } = config.scaleOut;
+  const redis = redisUrl === undefined ? undefined : await connectRedis(redisUrl, redisKeyPrefix, logger);
   const gateway = createGateway({
     ...config,
     upstreamUrl: upstream.url,
     upstreamApiKey: upstream.apiKey,
     logger,
     exampleVariables: upstream.exampleVariables,
+    ...(redis ? { redis } : {}),
+    stores: { clientBudgetShare, keyAcceptedTtlMs, ...(redis ? {} : { budgetFile }) },
   });
   const running = await listen(gateway, config.port, config.host);
 
