@@ -131,6 +131,8 @@ export interface ScaleOutConfig {
   /** Used only without Redis. */
   readonly budgetFile: string;
   readonly clientBudgetShare: number;
+  /** Whether X-Forwarded-For names the client (RATE_LIMIT_TRUST_PROXY), for its budget share too. */
+  readonly trustProxy: boolean;
   readonly keyAcceptedTtlMs: number;
   readonly workers: number;
 }
@@ -202,6 +204,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig 
       redisKeyPrefix: e.REDIS_KEY_PREFIX,
       budgetFile: e.BUDGET_FILE,
       clientBudgetShare: e.CLIENT_BUDGET_SHARE,
+      trustProxy: e.RATE_LIMIT_TRUST_PROXY,
       keyAcceptedTtlMs: e.KEY_ACCEPTED_TTL_SECONDS * 1000,
       workers: e.WORKERS,
     },

@@ -48,7 +48,7 @@ async function main(config: GatewayConfig): Promise<void> {
         };
   const { simulator } = upstream;
 
-  const { redisUrl, redisKeyPrefix, budgetFile, clientBudgetShare, keyAcceptedTtlMs } = config.scaleOut;
+  const { redisUrl, redisKeyPrefix, budgetFile, clientBudgetShare, trustProxy, keyAcceptedTtlMs } = config.scaleOut;
   const redis = redisUrl === undefined ? undefined : await connectRedis(redisUrl, redisKeyPrefix, logger);
   const gateway = createGateway({
     ...config,
@@ -57,7 +57,7 @@ async function main(config: GatewayConfig): Promise<void> {
     logger,
     exampleVariables: upstream.exampleVariables,
     ...(redis ? { redis } : {}),
-    stores: { clientBudgetShare, keyAcceptedTtlMs, ...(redis ? {} : { budgetFile }) },
+    stores: { clientBudgetShare, trustProxy, keyAcceptedTtlMs, ...(redis ? {} : { budgetFile }) },
   });
   const running = await listen(gateway, config.port, config.host);
 

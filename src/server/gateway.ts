@@ -173,7 +173,8 @@ export function createGateway(options: GatewayOptions) {
   /** In server-key mode, who the call is for: each client may spend only its share of the key's day. */
   function withClientIdentity(caller: Caller, request: Request, context: object): Caller {
     if (caller.mode !== 'server' || !stores.capsClients) return caller;
-    const address = clientAddressOf(request, context, protection.rateLimit?.trustProxy ?? false);
+    const trustProxy = options.stores?.trustProxy ?? protection.rateLimit?.trustProxy ?? false;
+    const address = clientAddressOf(request, context, trustProxy);
     return { ...caller, clientId: clientIdOf(address) };
   }
 }

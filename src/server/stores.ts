@@ -22,6 +22,8 @@ export interface StoreOptions {
   readonly budgetFile?: string;
   /** Largest part of the day one client may spend in server-key mode (default 0.5; 1: no cap). */
   readonly clientBudgetShare?: number;
+  /** Clients are told apart by X-Forwarded-For (client-identity.ts); default: as the rate limit says. */
+  readonly trustProxy?: boolean;
   /** How long an accepted pass-through key reads cached data before it is proven again. */
   readonly keyAcceptedTtlMs?: number;
 }

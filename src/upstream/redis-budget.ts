@@ -10,6 +10,7 @@
  * cannot be counted could be the one that overruns the day.
  */
 import type { Redis } from 'ioredis';
+import { LRUCache } from 'lru-cache';
 import { nextUtcMidnight, utcDay } from '../time.js';
 import {
   type BudgetLedger,
@@ -29,11 +30,12 @@ import { UpstreamError } from './errors.js';
 /** Kept past midnight UTC so that a replica whose clock lags a little still finds the day it counts in. */
 const DAY_KEY_GRACE_SECONDS = 60 * 60;
 
-// KEYS: day hash, pause key, client counter. ARGV: daily limit, expiry (unix seconds), client cap (0: none).
+// KEYS: day hash, pause key, client counter. ARGV: daily limit, expiry (unix seconds), client cap (0: none),
+// the count this replica last saw (a Redis restarted without its data learns the day back from its replicas).
 // Answers {used, 0} when reserved, or {reason, detail}: -1 day spent, -2 paused (detail: ms left), -3 client share spent.
 const RESERVE = `
 if redis.call('EXISTS', KEYS[2]) == 1 then return {-2, redis.call('PTTL', KEYS[2])} end
-local used = tonumber(redis.call('HGET', KEYS[1], 'used') or '0')
+local used = math.max(tonumber(redis.call('HGET', KEYS[1], 'used') or '0'), tonumber(ARGV[4]))
 if redis.call('HGET', KEYS[1], 'exhausted') == '1' or used >= tonumber(ARGV[1]) then return {-1, used} end
 local cap = tonumber(ARGV[3])
 if cap > 0 then
@@ -42,7 +44,8 @@ if cap > 0 then
   redis.call('INCR', KEYS[3])
   redis.call('EXPIREAT', KEYS[3], ARGV[2])
 end
-used = redis.call('HINCRBY', KEYS[1], 'used', 1)
+used = used + 1
+redis.call('HSET', KEYS[1], 'used', used)
 redis.call('EXPIREAT', KEYS[1], ARGV[2])
 return {used, 0}
 `;
@@ -50,8 +53,8 @@ return {used, 0}
 export class RedisBudgetLedger implements BudgetLedger {
   readonly #now: () => Date;
   readonly #stops: LocalStops;
-  /** Last figures read or written, answered by `usage` while Redis is down. */
-  readonly #lastKnown = new Map<string, { day: string; used: number }>();
+  /** Last figures read or written: answered by `usage` while Redis is down, and a floor for the shared count. */
+  readonly #lastKnown = new LRUCache<string, { day: string; used: number }>({ max: 10_000 });
 
   constructor(
     private readonly redis: Redis,
@@ -77,6 +80,7 @@ export class RedisBudgetLedger implements BudgetLedger {
         this.options.dailyLimit,
         this.#expiresAt(),
         cap,
+        this.#lastUsed(keyId, day),
       )) as [number, number];
     } catch (error) {
       throw new UpstreamError('UPSTREAM_ERROR', 'The gateway cannot count upstream calls while its shared store is unreachable', {
@@ -114,12 +118,11 @@ export class RedisBudgetLedger implements BudgetLedger {
     let exhausted: boolean;
     try {
       const [usedText, exhaustedText] = await this.redis.hmget(dayKey(keyId, day), 'used', 'exhausted');
-      used = Number(usedText ?? 0);
+      used = Math.max(Number(usedText ?? 0), this.#lastUsed(keyId, day));
       exhausted = exhaustedText === '1';
       this.#lastKnown.set(keyId, { day, used });
     } catch {
-      const known = this.#lastKnown.get(keyId);
-      used = known?.day === day ? known.used : 0;
+      used = this.#lastUsed(keyId, day);
       exhausted = false;
     }
     exhausted ||= this.#stops.isStoppedToday(keyId);
@@ -129,6 +132,11 @@ export class RedisBudgetLedger implements BudgetLedger {
 
   resetsAt(): string {
     return resetsAtOf(this.#now());
+  }
+
+  #lastUsed(keyId: string, day: string): number {
+    const known = this.#lastKnown.get(keyId);
+    return known?.day === day ? known.used : 0;
   }
 
   #expiresAt(): number {
