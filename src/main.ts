@@ -3,6 +3,8 @@
  * and the gateway against it (server-key mode); with UPSTREAM_URL, starts
  * only the gateway, against that upstream.
  */
+import cluster from 'node:cluster';
+import { exitWithPrimary, runPrimary } from './cluster.js';
 import { ConfigError, type GatewayConfig, loadConfig } from './config.js';
 import { createLogger } from './logger.js';
 import { connectRedis } from './redis/connection.js';
@@ -82,7 +84,13 @@ async function main(config: GatewayConfig): Promise<void> {
 }
 
 try {
-  await main(loadConfig());
+  const config = loadConfig();
+  if (config.scaleOut.workers > 1 && cluster.isPrimary) {
+    await runPrimary(config, () => embeddedSimulator(config));
+  } else {
+    if (cluster.isWorker) exitWithPrimary();
+    await main(config);
+  }
 } catch (error) {
   if (error instanceof ConfigError) {
     console.error(error.message);

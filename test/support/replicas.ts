@@ -18,7 +18,8 @@ export interface Replica {
   output(): string;
   query(query: string, variables?: Record<string, unknown>, headers?: Record<string, string>): Promise<GraphQLResponse>;
   ready(): Promise<number>;
-  stop(): Promise<void>;
+  /** SIGKILL (a crash) unless told otherwise. */
+  stop(signal?: NodeJS.Signals): Promise<void>;
 }
 
 /** Environment every test replica shares: quiet, no per-client request limit unless a test sets one. */
@@ -69,10 +70,10 @@ export async function startReplica(env: Record<string, string>): Promise<Replica
     async ready() {
       return (await fetch(`${url}/ready`)).status;
     },
-    async stop() {
+    async stop(signal = 'SIGKILL') {
       if (child.exitCode !== null || child.signalCode !== null) return;
       const exited = once(child, 'exit');
-      child.kill('SIGKILL');
+      child.kill(signal);
       await exited;
     },
   };
