@@ -66,11 +66,13 @@ describe('error mapping', () => {
     });
   });
 
-  it('a non-null list field that fails takes its parent with it, as GraphQL requires', async () => {
-    stack.simulator.injectFault({ kind: 'status', status: 500 }, { path: '/api/v1/leaderboard/songs', times: 10 });
-    const response = await stack.query('{ topSongs { rank } }');
-    expect(response.body.data).toBeNull();
-    expect(response.body.errors?.[0]).toMatchObject({ path: ['topSongs'], extensions: { code: 'UPSTREAM_ERROR' } });
+  it('a failing root field takes only itself: its siblings stay in data (contract v2)', async () => {
+    stack.simulator.injectFault({ kind: 'status', status: 500 }, { path: '/api/v1/trending/songs', times: 10 });
+    const response = await stack.query('{ trendingSongs { rank } topArtistsByStreams(limit: 2) { rank artist { slug } } }');
+    expect(response.body.data?.trendingSongs).toBeNull();
+    expect(response.body.data?.topArtistsByStreams).toHaveLength(2);
+    expect(response.body.errors).toHaveLength(1);
+    expect(response.body.errors?.[0]).toMatchObject({ path: ['trendingSongs'], extensions: { code: 'UPSTREAM_ERROR' } });
   });
 
   it('400 → BAD_USER_INPUT', async () => {

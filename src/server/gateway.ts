@@ -16,6 +16,8 @@ import { maskError } from '../schema/errors.js';
 import { schema } from '../schema/index.js';
 import { CachedUpstream, type Caller } from '../upstream/cached-upstream.js';
 import { UpstreamClient, type UpstreamClientOptions } from '../upstream/client.js';
+import { DEFAULT_ASSUMPTIONS, type UpstreamAssumptions } from '../upstream/endpoints.js';
+import { UpstreamNotices } from '../upstream/upstream-notices.js';
 import { RequestStats } from '../upstream/request-stats.js';
 import { type AuthMode, callerFor, serverCaller } from './caller.js';
 import { clientAddressOf, clientIdOf } from './client-identity.js';
@@ -75,6 +77,8 @@ export interface GatewayOptions {
   /** Shared stores of issue 9; absent: every store in this process. */
   readonly redis?: SharedRedis;
   readonly stores?: StoreOptions;
+  /** What to send where the upstream description is silent (default: DEFAULT_ASSUMPTIONS). */
+  readonly assumptions?: UpstreamAssumptions;
 }
 
 export function createGateway(options: GatewayOptions) {
@@ -99,7 +103,9 @@ export function createGateway(options: GatewayOptions) {
     cachePolicy: options.cache,
     retry: { maxAttempts: options.retries + 1, baseDelayMs: 100, maxDelayMs: 2_000 },
     deadlineMs: options.deadlineMs,
+    notices: new UpstreamNotices(options.logger),
   });
+  const assumptions = options.assumptions ?? DEFAULT_ASSUMPTIONS;
   let draining = false;
 
   const protection = options.protection ?? {};
@@ -129,7 +135,7 @@ export function createGateway(options: GatewayOptions) {
       const { request } = initial;
       const caller = withClientIdentity(callerFor(request, auth, server), request, initial);
       const stats = new RequestStats();
-      return { request, caller, stats, budget, loader: new RequestLoader(upstream, caller, stats) };
+      return { request, caller, stats, budget, assumptions, loader: new RequestLoader(upstream, caller, stats) };
     },
     plugins: [
       useReadinessCheck({ endpoint: '/ready', check: () => !draining && (options.redis?.isUp() ?? true) }),

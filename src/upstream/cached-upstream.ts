@@ -14,6 +14,8 @@ import { UpstreamError } from './errors.js';
 import type { FlightLocks } from './flight-locks.js';
 import type { KeyRegistry } from './key-registry.js';
 import { ShapeError } from './readers.js';
+import type { UpstreamNotices } from './upstream-notices.js';
+import { ReadNotes } from './reading.js';
 import type { RequestStats } from './request-stats.js';
 import { type RetryPolicy, withRetries } from './retry.js';
 
@@ -45,6 +47,8 @@ export interface CachedUpstreamOptions {
   readonly retry: RetryPolicy;
   /** Longest time one read may take, retries included. */
   readonly deadlineMs: number;
+  /** Where tolerated oddities of upstream bodies and contradicted assumptions are reported. */
+  readonly notices: UpstreamNotices;
 }
 
 export class CachedUpstream {
@@ -102,6 +106,22 @@ export class CachedUpstream {
         return unwrap<T>(cached, request);
       }
       throw error;
+    }
+  }
+
+  #readBody(request: UpstreamRequest<unknown>, body: unknown): unknown {
+    const notes = new ReadNotes();
+    try {
+      return request.read(body, notes);
+    } catch (error) {
+      if (!(error instanceof ShapeError)) throw error;
+      throw new UpstreamError(
+        'UPSTREAM_INVALID_RESPONSE',
+        `The upstream API answered the ${request.resource} request with an unreadable body: ${error.message}`,
+        { path: pathOf(request), cause: error },
+      );
+    } finally {
+      this.options.notices.bodyRead(request, notes.notes);
     }
   }
 
@@ -166,7 +186,7 @@ export class CachedUpstream {
     try {
       const response = await withRetries(attempt, retry, Date.now() + deadlineMs, signal);
       if (caller.mode === 'client') await keys.markAccepted(caller.keyId);
-      const entry = entryFor('value', readBody(request, response.body), response.bytes, cachePolicy.ttlMs);
+      const entry = entryFor('value', this.#readBody(request, response.body), response.bytes, cachePolicy.ttlMs);
       await cache.set(request.key, entry);
       return entry;
     } catch (error) {
@@ -178,6 +198,9 @@ export class CachedUpstream {
           await cache.set(request.key, entry);
           return entry;
         }
+        case 'BAD_USER_INPUT':
+          if (request.assumption !== undefined) this.options.notices.assumptionContradicted(request, error.message);
+          throw error;
         case 'UNAUTHENTICATED':
           if (caller.mode === 'server') {
             // The gateway's own key failing is an outage for clients, not their mistake.
@@ -217,19 +240,8 @@ export class CachedUpstream {
 /** How often a process waiting for another replica's fetch looks for its answer. */
 const PEER_POLL_MS = 25;
 
-const pathOf = (request: UpstreamRequest<unknown>) => request.key.split('?')[0] ?? request.key;
-
-function readBody(request: UpstreamRequest<unknown>, body: unknown): unknown {
-  try {
-    return request.read(body);
-  } catch (error) {
-    if (!(error instanceof ShapeError)) throw error;
-    throw new UpstreamError(
-      'UPSTREAM_INVALID_RESPONSE',
-      `The upstream API answered the ${request.resource} request with an unreadable body: ${error.message}`,
-      { path: pathOf(request), cause: error },
-    );
-  }
+function pathOf(request: UpstreamRequest<unknown>): string {
+  return request.key.split('?')[0] ?? request.key;
 }
 
 function unwrap<T>(entry: CacheEntry, request: UpstreamRequest<T>): T {
