@@ -8,7 +8,7 @@
  * without the fields that identify it is left out of its list. Nothing is
  * invented.
  */
-import { Fields, ShapeError, listBody, objectAt, readItems, type Reader } from './reading.js';
+import { Fields, ShapeError, listBody, objectAt, readItems, type Presence, type Reader } from './reading.js';
 import type {
   AlbumRecord,
   AlbumSummary,
@@ -94,7 +94,7 @@ const readArtistChart: Reader<ArtistChartRecord> = (value, notes, at = '') => {
       chartName: f.identity('chartName'),
       chartTerritory: f.identity('chartTerritory'),
       chartWeek: f.date('chartWeek'),
-      position: f.integer('position', true),
+      position: f.integer('position', 'required'),
       peakPosition: f.integer('peakPosition'),
       weeksOnChart: f.integer('weeksOnChart'),
     },
@@ -122,7 +122,7 @@ function songSummaryFields(f: Fields, artistSlug: string | null = null): SongSum
   const slug = f.identity('slug');
   const title = f.identity('title');
   // Songs listed under an artist belong to it even when the item does not say so.
-  const sentArtist = artistSlug === null ? f.string('artistSlug', true) : f.string('artistSlug');
+  const sentArtist = f.string('artistSlug', artistSlug === null ? 'required' : 'optional');
   return {
     id: f.string('id'),
     slug,
@@ -217,7 +217,7 @@ function albumSummaryFields(f: Fields): AlbumSummary {
     id: f.string('id'),
     slug: f.identity('slug'),
     title: f.identity('title'),
-    artistSlug: f.string('artistSlug', true),
+    artistSlug: f.string('artistSlug', 'required'),
     artistName: f.string('artistName'),
     albumType: f.oneOf('albumType', ALBUM_TYPES, lower),
     releaseDate: f.date('releaseDate'),
@@ -236,7 +236,7 @@ export const readAlbumSummary: Reader<AlbumSummary> = (value, notes, at = '') =>
 
 const readTrack: Reader<TrackRecord> = (value, notes, at = '') => {
   const f = new Fields(value, 'a track', at, notes);
-  return withUnreadable({ trackNumber: f.integer('trackNumber', true), song: readSongSummary(value, notes, at) }, f);
+  return withUnreadable({ trackNumber: f.integer('trackNumber', 'required'), song: readSongSummary(value, notes, at) }, f);
 };
 
 /** Nulls last, so that unreadable values do not reorder the readable ones. */
@@ -286,18 +286,23 @@ export const readHistory: Reader<RecordList<StreamSnapshotRecord>> = (body, note
 
 type MilestoneDraft = Omit<MilestoneRecord, 'id' | 'idDerived'> & { readonly id: string | null };
 
-/** `artistSlug`: the artist the list belongs to (the timeline), when the request says so. */
+/**
+ * `artistSlug`: the artist the list belongs to (the timeline), when the
+ * request says so. The timeline promises only threshold and crossedAt; the
+ * recent list promises every field of Part 1's milestone record.
+ */
 function readMilestoneOf(artistSlug: string | null): Reader<MilestoneDraft> {
+  const promised: Presence = artistSlug === null ? 'required' : 'expected';
   return (value, notes, at = '') => {
     const f = new Fields(value, 'a milestone', at, notes);
-    const sentArtist = artistSlug === null ? f.string('artistSlug', true) : f.string('artistSlug');
+    const sentArtist = f.string('artistSlug', promised);
     return withUnreadable(
       {
         id: f.string('id'),
-        metric: f.string('metric', true),
-        threshold: f.integer('threshold', true),
-        crossedAt: f.date('crossedAt', true),
-        isAfrobeats: f.boolean('isAfrobeats', true),
+        metric: f.string('metric', promised),
+        threshold: f.integer('threshold', 'required'),
+        crossedAt: f.date('crossedAt', 'required'),
+        isAfrobeats: f.boolean('isAfrobeats', promised),
         streamValue: f.integer('streamValue'),
         artistName: f.string('artistName'),
         artistSlug: sentArtist ?? artistSlug,
@@ -367,16 +372,16 @@ export function readMilestoneFact(threshold: number): Reader<MilestoneFactRecord
 
 const readChartEntry: Reader<ChartEntryRecord> = (value, notes, at = '') => {
   const f = new Fields(value, 'a chart entry', at, notes);
-  const trend = f.oneOf('trend', CHART_TRENDS, upper, true);
+  const trend = f.oneOf('trend', CHART_TRENDS, upper, 'required');
   return withUnreadable(
     {
-      position: f.integer('position', true),
-      songTitle: f.string('songTitle', true),
-      artistName: f.string('artistName', true),
-      peakPosition: f.integer('peakPosition', true),
-      weeksOnChart: f.integer('weeksOnChart', true),
+      position: f.integer('position', 'required'),
+      songTitle: f.string('songTitle', 'required'),
+      artistName: f.string('artistName', 'required'),
+      peakPosition: f.integer('peakPosition', 'required'),
+      weeksOnChart: f.integer('weeksOnChart', 'required'),
       trend,
-      delta: f.integer('delta', true),
+      delta: f.integer('delta', 'required'),
       // A NEW entry had no rank last week, whatever the body says.
       prevRank: trend === 'NEW' ? null : f.integer('prevRank'),
     },

@@ -9,11 +9,13 @@
  * - present but unreadable (an impossible date, a count beyond 2^53, a word
  *   where a number belongs): `null` plus an entry in the record's
  *   `unreadable` map, which the schema turns into UPSTREAM_INVALID_RESPONSE
- *   at that field alone. A documented field that is absent is unreadable too.
+ *   at that field alone.
  *
- * A record without the fields that identify it cannot be read at all
- * (`ShapeError`); in a list it is left out and reported, in a single-record
- * body the whole read fails.
+ * How much a field matters is its `Presence`. A record without a `required`
+ * field (one that identifies it, or one the contract promises non-null)
+ * cannot be read at all (`ShapeError`): in a list it is left out and
+ * reported, so that it cannot take the list's other records with it; in a
+ * single-record body the whole read fails.
  */
 import type { DroppedRecord, RecordList } from './records.js';
 
@@ -39,6 +41,13 @@ export class ReadNotes {
     this.notes.push({ at, field, value: shortened(value), note });
   }
 }
+
+/**
+ * `optional`: absent is null. `expected`: absent is unreadable (a field the
+ * contract promises but the upstream only sometimes sends). `required`:
+ * absent or unreadable, the record cannot be read.
+ */
+export type Presence = 'optional' | 'expected' | 'required';
 
 export type Reader<T> = (value: unknown, notes: ReadNotes, at?: string) => T;
 
@@ -117,32 +126,37 @@ export class Fields {
     return null;
   }
 
-  #absent(key: string, required: boolean): null {
-    return required ? this.invalid(key, undefined, `"${key}" is missing`) : null;
+  #absent(key: string, presence: Presence): null {
+    if (presence === 'required') throw new ShapeError(`"${key}" is missing`);
+    return presence === 'expected' ? this.invalid(key, undefined, `"${key}" is missing`) : null;
+  }
+
+  /** Marks `key` unreadable, or refuses the whole record when the field is required. */
+  #unreadableValue(key: string, value: unknown, reason: string, presence: Presence): null {
+    if (presence === 'required') throw new ShapeError(`${reason}: ${shortened(value)}`);
+    return this.invalid(key, value, reason);
   }
 
   /** A field that identifies the record: without it the record cannot be read at all. */
   identity(key: string): string {
-    const value = this.string(key);
-    if (value === null) throw new ShapeError(`expected "${key}" to be a non-empty string`);
-    return value;
+    return this.string(key, 'required') as string;
   }
 
-  string(key: string, required = false): string | null {
+  string(key: string, presence: Presence = 'optional'): string | null {
     const value = this.raw(key);
-    if (value === undefined || value === null || value === '') return this.#absent(key, required);
+    if (value === undefined || value === null || value === '') return this.#absent(key, presence);
     if (typeof value === 'string') return value;
     if (typeof value === 'number' && Number.isFinite(value)) {
       this.note(key, value, 'a number where a string was expected');
       return String(value);
     }
-    return this.invalid(key, value, `"${key}" is not a string`);
+    return this.#unreadableValue(key, value, `"${key}" is not a string`, presence);
   }
 
   /** Counts below 2^53; some APIs send them as numeric strings. Anything else is unreadable, not rounded. */
-  integer(key: string, required = false): number | null {
+  integer(key: string, presence: Presence = 'optional'): number | null {
     const value = this.raw(key);
-    if (value === undefined || value === null) return this.#absent(key, required);
+    if (value === undefined || value === null) return this.#absent(key, presence);
     let number: number;
     if (typeof value === 'number') {
       number = value;
@@ -150,39 +164,39 @@ export class Fields {
       number = Number(value.trim());
       if (Number.isSafeInteger(number)) this.note(key, value, 'a numeric string where a number was expected');
     } else {
-      return this.invalid(key, value, `"${key}" is not an integer`);
+      return this.#unreadableValue(key, value, `"${key}" is not an integer`, presence);
     }
-    if (!Number.isInteger(number)) return this.invalid(key, value, `"${key}" is not an integer`);
-    if (!Number.isSafeInteger(number)) return this.invalid(key, value, `"${key}" is beyond 2^53 and cannot be sent exactly`);
+    if (!Number.isInteger(number)) return this.#unreadableValue(key, value, `"${key}" is not an integer`, presence);
+    if (!Number.isSafeInteger(number)) return this.#unreadableValue(key, value, `"${key}" is beyond 2^53 and cannot be sent exactly`, presence);
     return number;
   }
 
-  float(key: string, required = false): number | null {
+  float(key: string, presence: Presence = 'optional'): number | null {
     const value = this.raw(key);
-    if (value === undefined || value === null) return this.#absent(key, required);
+    if (value === undefined || value === null) return this.#absent(key, presence);
     if (typeof value === 'number' && Number.isFinite(value)) return value;
     if (typeof value === 'string' && value.trim() !== '' && Number.isFinite(Number(value))) {
       this.note(key, value, 'a numeric string where a number was expected');
       return Number(value);
     }
-    return this.invalid(key, value, `"${key}" is not a number`);
+    return this.#unreadableValue(key, value, `"${key}" is not a number`, presence);
   }
 
-  boolean(key: string, required = false): boolean | null {
+  boolean(key: string, presence: Presence = 'optional'): boolean | null {
     const value = this.raw(key);
-    if (value === undefined || value === null) return this.#absent(key, required);
+    if (value === undefined || value === null) return this.#absent(key, presence);
     if (typeof value === 'boolean') return value;
     if (value === 'true' || value === 'false') {
       this.note(key, value, 'a string where a boolean was expected');
       return value === 'true';
     }
-    return this.invalid(key, value, `"${key}" is not a boolean`);
+    return this.#unreadableValue(key, value, `"${key}" is not a boolean`, presence);
   }
 
   /** A UTC day. An ISO timestamp stands for the UTC day it falls on; an impossible day is unreadable. */
-  date(key: string, required = false): string | null {
+  date(key: string, presence: Presence = 'optional'): string | null {
     const value = this.raw(key);
-    if (value === undefined || value === null || value === '') return this.#absent(key, required);
+    if (value === undefined || value === null || value === '') return this.#absent(key, presence);
     if (typeof value === 'string' && isCalendarDay(value)) return value;
     if (typeof value === 'string' && TIMESTAMP.test(value) && isCalendarDay(value.slice(0, 10))) {
       const instant = Date.parse(value);
@@ -191,7 +205,7 @@ export class Fields {
         return new Date(instant).toISOString().slice(0, 10);
       }
     }
-    return this.invalid(key, value, `"${key}" is not a YYYY-MM-DD date that exists`);
+    return this.#unreadableValue(key, value, `"${key}" is not a YYYY-MM-DD date that exists`, presence);
   }
 
   /** Only absolute http(s) URLs are passed on; anything else would fail the URL scalar later. */
@@ -203,12 +217,12 @@ export class Fields {
   }
 
   /** One of `allowed`, compared after `normalize`. */
-  oneOf<T extends string>(key: string, allowed: readonly T[], normalize: (text: string) => string, required = false): T | null {
-    const value = this.string(key, required);
+  oneOf<T extends string>(key: string, allowed: readonly T[], normalize: (text: string) => string, presence: Presence = 'optional'): T | null {
+    const value = this.string(key, presence);
     if (value === null) return null;
     const normal = normalize(value) as T;
     if (allowed.includes(normal)) return normal;
-    return this.invalid(key, value, `"${key}" is not one of ${allowed.join(', ')}`);
+    return this.#unreadableValue(key, value, `"${key}" is not one of ${allowed.join(', ')}`, presence);
   }
 
   /** A nested list: null when absent, unreadable when not a list, unreadable items left out. */
