@@ -181,3 +181,22 @@ describe('fairness between clients in server-key mode', () => {
     expect(calls()).toBe(13);
   });
 });
+
+describe('key registry shared in pass-through mode', () => {
+  it('a key the upstream rejected on one replica is refused by the others without a call; an accepted one reads their cache', async () => {
+    const two = await start(2, { UPSTREAM_API_KEY: '' });
+    const query = artistsQuery(slugs(80, 1));
+    const bogus = { authorization: 'Bearer not-a-key' };
+    expect((await two[0]!.query(query, undefined, bogus)).status).toBe(401);
+    expect(calls()).toBe(1);
+    expect((await two[1]!.query(query, undefined, bogus)).status).toBe(401);
+    expect(calls()).toBe(1);
+
+    const good = { authorization: `Bearer ${SERVER_KEY}` };
+    expect(codes(await two[0]!.query(query, undefined, good))).toEqual([]);
+    expect(calls()).toBe(2);
+    const warm = await two[1]!.query(query, undefined, good);
+    expect(warm.body.extensions?.cost).toMatchObject({ upstreamCalls: 0, cacheHits: 1 });
+    expect(calls()).toBe(2);
+  });
+});
