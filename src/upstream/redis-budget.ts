@@ -100,13 +100,10 @@ export class RedisBudgetLedger implements BudgetLedger {
   rateLimited(keyId: string, error: UpstreamError): void {
     const kind = rateLimitKindOf(error);
     this.#stops.record(keyId, kind);
+    const today = dayKey(keyId, utcDay(this.#now()));
     const written =
       kind.kind === 'daily'
-        ? this.redis
-            .multi()
-            .hset(dayKey(keyId, utcDay(this.#now())), 'exhausted', '1')
-            .expireat(dayKey(keyId, utcDay(this.#now())), this.#expiresAt())
-            .exec()
+        ? this.redis.multi().hset(today, 'exhausted', '1').expireat(today, this.#expiresAt()).exec()
         : this.redis.set(pauseKey(keyId), '1', 'PX', kind.ms);
     // Not shared while Redis is down: other replicas then make no call anyway.
     written.catch(() => undefined);
