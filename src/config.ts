@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import type { UpstreamClientOptions } from './upstream/client.js';
+import { DEFAULT_ASSUMPTIONS, MAX_PAGE_SIZE, type UpstreamAssumptions } from './upstream/endpoints.js';
 import type { ProtectionOptions } from './server/gateway.js';
 
 const DAY_SECONDS = 24 * 60 * 60;
@@ -61,6 +62,8 @@ const environment = z.object({
   UPSTREAM_MAX_QUEUE: integer(1_000, 0, 1_000_000),
   UPSTREAM_MAX_BODY_BYTES: integer(20 * 1024 * 1024, 1_024, 1024 * 1024 * 1024),
   UPSTREAM_RETRIES: integer(2, 0, 10),
+  UPSTREAM_SONGS_OF_ARTIST_LIMIT: integer(DEFAULT_ASSUMPTIONS.songsOfArtistLimit, 1, 10_000),
+  UPSTREAM_RANKING_LIMIT: integer(DEFAULT_ASSUMPTIONS.rankingLimit, 1, MAX_PAGE_SIZE),
   CACHE_TTL_SECONDS: integer(6 * 60 * 60, 0, 7 * DAY_SECONDS),
   CACHE_NOT_FOUND_TTL_SECONDS: integer(10 * 60, 0, 7 * DAY_SECONDS),
   CACHE_STALE_IF_ERROR_SECONDS: integer(DAY_SECONDS, 0, 30 * DAY_SECONDS),
@@ -110,6 +113,7 @@ export interface GatewayConfig {
   readonly client: Omit<UpstreamClientOptions, 'baseUrl'>;
   readonly deadlineMs: number;
   readonly retries: number;
+  readonly assumptions: UpstreamAssumptions;
   readonly cache: {
     readonly ttlMs: number;
     readonly notFoundTtlMs: number;
@@ -174,6 +178,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig 
     },
     deadlineMs: e.UPSTREAM_DEADLINE_MS,
     retries: e.UPSTREAM_RETRIES,
+    assumptions: { songsOfArtistLimit: e.UPSTREAM_SONGS_OF_ARTIST_LIMIT, rankingLimit: e.UPSTREAM_RANKING_LIMIT },
     cache: {
       ttlMs: e.CACHE_TTL_SECONDS * 1000,
       notFoundTtlMs: e.CACHE_NOT_FOUND_TTL_SECONDS * 1000,

@@ -80,7 +80,10 @@ describe('error mapping', () => {
       await withVictim({ kind: 'status', status: 400, body: { statusCode: 400, error: 'Bad Request', message: 'Invalid parameters' } }),
       'BAD_USER_INPUT',
     );
-    expect(error).toMatchObject({ message: 'Invalid parameters', extensions: { upstreamStatus: 400 } });
+    expect(error).toMatchObject({
+      message: 'The upstream API refused the parameters of the artist request',
+      extensions: { upstreamStatus: 400 },
+    });
   });
 
   it('5xx → UPSTREAM_ERROR, without the upstream URL or key', async () => {
@@ -135,7 +138,7 @@ describe('error mapping', () => {
     const midnight = new Date();
     midnight.setUTCHours(24, 0, 0, 0);
     expect(expectPartial(response, 'RATE_LIMITED')).toMatchObject({
-      message: 'Daily limit of 1000 requests reached. Resets at midnight UTC.',
+      message: `The daily upstream request budget of this API key is spent; it resets at ${midnight.toISOString()}`,
       extensions: { resetsAt: midnight.toISOString() },
     });
     const before = stack.upstreamCalls();

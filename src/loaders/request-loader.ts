@@ -7,10 +7,16 @@
  * (twenty milestones of one artist ask for that artist once). The loader's
  * memo lives and dies with the request, so nothing here is shared between
  * clients; sharing across requests is the cache's job, behind the key checks.
+ *
+ * Failures leave here in the gateway's own words (client-messages.ts); the
+ * upstream's text, if it said anything, is logged at debug level, redacted.
  */
 import DataLoader from 'dataloader';
+import type { Logger } from 'pino';
 import type { CachedUpstream, Caller } from '../upstream/cached-upstream.js';
+import { clientFacing, upstreamTextForLog } from '../upstream/client-messages.js';
 import type { UpstreamRequest } from '../upstream/endpoints.js';
+import { UpstreamError } from '../upstream/errors.js';
 import type { RequestStats } from '../upstream/request-stats.js';
 
 export class RequestLoader {
@@ -21,16 +27,21 @@ export class RequestLoader {
     upstream: CachedUpstream,
     caller: Caller,
     private readonly stats: RequestStats,
+    logger?: Logger,
   ) {
+    const failed = (request: UpstreamRequest<unknown>, error: unknown): Error => {
+      if (!(error instanceof UpstreamError)) return error instanceof Error ? error : new Error(String(error));
+      if (error.status !== undefined && logger?.isLevelEnabled('debug')) {
+        logger.debug(
+          { code: error.code, status: error.status, resource: request.resource, path: error.path, upstreamText: upstreamTextForLog(error.message, [caller.apiKey]) },
+          'upstream error answer',
+        );
+      }
+      return clientFacing(error, request);
+    };
     this.#loader = new DataLoader(
       (requests) =>
-        Promise.all(
-          requests.map((request) =>
-            upstream.read(request, caller, stats).catch((error: unknown) =>
-              error instanceof Error ? error : new Error(String(error)),
-            ),
-          ),
-        ),
+        Promise.all(requests.map((request) => upstream.read(request, caller, stats).catch((error: unknown) => failed(request, error)))),
       { cacheKeyFn: (request) => request.key },
     );
   }

@@ -92,7 +92,9 @@ function resolveRanking<Summary, Shape>(
     const limit = listLimitArg(args.limit);
     const filter = { isAfrobeats: args.isAfrobeats, country: countryArg(args.country) };
     const list = await context.loader.load(endpoint(filter, context.assumptions.rankingLimit));
-    const wanted = { items: list.items.slice(0, limit), dropped: list.dropped.filter((d) => d.index < limit) };
+    // The first `limit` places of the upstream's list, less those it sent unreadable.
+    const dropped = list.dropped.filter((d) => d.index < limit);
+    const wanted = { items: list.items.slice(0, limit - dropped.length), dropped };
     return (listItems(wanted, context, info) ?? []).map((r) => ({
       rank: r.rank,
       momentumScore: upstreamField(r, 'momentumScore'),

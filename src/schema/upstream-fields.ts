@@ -49,7 +49,7 @@ export function reportDropped(dropped: readonly DroppedRecord[], context: Gatewa
   const path = responsePathAsArray(info.path);
   for (const record of dropped) {
     context.stats.warnings.push({
-      code: 'UPSTREAM_RECORD_LEFT_OUT',
+      code: 'UPSTREAM_INVALID_RESPONSE',
       message: `The upstream sent an unreadable record at index ${record.index}, left out of this list: ${record.reason}`,
       path,
       index: record.index,

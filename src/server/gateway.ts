@@ -33,10 +33,14 @@ import {
   loadManifest,
   usePersistedOperations,
 } from './plugins/use-persisted-operations.js';
+import { useNestingLimit } from './plugins/use-nesting-limit.js';
+import { useQueryOperationsOnly } from './plugins/use-query-operations-only.js';
+import { useRequestErrorCodes } from './plugins/use-request-error-codes.js';
 import { useRequestLog } from './plugins/use-request-log.js';
+import { useRequestReadErrors } from './plugins/use-request-read-errors.js';
 import { useRequestSizeLimit } from './plugins/use-request-size-limit.js';
 import { type ShapeLimitOptions, useShapeLimits } from './plugins/use-shape-limits.js';
-import { useUpstreamCostLimit } from './plugins/use-upstream-cost-limit.js';
+import { DEFAULT_MAX_UPSTREAM_COST, useUpstreamCostLimit } from './plugins/use-upstream-cost-limit.js';
 
 /** Protections of issue 4 (docs/protection.md); every field has a default. */
 export interface ProtectionOptions {
@@ -122,6 +126,8 @@ export function createGateway(options: GatewayOptions) {
     maskedErrors: { maskError },
     // graphql-codegen's client preset sends trusted documents as `{ documentId }` (use-persisted-operations.ts).
     extraParamNames: ['documentId'],
+    // No uploads in the schema: multipart bodies are refused with 415 (use-request-read-errors.ts).
+    multipart: false,
     // The GraphiQL bundle is served inline: the page works offline and behind firewalls, no CDN involved.
     renderGraphiQL,
     graphiql: {
@@ -134,8 +140,9 @@ export function createGateway(options: GatewayOptions) {
     context: (initial) => {
       const { request } = initial;
       const caller = withClientIdentity(callerFor(request, auth, server), request, initial);
-      const stats = new RequestStats();
-      return { request, caller, stats, budget, assumptions, loader: new RequestLoader(upstream, caller, stats) };
+      // The estimate refuses costly operations early; this cap bounds what the data makes of the rest.
+      const stats = new RequestStats(protection.maxUpstreamCost ?? DEFAULT_MAX_UPSTREAM_COST);
+      return { request, caller, stats, budget, assumptions, loader: new RequestLoader(upstream, caller, stats, options.logger) };
     },
     plugins: [
       useReadinessCheck({ endpoint: '/ready', check: () => !draining && (options.redis?.isUp() ?? true) }),
@@ -144,8 +151,13 @@ export function createGateway(options: GatewayOptions) {
         ? [useClientRateLimit({ ...protection.rateLimit, ...(options.redis ? { redis: options.redis.client } : {}) })]
         : []),
       useRequestSizeLimit({ maxBytes: protection.maxRequestBytes }),
+      useRequestReadErrors(),
+      // Before persisted operations, so a document too deeply nested to parse is never registered.
+      useNestingLimit(protection.shape?.maxNesting),
       usePersistedOperations({ mode: persistedMode, manifest }),
       ...useShapeLimits(protection.shape),
+      useQueryOperationsOnly(),
+      useRequestErrorCodes(),
       useHttpCaching({
         maxAgeSeconds: protection.httpCacheMaxAgeSeconds,
         perClient: auth.kind === 'pass-through',

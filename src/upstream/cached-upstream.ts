@@ -176,8 +176,14 @@ export class CachedUpstream {
     const { client, cache, budget, keys, cachePolicy, retry, deadlineMs } = this.options;
     const gate: SendGate = {
       async admit() {
-        await budget.reserve({ keyId: caller.keyId, ...(caller.clientId === undefined ? {} : { clientId: caller.clientId }) });
-        stats.upstreamCalls += 1;
+        // The request's own cap first: a call it refuses spends nothing of the day.
+        stats.countCall();
+        try {
+          await budget.reserve({ keyId: caller.keyId, ...(caller.clientId === undefined ? {} : { clientId: caller.clientId }) });
+        } catch (error) {
+          stats.upstreamCalls -= 1;
+          throw error;
+        }
       },
       rateLimited: (error) => budget.rateLimited(caller.keyId, error),
     };

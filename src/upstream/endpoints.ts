@@ -32,6 +32,7 @@ import {
   type Reader,
 } from './readers.js';
 import type { AlbumType, RecordList, SongSummary } from './records.js';
+import { requirePathValues } from './path-values.js';
 
 export const API_PREFIX = ['api', 'v1'] as const;
 /** Largest `limit` the paginated endpoints, leaderboards and trending lists accept. */
@@ -99,6 +100,7 @@ function request<T>(
   read: Reader<T>,
   assumption?: string,
 ): UpstreamRequest<T> {
+  requirePathValues(segments);
   return { key: buildPath(segments, query), resource, read, ...(assumption === undefined ? {} : { assumption }) };
 }
 

@@ -295,7 +295,7 @@ function readMilestoneOf(artistSlug: string | null): Reader<MilestoneDraft> {
   const promised: Presence = artistSlug === null ? 'required' : 'expected';
   return (value, notes, at = '') => {
     const f = new Fields(value, 'a milestone', at, notes);
-    const sentArtist = f.string('artistSlug', promised);
+    const sentArtist = f.string('artistSlug', artistSlug === null ? 'required' : 'optional');
     return withUnreadable(
       {
         id: f.string('id'),
