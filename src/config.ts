@@ -98,6 +98,7 @@ const environment = z.object({
   SIMULATOR_ARTISTS: integer(300, 1, 20_000),
   SIMULATOR_SEED: integer(20_261_121, 0, 2 ** 32 - 1),
   SIMULATOR_LATENCY_MS: integer(0, 0, 60_000),
+  SIMULATOR_ROUGHNESS: flag(false),
 });
 
 export type Environment = z.infer<typeof environment>;
@@ -124,7 +125,12 @@ export interface GatewayConfig {
   readonly protection: ProtectionOptions;
   readonly scaleOut: ScaleOutConfig;
   readonly logLevel: Environment['LOG_LEVEL'];
-  readonly simulator: { readonly artists: number; readonly seed: number; readonly latencyMs: number };
+  readonly simulator: {
+    readonly artists: number;
+    readonly seed: number;
+    readonly latencyMs: number;
+    readonly roughness: boolean;
+  };
 }
 
 /** Issue 9: what replicas share, and what a single process keeps on disk. */
@@ -214,6 +220,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig 
       workers: e.WORKERS,
     },
     logLevel: e.LOG_LEVEL,
-    simulator: { artists: e.SIMULATOR_ARTISTS, seed: e.SIMULATOR_SEED, latencyMs: e.SIMULATOR_LATENCY_MS },
+    simulator: {
+      artists: e.SIMULATOR_ARTISTS,
+      seed: e.SIMULATOR_SEED,
+      latencyMs: e.SIMULATOR_LATENCY_MS,
+      roughness: e.SIMULATOR_ROUGHNESS,
+    },
   };
 }

@@ -26,6 +26,7 @@ async function embeddedSimulator(config: GatewayConfig): Promise<Upstream> {
     artists: config.simulator.artists,
     seed: config.simulator.seed,
     latencyMs: config.simulator.latencyMs,
+    roughness: config.simulator.roughness,
     apiKeys: [SIMULATOR_KEY],
     dailyLimit: config.dailyLimit,
   });

@@ -3,10 +3,9 @@
  * setting, the request says it explicitly, and a contradiction is logged
  * once (README, "Upstream assumptions").
  */
-import { Writable } from 'node:stream';
-import pino from 'pino';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { type Simulator, startSimulator } from '../../src/simulator/index.js';
+import { captureLog } from '../support/log-capture.js';
 import { SERVER_KEY, type Stack, startStack } from '../support/stack.js';
 
 let simulator: Simulator;
@@ -19,19 +18,10 @@ async function withGateway(
   assumptions: { songsOfArtistLimit: number; rankingLimit: number },
   use: (stack: Stack, log: () => string[]) => Promise<void>,
 ): Promise<void> {
-  const lines: string[] = [];
-  const sink = new Writable({
-    write(chunk, _encoding, done) {
-      lines.push(String(chunk));
-      done();
-    },
-  });
-  const stack = await startStack({
-    sharedSimulator: simulator,
-    gateway: { retries: 0, assumptions, logger: pino({ level: 'warn' }, sink) },
-  });
+  const log = captureLog();
+  const stack = await startStack({ sharedSimulator: simulator, gateway: { retries: 0, assumptions, logger: log.logger } });
   try {
-    await use(stack, () => lines);
+    await use(stack, log.lines);
   } finally {
     simulator.clearFaults();
     await stack.close();
