@@ -64,7 +64,8 @@ const environment = z.object({
   UPSTREAM_RETRIES: integer(2, 0, 10),
   UPSTREAM_SONGS_OF_ARTIST_LIMIT: integer(DEFAULT_ASSUMPTIONS.songsOfArtistLimit, 1, 10_000),
   UPSTREAM_RANKING_LIMIT: integer(DEFAULT_ASSUMPTIONS.rankingLimit, 1, MAX_PAGE_SIZE),
-  CACHE_TTL_SECONDS: integer(6 * 60 * 60, 0, 7 * DAY_SECONDS),
+  CACHE_TTL_SECONDS: integer(2 * DAY_SECONDS, 0, 7 * DAY_SECONDS),
+  REFRESH_POLL_SECONDS: integer(60 * 60, 1, DAY_SECONDS),
   CACHE_NOT_FOUND_TTL_SECONDS: integer(10 * 60, 0, 7 * DAY_SECONDS),
   CACHE_STALE_IF_ERROR_SECONDS: integer(DAY_SECONDS, 0, 30 * DAY_SECONDS),
   CACHE_MAX_ENTRIES: integer(20_000, 1, 10_000_000),
@@ -123,6 +124,8 @@ export interface GatewayConfig {
     readonly maxBytes: number;
   };
   readonly protection: ProtectionOptions;
+  /** How often the deployment polls the upstream for its daily refresh (issue 11). */
+  readonly refreshPollMs: number;
   readonly scaleOut: ScaleOutConfig;
   readonly logLevel: Environment['LOG_LEVEL'];
   readonly simulator: {
@@ -192,6 +195,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig 
       maxEntries: e.CACHE_MAX_ENTRIES,
       maxBytes: e.CACHE_MAX_BYTES,
     },
+    refreshPollMs: e.REFRESH_POLL_SECONDS * 1000,
     protection: {
       maxUpstreamCost: e.MAX_UPSTREAM_COST,
       shape: {

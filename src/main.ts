@@ -11,6 +11,7 @@ import { connectRedis } from './redis/connection.js';
 import { createGateway } from './server/gateway.js';
 import { listen } from './server/http-server.js';
 import { type Simulator, startSimulator } from './simulator/index.js';
+import { PUBLISH_PATH } from './simulator/server.js';
 
 const SIMULATOR_KEY = 'gateway-demo-key';
 
@@ -59,6 +60,7 @@ async function main(config: GatewayConfig): Promise<void> {
     upstreamApiKey: upstream.apiKey,
     logger,
     exampleVariables: upstream.exampleVariables,
+    channelPrefix: redisKeyPrefix,
     ...(redis ? { redis } : {}),
     stores: { clientBudgetShare, trustProxy, keyAcceptedTtlMs, ...(redis ? {} : { budgetFile }) },
   });
@@ -68,7 +70,8 @@ async function main(config: GatewayConfig): Promise<void> {
   console.log(`\n  GraphQL + GraphiQL  ${running.url}/graphql`);
   console.log(`  Health             ${running.url}/health   Ready ${running.url}/ready`);
   if (simulator !== undefined) {
-    console.log(`  Upstream simulator ${simulator.url}/api/v1 (key "${SIMULATOR_KEY}", server-key mode)\n`);
+    console.log(`  Upstream simulator ${simulator.url}/api/v1 (key "${SIMULATOR_KEY}", server-key mode)`);
+    console.log(`  New milestone      curl -X POST ${simulator.url}${PUBLISH_PATH}   (seen by the next refresh poll)\n`);
   } else {
     console.log(`  Upstream           ${upstream.url} (${gateway.authMode === 'server' ? 'server-key' : 'pass-through'} mode)\n`);
   }

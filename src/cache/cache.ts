@@ -15,6 +15,8 @@ export interface CacheEntry {
   readonly freshUntil: number;
   /** Until then the entry may be served when the upstream fails. */
   readonly staleUntil: number;
+  /** The data generation it was read in (src/freshness/); absent when none was known. */
+  readonly generation?: number;
 }
 
 /**

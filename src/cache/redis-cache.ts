@@ -60,7 +60,8 @@ function parseEntry(text: string): CacheEntry | undefined {
   if (typeof value !== 'object' || value === null) return undefined;
   const entry = value as Partial<CacheEntry>;
   const numbers = [entry.bytes, entry.storedAt, entry.freshUntil, entry.staleUntil];
-  if ((entry.outcome !== 'value' && entry.outcome !== 'not-found') || !numbers.every((n) => typeof n === 'number')) {
+  const generationOk = entry.generation === undefined || typeof entry.generation === 'number';
+  if ((entry.outcome !== 'value' && entry.outcome !== 'not-found') || !numbers.every((n) => typeof n === 'number') || !generationOk) {
     return undefined;
   }
   return entry as CacheEntry;

@@ -12,11 +12,13 @@ export class TwoLevelCache implements ResponseCache {
   constructor(
     private readonly l1: MemoryCache,
     private readonly l2: ResponseCache,
+    /** Whether an entry belongs to the current data generation: an older L1 entry asks L2, where another replica may have refreshed it. */
+    private readonly isCurrent: (entry: CacheEntry) => boolean = () => true,
   ) {}
 
   async get(key: string): Promise<CacheEntry | undefined> {
     const local = this.l1.getNow(key);
-    if (local !== undefined && local.freshUntil > Date.now()) return local;
+    if (local !== undefined && local.freshUntil > Date.now() && this.isCurrent(local)) return local;
     const shared = await this.l2.get(key);
     if (shared === undefined) return local;
     if (local === undefined || shared.storedAt > local.storedAt) {

@@ -1,3 +1,5 @@
+import type { GenerationView } from '../freshness/generation.js';
+import type { LiveFeed } from '../freshness/live-feed.js';
 import type { RequestLoader } from '../loaders/request-loader.js';
 import type { BudgetLedger } from '../upstream/budget.js';
 import type { UpstreamAssumptions } from '../upstream/endpoints.js';
@@ -12,4 +14,10 @@ export interface GatewayContext {
   readonly budget: BudgetLedger;
   /** Settings for what the upstream description leaves open (limits sent, see README). */
   readonly assumptions: UpstreamAssumptions;
+  /** New milestones and generations announced by the refresh poll (subscriptions). */
+  readonly live: LiveFeed;
+  /** The data generation this process knows (`extensions.freshness`). */
+  readonly generation: GenerationView;
+  /** Called for each subscription event: a fresh loader and call cap, as for a new request. */
+  renewForEvent(): void;
 }

@@ -108,7 +108,7 @@ export function badRequest(message: string, status = 400): GraphQLError {
 
 /** The schema is read-only: mutations and subscriptions are refused at validation. */
 export function operationNotSupported(operation: string): GraphQLError {
-  return new GraphQLError(`${operation} operations are not supported: this API is read-only and only answers queries`, {
+  return new GraphQLError(`${operation} operations are not supported: this API is read-only and only answers queries and subscriptions`, {
     extensions: { code: 'OPERATION_NOT_SUPPORTED', http: { spec: true, status: 400 } },
   });
 }

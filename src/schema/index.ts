@@ -11,5 +11,6 @@ import './milestone.js';
 import './chart.js';
 import './rankings.js';
 import './usage.js';
+import './live.js';
 
 export const schema = lexicographicSortSchema(builder.toSchema());

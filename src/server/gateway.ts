@@ -11,6 +11,10 @@ import type { GatewayConfig } from '../config.js';
 import { MemoryCache } from '../cache/memory-cache.js';
 import type { SharedRedis } from '../redis/connection.js';
 import { RequestLoader } from '../loaders/request-loader.js';
+import { GenerationView } from '../freshness/generation.js';
+import { createLiveFeed } from '../freshness/live-feed.js';
+import { LocalPollLease, RedisPollLease } from '../freshness/poll-lease.js';
+import { RefreshPoll } from '../freshness/refresh-poll.js';
 import type { GatewayContext } from '../schema/context.js';
 import { maskError } from '../schema/errors.js';
 import { schema } from '../schema/index.js';
@@ -25,6 +29,7 @@ import { type StoreOptions, createStores } from './stores.js';
 import { exampleGraphiQL } from './examples.js';
 import { useClientKeyCheck } from './plugins/use-client-key-check.js';
 import { useCostReport } from './plugins/use-cost-report.js';
+import { useFreshnessReport } from './plugins/use-freshness-report.js';
 import { type ClientRateLimitOptions, useClientRateLimit } from './plugins/use-client-rate-limit.js';
 import { useHttpCaching } from './plugins/use-http-caching.js';
 import {
@@ -83,6 +88,10 @@ export interface GatewayOptions {
   readonly stores?: StoreOptions;
   /** What to send where the upstream description is silent (default: DEFAULT_ASSUMPTIONS). */
   readonly assumptions?: UpstreamAssumptions;
+  /** Issue 11: how often the deployment polls for an upstream refresh (server-key mode); absent: no poll. */
+  readonly refreshPollMs?: number;
+  /** Prefix of the live feed's Redis channels (REDIS_KEY_PREFIX). */
+  readonly channelPrefix?: string;
 }
 
 export function createGateway(options: GatewayOptions) {
@@ -91,13 +100,15 @@ export function createGateway(options: GatewayOptions) {
   const server: Caller | undefined = auth.kind === 'server' ? serverCaller(auth.apiKey) : undefined;
 
   const client = new UpstreamClient({ baseUrl: options.upstreamUrl, ...options.client });
+  const generation = new GenerationView();
   const stores = createStores({
+    generation,
     redis: options.redis?.client,
     cache: options.responseCache ?? new MemoryCache(options.cache),
     budget: { dailyLimit: options.dailyLimit, ...(options.now ? { now: options.now } : {}) },
     ...options.stores,
   });
-  const { cache, budget, keys, locks } = stores;
+  const { cache, budget, keys, locks, generations } = stores;
   const upstream = new CachedUpstream({
     client,
     cache,
@@ -108,7 +119,24 @@ export function createGateway(options: GatewayOptions) {
     retry: { maxAttempts: options.retries + 1, baseDelayMs: 100, maxDelayMs: 2_000 },
     deadlineMs: options.deadlineMs,
     notices: new UpstreamNotices(options.logger),
+    generation,
   });
+  const live = createLiveFeed(options.redis?.client, options.channelPrefix ?? '', options.logger);
+  const refreshPoll =
+    server === undefined || options.refreshPollMs === undefined
+      ? undefined
+      : new RefreshPoll({
+          intervalMs: options.refreshPollMs,
+          upstream,
+          caller: server,
+          store: generations,
+          view: generation,
+          feed: live,
+          lease: options.redis === undefined ? new LocalPollLease() : new RedisPollLease(options.redis.client),
+          logger: options.logger,
+          ...(options.now ? { now: options.now } : {}),
+        });
+  void refreshPoll?.start();
   const assumptions = options.assumptions ?? DEFAULT_ASSUMPTIONS;
   let draining = false;
 
@@ -142,7 +170,16 @@ export function createGateway(options: GatewayOptions) {
       const caller = withClientIdentity(callerFor(request, auth, server), request, initial);
       // The estimate refuses costly operations early; this cap bounds what the data makes of the rest.
       const stats = new RequestStats(protection.maxUpstreamCost ?? DEFAULT_MAX_UPSTREAM_COST);
-      return { request, caller, stats, budget, assumptions, loader: new RequestLoader(upstream, caller, stats, options.logger) };
+      const requestContext = {
+        request, caller, stats, budget, assumptions, live, generation,
+        loader: new RequestLoader(upstream, caller, stats, options.logger),
+        /** A subscription runs for hours: each event gets a fresh loader and call cap, so links read today's cache. */
+        renewForEvent() {
+          const eventStats = new RequestStats(protection.maxUpstreamCost ?? DEFAULT_MAX_UPSTREAM_COST);
+          Object.assign(requestContext, { stats: eventStats, loader: new RequestLoader(upstream, caller, eventStats, options.logger) });
+        },
+      };
+      return requestContext;
     },
     plugins: [
       useReadinessCheck({ endpoint: '/ready', check: () => !draining && (options.redis?.isUp() ?? true) }),
@@ -164,6 +201,7 @@ export function createGateway(options: GatewayOptions) {
         ...(options.now ? { now: options.now } : {}),
       }),
       useCostReport(),
+      useFreshnessReport(),
       // After the cost report: a rejected key's response is replaced whole, report included.
       useClientKeyCheck(),
       // After both: a refused operation still gets its cost report (with the estimate), and never runs.
@@ -177,12 +215,17 @@ export function createGateway(options: GatewayOptions) {
     cache,
     budget,
     upstream,
+    generation,
+    live,
+    refreshPoll,
     authMode: auth.kind,
     /** Stop reporting ready (load balancers move away) before the server closes. */
     drain() {
       draining = true;
     },
     close: async () => {
+      await refreshPoll?.stop();
+      await live.close();
       await client.close();
       await options.redis?.close();
     },

@@ -1,11 +1,14 @@
 /**
  * The gateway's stores, each behind its seam, in memory or in Redis: the
  * response cache (Redis as L2 behind the in-process L1), the budget ledger
- * (in Redis, or in memory written through to a file), the key registry, and
- * the single-flight leases.
+ * (in Redis, or in memory written through to a file), the key registry, the
+ * single-flight leases and the data generation.
  */
 import type { Redis } from 'ioredis';
-import type { ResponseCache } from '../cache/cache.js';
+import type { CacheEntry, ResponseCache } from '../cache/cache.js';
+import type { GenerationStore, GenerationView } from '../freshness/generation.js';
+import { MemoryGenerationStore } from '../freshness/memory-generation-store.js';
+import { RedisGenerationStore } from '../freshness/redis-generation-store.js';
 import { MemoryCache } from '../cache/memory-cache.js';
 import { RedisCache } from '../cache/redis-cache.js';
 import { TwoLevelCache } from '../cache/two-level-cache.js';
@@ -33,26 +36,37 @@ interface StoreInputs extends StoreOptions {
   /** The in-process cache: the only level without Redis, L1 with it (a custom one is used as given). */
   readonly cache: ResponseCache;
   readonly budget: Omit<BudgetOptions, 'clientShare'>;
+  /** The data generation: with Redis, an L1 entry of an older one is checked against L2. */
+  readonly generation: GenerationView;
 }
 
 export const DEFAULT_CLIENT_BUDGET_SHARE = 0.5;
 
-export function createStores({ redis, cache, budget, budgetFile, clientBudgetShare, keyAcceptedTtlMs }: StoreInputs) {
+export function createStores({ redis, cache, budget, budgetFile, clientBudgetShare, keyAcceptedTtlMs, generation }: StoreInputs) {
   const ledgerOptions: BudgetOptions = { ...budget, clientShare: clientBudgetShare ?? DEFAULT_CLIENT_BUDGET_SHARE };
   const keyTtls = { ...DEFAULT_KEY_TTLS, ...(keyAcceptedTtlMs === undefined ? {} : { acceptedTtlMs: keyAcceptedTtlMs }) };
-  const stores: { cache: ResponseCache; budget: BudgetLedger; keys: KeyRegistry; locks: FlightLocks } =
+  const isCurrent = (entry: CacheEntry) => (entry.generation ?? -1) >= (generation.now()?.id ?? -1);
+  const stores: {
+    cache: ResponseCache;
+    budget: BudgetLedger;
+    keys: KeyRegistry;
+    locks: FlightLocks;
+    generations: GenerationStore;
+  } =
     redis === undefined
       ? {
           cache,
           budget: new MemoryBudgetLedger(ledgerOptions, budgetFile),
           keys: new MemoryKeyRegistry(keyTtls),
           locks: new LocalFlightLocks(),
+          generations: new MemoryGenerationStore(),
         }
       : {
-          cache: cache instanceof MemoryCache ? new TwoLevelCache(cache, new RedisCache(redis)) : cache,
+          cache: cache instanceof MemoryCache ? new TwoLevelCache(cache, new RedisCache(redis), isCurrent) : cache,
           budget: new RedisBudgetLedger(redis, ledgerOptions),
           keys: new RedisKeyRegistry(redis, keyTtls),
           locks: new RedisFlightLocks(redis),
+          generations: new RedisGenerationStore(redis),
         };
   return { ...stores, capsClients: ledgerOptions.clientShare < 1 };
 }

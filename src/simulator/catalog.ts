@@ -103,6 +103,13 @@ export class Catalog {
   get songCount(): number { return this.songTotal.length; }
   get albumCount(): number { return this.albumTotal.length; }
 
+  /** The upstream's daily refresh, in small: an artist's total grows (publishing a live milestone). */
+  setTotalStreams(index: number, totalStreams: number): ArtistCore {
+    const updated = { ...this.artist(index), totalStreams };
+    (this.artists as ArtistCore[])[index] = updated;
+    return updated;
+  }
+
   artist(index: number): ArtistCore {
     const artist = this.artists[index];
     if (artist === undefined) throw new RangeError(`no artist ${index}`);

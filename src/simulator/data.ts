@@ -76,6 +76,12 @@ export interface SimulatorData {
   charts(): ChartListItem[];
   /** All entries unless `limit` is given; null for an unknown chart or territory. */
   chart(chartName: string, territory: string, limit?: number): ChartResponse | null;
+  /**
+   * Publishes a new milestone of the artist (default: the next one in
+   * leaderboard order at each call) and raises its total streams past the
+   * tier; null for an unknown slug.
+   */
+  publishMilestone(artistSlug?: string): MilestoneRecord | null;
 }
 
 export function createSimulatorData(ds: Dataset): SimulatorData {
@@ -100,6 +106,7 @@ export function createSimulatorData(ds: Dataset): SimulatorData {
     return paginate(items, query, shape);
   };
 
+  let nextPublished = 0;
   return {
     seed: c.seed,
     dataDate: ds.dataDate,
@@ -202,7 +209,16 @@ export function createSimulatorData(ds: Dataset): SimulatorData {
       const chart = ds.charts.find((x) => x.definition.name === chartName && x.definition.territory === territory);
       return chart === undefined ? null : chartResponse(ds, chart, limit ?? chart.slots.length);
     },
+
+    publishMilestone,
   };
+
+  function publishMilestone(artistSlug?: string): MilestoneRecord | null {
+    const artist = artistSlug === undefined
+      ? c.artist(c.artistsByStreams[nextPublished++ % c.artists.length] ?? 0)
+      : c.findArtist(artistSlug);
+    return artist === null ? null : milestoneRecord(ds, ds.publishMilestone(artist.index));
+  }
 
   function withArtist<T>(slug: string, use: (artist: ArtistCore) => T): T | null {
     const artist = c.findArtist(slug);

@@ -3,7 +3,7 @@ import { Catalog } from './catalog.js';
 import { buildCharts, type BuiltChart, type ChartSlot } from './charts.js';
 import { formatDay } from './dates.js';
 import { buildMilestones, type Milestone } from './milestones.js';
-import { ALBUM_TYPES } from './model.js';
+import { ALBUM_TYPES, ARTIST_TIERS, type Tier } from './model.js';
 import { topK } from './top-k.js';
 
 export type AlbumSort = 'totalStreams' | 'releaseDate' | 'dailyStreams';
@@ -18,7 +18,7 @@ export class Dataset {
   readonly dataDate: string;
   readonly charts: readonly BuiltChart[];
   /** Newest first. */
-  readonly milestones: readonly Milestone[];
+  readonly milestones: Milestone[];
   private readonly placements = new Map<number, ChartPlacement[]>();
   private readonly milestonesOfArtist = new Map<number, Milestone[]>();
   private readonly albumOrders = new Map<AlbumSort, Uint32Array>();
@@ -46,6 +46,30 @@ export class Dataset {
       this.milestonesOfArtist.set(milestone.artist, list);
     }
   }
+
+  /**
+   * A milestone crossed while the simulator runs (tests and demos): the
+   * artist's total streams pass its next tier today, and the milestone heads
+   * the recent list, as after an upstream refresh.
+   */
+  publishMilestone(artistIndex: number): Milestone {
+    const artist = this.catalog.artist(artistIndex);
+    const tier = nextTier(artist.totalStreams);
+    const value = tier.value + Math.max(1, artist.dailyStreams);
+    this.catalog.setTotalStreams(artistIndex, value);
+    this.#published += 1;
+    const milestone: Milestone = {
+      id: `ms_live_${this.#published}_${artist.id}_${tier.label}`, artist: artistIndex, song: -1, tier,
+      day: this.catalog.dataDay, value, platform: artist.platform,
+    };
+    this.milestones.unshift(milestone);
+    const list = this.milestonesOfArtist.get(artistIndex) ?? [];
+    list.push(milestone);
+    this.milestonesOfArtist.set(artistIndex, list);
+    return milestone;
+  }
+
+  #published = 0;
 
   chartPlacements(artist: number): readonly ChartPlacement[] {
     return this.placements.get(artist) ?? [];
@@ -91,4 +115,14 @@ export class Dataset {
     }
     return songs;
   }
+}
+
+const FIVE_BILLION = 5_000_000_000;
+
+/** The lowest known artist tier above `total`; past the last, the next multiple of five billion. */
+function nextTier(total: number): Tier {
+  const known = ARTIST_TIERS.find((tier) => tier.value > total);
+  if (known !== undefined) return known;
+  const value = (Math.floor(total / FIVE_BILLION) + 1) * FIVE_BILLION;
+  return { label: `${value / 1_000_000_000}b`, value };
 }

@@ -15,10 +15,13 @@ import { parseDay, utcDayOf } from './dates.js';
 import { HttpError, Messages, errorBody } from './errors.js';
 import { FaultBook, type Fault, type FaultOptions } from './faults.js';
 import { requireLatency, resolveOptions, type SimulatorOptions } from './options.js';
+import type { MilestoneRecord } from './types.js';
 import { parseQuery } from './query.js';
 import { dispatch, pathSegments } from './routes.js';
 
 const JSON_TYPE = 'application/json; charset=utf-8';
+/** POST here (optionally `?artist=<slug>`) publishes a new milestone while running. */
+export const PUBLISH_PATH = '/_simulator/milestones';
 const STREAM_ITEM = '{"n":0},';
 const STREAM_CHUNK = STREAM_ITEM.repeat(1024);
 
@@ -34,6 +37,8 @@ export interface Simulator {
   injectFault(fault: Fault, options?: FaultOptions): void;
   clearFaults(): void;
   setLatency(ms: number): void;
+  /** A new milestone and the artist data it concerns, as after a refresh (see SimulatorData.publishMilestone). */
+  publishMilestone(artistSlug?: string): MilestoneRecord | null;
   /** Stops listening and drops open connections (clients get connection refused); data is kept. */
   stop(): Promise<void>;
   /** Listens again on the same port. */
@@ -123,6 +128,10 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     const cut = url.indexOf('?');
     const rawPath = cut < 0 ? url : url.slice(0, cut);
     const query = parseQuery(cut < 0 ? '' : url.slice(cut + 1));
+    if (rawPath === PUBLISH_PATH) {
+      publishOverHttp(req, res, query);
+      return;
+    }
     let segments: string[] | HttpError;
     try {
       segments = pathSegments(rawPath);
@@ -143,6 +152,18 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     // A copy is rewritten: the answer may share objects with the dataset.
     const sent = fault?.kind === 'rewrite' && status === 200 ? fault.rewrite(structuredClone(body)) : body;
     send(res, record, status, JSON.stringify(sent) ?? 'null');
+  };
+
+  /** The demo's way in (`npm start` prints it); outside /api/v1 and the call log, so figures stay the upstream's. */
+  const publishOverHttp = (req: IncomingMessage, res: ServerResponse, query: Record<string, string>): void => {
+    const reply = (status: number, body: unknown): void => {
+      res.writeHead(status, { 'content-type': JSON_TYPE });
+      res.end(JSON.stringify(body));
+    };
+    if (req.method !== 'POST') return reply(405, errorBody(405, 'Use POST to publish a milestone'));
+    const published = data.publishMilestone(query.artist);
+    if (published === null) return reply(404, errorBody(404, Messages.artistNotFound(query.artist ?? '')));
+    reply(201, published);
   };
 
   const server = createServer((req, res) => {
@@ -182,6 +203,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     resetUsage: () => budget.reset(),
     injectFault: (fault, faultOptions) => faults.inject(fault, faultOptions),
     clearFaults: () => faults.clear(),
+    publishMilestone: (artistSlug) => data.publishMilestone(artistSlug),
     setLatency(ms) {
       requireLatency(ms);
       latencyMs = ms;

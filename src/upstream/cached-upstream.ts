@@ -7,6 +7,7 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { CacheEntry, ResponseCache } from '../cache/cache.js';
+import type { GenerationView } from '../freshness/generation.js';
 import type { BudgetLedger } from './budget.js';
 import type { SendGate, UpstreamClient } from './client.js';
 import type { UpstreamRequest } from './endpoints.js';
@@ -16,7 +17,7 @@ import type { KeyRegistry } from './key-registry.js';
 import { ShapeError } from './readers.js';
 import type { UpstreamNotices } from './upstream-notices.js';
 import { ReadNotes } from './reading.js';
-import type { RequestStats } from './request-stats.js';
+import { RequestStats } from './request-stats.js';
 import { type RetryPolicy, withRetries } from './retry.js';
 
 /** Who is asking: the key the upstream call is made with, and whether it is the gateway's own. */
@@ -49,7 +50,15 @@ export interface CachedUpstreamOptions {
   readonly deadlineMs: number;
   /** Where tolerated oddities of upstream bodies and contradicted assumptions are reported. */
   readonly notices: UpstreamNotices;
+  /** The data generation (refresh poll); absent: answers are fresh for their TTL alone. */
+  readonly generation?: GenerationView;
 }
+
+/**
+ * Share of the day's budget kept for reads nothing cached can answer: below
+ * it, answers of the previous generation are served on instead of refreshed.
+ */
+export const REVALIDATION_RESERVE_SHARE = 0.1;
 
 export class CachedUpstream {
   readonly #inFlight = new Map<string, Promise<CacheEntry>>();
@@ -78,8 +87,15 @@ export class CachedUpstream {
     // A client key must be proven good by one real call before it may read what other keys cached.
     const trusted = keyStatus === 'accepted';
     const cached = trusted ? await cache.get(request.key) : undefined;
-    if (cached !== undefined && cached.freshUntil > Date.now()) {
+    if (cached !== undefined && this.#servable(cached)) {
       stats.cacheHits += 1;
+      return unwrap<T>(cached, request);
+    }
+    if (cached !== undefined && cached.freshUntil > Date.now()) {
+      // Read in an older generation: answered at once, refreshed in the background (stale-while-revalidate).
+      stats.cacheHits += 1;
+      stats.previousGeneration += 1;
+      if (!(await this.#revalidate(request, caller))) stats.revalidationDeferred = true;
       return unwrap<T>(cached, request);
     }
 
@@ -116,6 +132,59 @@ export class CachedUpstream {
     }
   }
 
+  /**
+   * The refresh poll's read: always the upstream (never the cache), counted in
+   * the budget like any call. `keep()` then stores the answer, stamped with
+   * the generation current at that moment (the poll moves it first).
+   */
+  async poll<T>(request: UpstreamRequest<T>, caller: Caller, stats: RequestStats): Promise<{ value: T; keep(): Promise<void> }> {
+    const entry = await this.#fetch(request, caller, stats);
+    return {
+      value: unwrap<T>(entry, request),
+      keep: () => this.options.cache.set(request.key, { ...entry, ...this.#stamp() }),
+    };
+  }
+
+  /** Fresh by its TTL and read in the current generation (or no generation is known). */
+  #servable(entry: CacheEntry): boolean {
+    if (entry.freshUntil <= Date.now()) return false;
+    const current = this.options.generation?.now();
+    return current === undefined || (entry.generation ?? -1) >= current.id;
+  }
+
+  #stamp(): { generation?: number } {
+    const current = this.options.generation?.now();
+    return current === undefined ? {} : { generation: current.id };
+  }
+
+  /**
+   * One background refresh of an answer from an older generation: once per
+   * process (the in-flight map) and once across replicas (the flight lease;
+   * a replica that does not get it leaves the refresh to the holder). False
+   * when the budget is low: the previous generation is served on.
+   */
+  async #revalidate(request: UpstreamRequest<unknown>, caller: Caller): Promise<boolean> {
+    if (this.#inFlight.has(request.key)) return true;
+    const usage = await this.options.budget.usage(caller.keyId);
+    if (usage.remaining <= Math.ceil(usage.dailyLimit * REVALIDATION_RESERVE_SHARE)) return false;
+    const refresh = (async (): Promise<CacheEntry> => {
+      const lease = await this.options.locks.acquire(request.key);
+      if (lease === undefined) throw new Error('another replica refreshes it');
+      try {
+        const stored = await this.options.cache.get(request.key);
+        if (stored !== undefined && this.#servable(stored)) return stored;
+        return await this.#fetchAndStore(request, caller, new RequestStats());
+      } finally {
+        await lease.release();
+      }
+    })();
+    const flight = refresh.finally(() => this.#inFlight.delete(request.key));
+    this.#inFlight.set(request.key, flight);
+    // Its failure changes nothing: the cached answer stands, the next read tries again.
+    flight.catch(() => undefined);
+    return true;
+  }
+
   #readBody(request: UpstreamRequest<unknown>, body: unknown): unknown {
     const notes = new ReadNotes();
     try {
@@ -147,7 +216,7 @@ export class CachedUpstream {
         try {
           // Another replica may have stored the answer between our cache miss and our lease.
           const stored = await cache.get(request.key);
-          if (stored !== undefined && stored.freshUntil > Date.now()) {
+          if (stored !== undefined && this.#servable(stored)) {
             stats.deduplicated += 1;
             return stored;
           }
@@ -166,7 +235,7 @@ export class CachedUpstream {
           });
         }
         const entry = await cache.get(request.key);
-        if (entry !== undefined && entry.freshUntil > Date.now()) {
+        if (entry !== undefined && this.#servable(entry)) {
           stats.deduplicated += 1;
           return entry;
         }
@@ -180,7 +249,21 @@ export class CachedUpstream {
     stats: RequestStats,
     signal = AbortSignal.timeout(this.options.deadlineMs),
   ): Promise<CacheEntry> {
-    const { client, cache, budget, keys, cachePolicy, retry, deadlineMs } = this.options;
+    const entry = await this.#fetch(request, caller, stats, signal);
+    await this.options.cache.set(request.key, entry);
+    return entry;
+  }
+
+  /** One upstream read (retries included) made into a cache entry: a record, or a not-found answer. */
+  async #fetch(
+    request: UpstreamRequest<unknown>,
+    caller: Caller,
+    stats: RequestStats,
+    signal = AbortSignal.timeout(this.options.deadlineMs),
+  ): Promise<CacheEntry> {
+    const { client, budget, keys, cachePolicy, retry, deadlineMs } = this.options;
+    // The generation when the read starts: an answer that was on its way while a newer one was seen may predate it.
+    const stamp = this.#stamp();
     const gate: SendGate = {
       async admit() {
         // The request's own cap first: a call it refuses spends nothing of the day.
@@ -199,17 +282,13 @@ export class CachedUpstream {
     try {
       const response = await withRetries(attempt, retry, Date.now() + deadlineMs, signal);
       if (caller.mode === 'client') await keys.markAccepted(caller.keyId);
-      const entry = entryFor('value', this.#readBody(request, response.body), response.bytes, cachePolicy.ttlMs);
-      await cache.set(request.key, entry);
-      return entry;
+      return entryFor('value', this.#readBody(request, response.body), response.bytes, cachePolicy.ttlMs);
     } catch (error) {
       if (!(error instanceof UpstreamError)) throw error;
       switch (error.code) {
         case 'NOT_FOUND': {
           if (caller.mode === 'client') await keys.markAccepted(caller.keyId);
-          const entry = entryFor('not-found', error.message, error.message.length, cachePolicy.notFoundTtlMs);
-          await cache.set(request.key, entry);
-          return entry;
+          return entryFor('not-found', error.message, error.message.length, cachePolicy.notFoundTtlMs);
         }
         case 'BAD_USER_INPUT':
           if (request.assumption !== undefined) this.options.notices.assumptionContradicted(request, error.message);
@@ -245,6 +324,7 @@ export class CachedUpstream {
         storedAt: now,
         freshUntil: now + ttlMs,
         staleUntil: now + ttlMs + cachePolicy.staleIfErrorMs,
+        ...stamp,
       };
     }
   }

@@ -37,6 +37,10 @@ export class RequestStats {
   readonly stale: StaleRead[] = [];
   /** Records left out of lists because the upstream sent them unreadable (`extensions.warnings`). */
   readonly warnings: ListWarning[] = [];
+  /** Reads answered from an older data generation while one background call refreshes them. */
+  previousGeneration = 0;
+  /** Some of those were not refreshed because the day's budget is low. */
+  revalidationDeferred = false;
   /** The upstream rejected the client's own key: the whole request must fail with 401. */
   unauthenticated = false;
 

@@ -153,7 +153,6 @@ describe('documents', () => {
 
   it.each([
     ['mutation { x }', 'Mutation'],
-    ['subscription { x }', 'Subscription'],
     ['mutation { apiUsage { used } }', 'Mutation'],
   ])('%s → 400 OPERATION_NOT_SUPPORTED', async (query, kind) => {
     const answer = await withoutUpstreamCalls(() => postJson({ query }));

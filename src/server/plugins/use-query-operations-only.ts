@@ -1,7 +1,8 @@
 /**
- * The API is read-only: a mutation or subscription is refused at validation
- * with OPERATION_NOT_SUPPORTED, rather than reaching graphql-js's execution
- * error ("Schema is not configured…"), which carries no code.
+ * The API is read-only: a mutation is refused at validation with
+ * OPERATION_NOT_SUPPORTED, rather than reaching graphql-js's execution error
+ * ("Schema is not configured…"), which carries no code. Subscriptions are
+ * answered (milestoneCrossed, over SSE).
  */
 import type { ASTVisitor, ValidationContext } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
@@ -9,10 +10,7 @@ import { operationNotSupported } from '../../schema/errors.js';
 
 const queryOperationsOnly = (context: ValidationContext): ASTVisitor => ({
   OperationDefinition(node) {
-    if (node.operation !== 'query') {
-      const kind = node.operation === 'mutation' ? 'Mutation' : 'Subscription';
-      context.reportError(operationNotSupported(kind));
-    }
+    if (node.operation === 'mutation') context.reportError(operationNotSupported('Mutation'));
   },
 });
 

@@ -1,0 +1,75 @@
+/**
+ * The data generation: which daily refresh of the upstream the gateway has
+ * seen. The refresh poll (refresh-poll.ts) advances it when the first page of
+ * recent milestones shows ids it has not seen; cached answers remember the
+ * generation they were read in, and are revalidated once a newer one is seen.
+ *
+ * One seam, two stores: in memory (one process) and in Redis (every replica
+ * shares one generation), side by side in this directory.
+ */
+
+export interface Generation {
+  /** Grows by one each time the upstream is seen to have new data; 0 until the first change. */
+  readonly id: number;
+  /** When this generation was seen (ISO 8601): a calendar value, from Date. */
+  readonly seenAt: string;
+}
+
+/** What the response cache of issue 12 (and anything else) plugs into. */
+export interface DataGeneration {
+  /** The newest generation this process knows of; undefined before any poll has run anywhere. */
+  current(): Promise<Generation | undefined>;
+  /** Called with each newer generation this process learns of; returns an unsubscribe function. */
+  onChange(listener: (generation: Generation) => void): () => void;
+}
+
+/** The outcome of comparing one poll's page with what was known. */
+export interface Advance {
+  readonly generation: Generation;
+  /** Ids of the page never seen before, in page order; empty on the first poll ever (the baseline). */
+  readonly newIds: readonly string[];
+}
+
+export interface GenerationStore {
+  /** The shared generation, or undefined when none was recorded (yet, or any more). */
+  load(): Promise<Generation | undefined>;
+  /**
+   * Records the ids of one poll's page, atomically: a new generation when some
+   * id is new, otherwise the same one. `floorId` is the generation the caller
+   * knew, so a store that lost its data never goes back behind it.
+   */
+  advance(ids: readonly string[], seenAt: string, floorId: number): Promise<Advance>;
+}
+
+/** How many ids are remembered: a page of 100 and room for ids that drop off and come back. */
+export const KNOWN_IDS_LIMIT = 1_000;
+
+/** The local view of the generation, fed by the poll and by other replicas; `current()` for issue 12. */
+export class GenerationView implements DataGeneration {
+  #generation: Generation | undefined;
+  readonly #listeners = new Set<(generation: Generation) => void>();
+
+  /** The generation now, without waiting (resolvers and the cache read it on every access). */
+  now(): Generation | undefined {
+    return this.#generation;
+  }
+
+  async current(): Promise<Generation | undefined> {
+    return this.#generation;
+  }
+
+  onChange(listener: (generation: Generation) => void): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+
+  /** Takes `generation` when it is newer than what is known; never goes back. */
+  learn(generation: Generation | undefined): void {
+    if (generation === undefined) return;
+    const known = this.#generation;
+    if (known !== undefined && known.id >= generation.id) return;
+    this.#generation = generation;
+    if (known === undefined) return;
+    for (const listener of this.#listeners) listener(generation);
+  }
+}

@@ -1,0 +1,66 @@
+/**
+ * What the refresh poll announces: new milestones (for `milestoneCrossed`
+ * subscribers) and new generations (for every replica's cache). With Redis,
+ * announcements travel over Redis pub/sub (@graphql-yoga/redis-event-target),
+ * so the one replica that polled feeds the subscribers of all of them, each
+ * exactly once; without it, over an in-process event target.
+ */
+import { createRedisEventTarget } from '@graphql-yoga/redis-event-target';
+import { createPubSub } from 'graphql-yoga';
+import type { Redis } from 'ioredis';
+import type { Logger } from 'pino';
+import type { MilestoneRecord } from '../upstream/records.js';
+import type { Generation } from './generation.js';
+
+type Topics = {
+  [topic: string]: [MilestoneRecord] | [Generation];
+};
+
+export interface LiveFeed {
+  publishMilestone(milestone: MilestoneRecord): void;
+  publishGeneration(generation: Generation): void;
+  /** Every milestone announced from now on, until the consumer stops. */
+  milestones(): AsyncIterableIterator<MilestoneRecord>;
+  onGeneration(listener: (generation: Generation) => void): void;
+  close(): Promise<void>;
+}
+
+/** `prefix` keeps deployments sharing one Redis apart (channels are not keys: ioredis' keyPrefix skips them). */
+export function createLiveFeed(redis: Redis | undefined, prefix: string, logger: Logger): LiveFeed {
+  const milestoneTopic = `${prefix}milestone-crossed`;
+  const generationTopic = `${prefix}generation`;
+  let subscriber: Redis | undefined;
+  let pubSub = createPubSub<Topics>();
+  if (redis !== undefined) {
+    // A connection in subscriber mode can send nothing else; it queues (re)subscriptions while Redis is away.
+    subscriber = redis.duplicate({ enableOfflineQueue: true, lazyConnect: false, keyPrefix: '' });
+    subscriber.on('error', () => undefined);
+    // The event target does not wait for PUBLISH: a failure while Redis is down is logged, not left unhandled.
+    const publishClient = {
+      publish: (channel: string, message: string) =>
+        redis.publish(channel, message).catch((error: unknown) => {
+          logger.warn({ error: (error as Error).message, channel }, 'live feed: publish failed');
+          return 0;
+        }),
+    } as unknown as Redis;
+    pubSub = createPubSub<Topics>({ eventTarget: createRedisEventTarget({ publishClient, subscribeClient: subscriber }) });
+  }
+  const generations = pubSub.subscribe(generationTopic);
+  const generationListeners: ((generation: Generation) => void)[] = [];
+  void (async () => {
+    for await (const generation of generations) {
+      for (const listener of generationListeners) listener(generation as Generation);
+    }
+  })();
+
+  return {
+    publishMilestone: (milestone) => pubSub.publish(milestoneTopic, milestone),
+    publishGeneration: (generation) => pubSub.publish(generationTopic, generation),
+    milestones: () => pubSub.subscribe(milestoneTopic) as AsyncIterableIterator<MilestoneRecord>,
+    onGeneration: (listener) => generationListeners.push(listener),
+    async close() {
+      await generations.return();
+      await subscriber?.quit().catch(() => subscriber?.disconnect());
+    },
+  };
+}

@@ -1,0 +1,100 @@
+/**
+ * The gateway's clock: the one cheap poll the upstream recommends (the first
+ * page of recent milestones, compared by id), made by one replica per
+ * REFRESH_POLL_SECONDS. It is a normal upstream call: counted in the budget,
+ * skipped when the budget refuses it. New ids mean the upstream refreshed:
+ * a new generation is recorded (cached answers from before are revalidated
+ * on their next read) and each new milestone is announced to subscribers.
+ *
+ * Durations come from timers only; Date gives the calendar "seen at" value.
+ */
+import type { Logger } from 'pino';
+import type { CachedUpstream, Caller } from '../upstream/cached-upstream.js';
+import { endpoints } from '../upstream/endpoints.js';
+import { UpstreamError } from '../upstream/errors.js';
+import type { MilestoneRecord, Page } from '../upstream/records.js';
+import { RequestStats } from '../upstream/request-stats.js';
+import type { GenerationStore, GenerationView } from './generation.js';
+import type { LiveFeed } from './live-feed.js';
+import type { PollLease } from './poll-lease.js';
+
+export interface RefreshPollOptions {
+  readonly intervalMs: number;
+  readonly upstream: CachedUpstream;
+  /** The gateway's own key; the poll spends its budget. */
+  readonly caller: Caller;
+  readonly store: GenerationStore;
+  readonly view: GenerationView;
+  readonly feed: LiveFeed;
+  readonly lease: PollLease;
+  readonly logger: Logger;
+  readonly now?: () => Date;
+}
+
+/** Tries per interval for the lease: the poll happens at most 1/TRIES of an interval late. */
+const TRIES_PER_INTERVAL = 5;
+
+export class RefreshPoll {
+  #timer: NodeJS.Timeout | undefined;
+  #running: Promise<void> | undefined;
+
+  constructor(private readonly options: RefreshPollOptions) {
+    options.feed.onGeneration((generation) => options.view.learn(generation));
+  }
+
+  /** Loads the shared generation, then tries for the lease a few times per interval (first try after one of them). */
+  async start(): Promise<void> {
+    await this.#learnShared().catch(() => undefined);
+    const every = Math.max(1, Math.floor(this.options.intervalMs / TRIES_PER_INTERVAL));
+    this.#timer = setInterval(() => {
+      this.#running ??= this.tick().finally(() => (this.#running = undefined));
+    }, every);
+    this.#timer.unref();
+  }
+
+  async stop(): Promise<void> {
+    clearInterval(this.#timer);
+    await this.#running;
+  }
+
+  /** One try: poll if this process holds the interval's lease, otherwise catch up with the shared generation. */
+  async tick(): Promise<void> {
+    const { lease, intervalMs, logger } = this.options;
+    try {
+      if (await lease.take(intervalMs)) await this.#poll();
+      else await this.#learnShared();
+    } catch (error) {
+      logger.warn({ error: (error as Error).message }, 'refresh poll failed; the next interval tries again');
+    }
+  }
+
+  async #poll(): Promise<void> {
+    const { upstream, caller, store, view, feed, logger } = this.options;
+    const request = endpoints.recentMilestonesPage(1, undefined);
+    let polled: { value: Page<MilestoneRecord>; keep(): Promise<void> };
+    try {
+      polled = await upstream.poll(request, caller, new RequestStats());
+    } catch (error) {
+      if (!(error instanceof UpstreamError)) throw error;
+      // Budget spent, key paused, upstream down: the cached data stays in its generation until a poll succeeds.
+      logger.info({ code: error.code }, 'refresh poll skipped');
+      return;
+    }
+    const page = polled.value;
+    const seenAt = (this.options.now?.() ?? new Date()).toISOString();
+    const advance = await store.advance(page.items.map((item) => item.id), seenAt, view.now()?.id ?? 0);
+    view.learn(advance.generation);
+    // Stored after the generation moved: the page just read belongs to it, not to the one before.
+    await polled.keep();
+    if (advance.newIds.length === 0) return;
+    logger.info({ generation: advance.generation.id, newMilestones: advance.newIds.length }, 'upstream refreshed: new data generation');
+    feed.publishGeneration(advance.generation);
+    const fresh = new Set(advance.newIds);
+    // Oldest first, so a ticker shows them in the order they happened.
+    for (const item of [...page.items].reverse()) if (fresh.has(item.id)) feed.publishMilestone(item);
+  }
+
+  async #learnShared(): Promise<void> {
+    this.options.view.learn(await this.options.store.load());
+  }
+}
