@@ -61,14 +61,15 @@ export class RefreshPoll {
   async tick(): Promise<void> {
     const { lease, intervalMs, logger } = this.options;
     try {
-      if (await lease.take(intervalMs)) await this.#poll();
+      if (await lease.take(intervalMs)) await this.pollNow();
       else await this.#learnShared();
     } catch (error) {
       logger.warn({ error: (error as Error).message }, 'refresh poll failed; the next interval tries again');
     }
   }
 
-  async #poll(): Promise<void> {
+  /** The poll itself, whoever holds the lease (tick calls it; tests call it to poll at a chosen moment). */
+  async pollNow(): Promise<void> {
     const { upstream, caller, store, view, feed, logger } = this.options;
     const request = endpoints.recentMilestonesPage(1, undefined);
     let polled: { value: Page<MilestoneRecord>; keep(): Promise<void> };
