@@ -73,3 +73,12 @@ export class GenerationView implements DataGeneration {
     for (const listener of this.#listeners) listener(generation);
   }
 }
+
+/**
+ * Whether an answer read in generation `read` is still current. An answer read
+ * before any generation was known belongs to the first one (0): the baseline
+ * poll records what the upstream already had, it is not a change.
+ */
+export function isCurrentGeneration(read: number | undefined, current: Generation | undefined): boolean {
+  return current === undefined || (read ?? 0) >= current.id;
+}

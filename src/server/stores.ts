@@ -6,7 +6,7 @@
  */
 import type { Redis } from 'ioredis';
 import type { CacheEntry, ResponseCache } from '../cache/cache.js';
-import type { GenerationStore, GenerationView } from '../freshness/generation.js';
+import { type GenerationStore, type GenerationView, isCurrentGeneration } from '../freshness/generation.js';
 import { MemoryGenerationStore } from '../freshness/memory-generation-store.js';
 import { RedisGenerationStore } from '../freshness/redis-generation-store.js';
 import { MemoryCache } from '../cache/memory-cache.js';
@@ -45,7 +45,7 @@ export const DEFAULT_CLIENT_BUDGET_SHARE = 0.5;
 export function createStores({ redis, cache, budget, budgetFile, clientBudgetShare, keyAcceptedTtlMs, generation }: StoreInputs) {
   const ledgerOptions: BudgetOptions = { ...budget, clientShare: clientBudgetShare ?? DEFAULT_CLIENT_BUDGET_SHARE };
   const keyTtls = { ...DEFAULT_KEY_TTLS, ...(keyAcceptedTtlMs === undefined ? {} : { acceptedTtlMs: keyAcceptedTtlMs }) };
-  const isCurrent = (entry: CacheEntry) => (entry.generation ?? -1) >= (generation.now()?.id ?? -1);
+  const isCurrent = (entry: CacheEntry) => isCurrentGeneration(entry.generation, generation.now());
   const stores: {
     cache: ResponseCache;
     budget: BudgetLedger;

@@ -7,7 +7,7 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { CacheEntry, ResponseCache } from '../cache/cache.js';
-import type { GenerationView } from '../freshness/generation.js';
+import { type GenerationView, isCurrentGeneration } from '../freshness/generation.js';
 import type { BudgetLedger } from './budget.js';
 import type { SendGate, UpstreamClient } from './client.js';
 import type { UpstreamRequest } from './endpoints.js';
@@ -148,8 +148,7 @@ export class CachedUpstream {
   /** Fresh by its TTL and read in the current generation (or no generation is known). */
   #servable(entry: CacheEntry): boolean {
     if (entry.freshUntil <= Date.now()) return false;
-    const current = this.options.generation?.now();
-    return current === undefined || (entry.generation ?? -1) >= current.id;
+    return isCurrentGeneration(entry.generation, this.options.generation?.now());
   }
 
   #stamp(): { generation?: number } {
