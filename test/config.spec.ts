@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../src/config.js';
 
 describe('configuration from the environment', () => {
-  it('defaults to the embedded simulator on port 4000 with a daily-refresh cache', () => {
+  it('defaults to the embedded simulator on port 4000, an hourly refresh poll and a 48 h cache bound', () => {
     const config = loadConfig({});
     expect(config).toMatchObject({
       host: '127.0.0.1',
@@ -10,8 +10,16 @@ describe('configuration from the environment', () => {
       upstreamUrl: undefined,
       upstreamApiKey: undefined,
       dailyLimit: 1000,
-      cache: { ttlMs: 6 * 3600 * 1000, notFoundTtlMs: 600_000 },
+      cache: { ttlMs: 48 * 3600 * 1000, notFoundTtlMs: 600_000 },
+      refreshPollMs: 3600 * 1000,
     });
+  });
+
+  it('REFRESH_POLL_SECONDS: at least 1, at most a day', () => {
+    expect(loadConfig({ REFRESH_POLL_SECONDS: '1' }).refreshPollMs).toBe(1000);
+    expect(() => loadConfig({ REFRESH_POLL_SECONDS: '0' })).toThrow('REFRESH_POLL_SECONDS: must be at least 1');
+    expect(() => loadConfig({ REFRESH_POLL_SECONDS: '86401' })).toThrow('REFRESH_POLL_SECONDS: must be at most 86400');
+    expect(() => loadConfig({ REFRESH_POLL_SECONDS: 'hourly' })).toThrow('REFRESH_POLL_SECONDS: must be a whole number');
   });
 
   it('reads every documented variable', () => {

@@ -6,7 +6,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 
 const EXAMPLES_DIR = new URL('../../examples/operations/', import.meta.url);
 /** Order of the tabs: the nested page first, it shows what the gateway is for. */
-const TAB_ORDER = ['ArtistPage', 'Leaderboards', 'BrowseArtists', 'ChartWithTrends', 'RecentMilestones', 'ApiUsage'];
+const TAB_ORDER = ['ArtistPage', 'Leaderboards', 'BrowseArtists', 'ChartWithTrends', 'RecentMilestones', 'MilestoneCrossed', 'ApiUsage'];
 
 export interface ExampleTab {
   readonly query: string;

@@ -4,8 +4,10 @@
  * once while one background call refreshes it; with the budget low it is
  * served on, unrefreshed, and the response says so.
  */
+import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { until } from '../support/replicas.js';
+import { subscribe } from '../support/sse.js';
 import { type Stack, startStack } from '../support/stack.js';
 
 let stack: Stack | undefined;
@@ -79,5 +81,35 @@ describe('freshness follows the upstream', () => {
     expect(freshnessOf(answer.body)).toMatchObject({ generation: 1, previousGeneration: 1, budgetLow: true });
     expect(totalOf(answer.body)).toBe(artists[0]!.totalStreams);
     expect(simulator.calls.length).toBe(before);
+  });
+});
+
+describe('Subscription.milestoneCrossed', () => {
+  it('the MilestoneCrossed example streams each published milestone over SSE, filtered by isAfrobeats', async () => {
+    const { simulator, gateway } = await start();
+    const example = readFileSync('examples/operations/MilestoneCrossed.graphql', 'utf8');
+    const artists = simulator.data.allArtists();
+    const afro = artists.find((artist) => artist.isAfrobeats)!;
+    const other = artists.find((artist) => artist.isAfrobeats === false)!;
+    await gateway.refreshPoll!.pollNow();
+    const all = await subscribe(stack!.url, example);
+    const onlyAfro = await subscribe(stack!.url, example, { isAfrobeats: true });
+    try {
+      // Published upstream: the gateway learns of both at its next poll, and announces them oldest first.
+      simulator.publishMilestone(other.slug);
+      simulator.publishMilestone(afro.slug);
+      const before = simulator.calls.length;
+      await gateway.refreshPoll!.pollNow();
+      await until(() => all.events.length === 2 && onlyAfro.events.length === 1);
+      const slugs = (events: typeof all.events) =>
+        events.map((event) => (event.data?.milestoneCrossed as { artist: { slug: string } }).artist.slug);
+      expect(slugs(all.events)).toEqual([other.slug, afro.slug]);
+      expect(slugs(onlyAfro.events)).toEqual([afro.slug]);
+      // The poll was the only upstream call.
+      expect(simulator.calls.length).toBe(before + 1);
+    } finally {
+      all.close();
+      onlyAfro.close();
+    }
   });
 });
