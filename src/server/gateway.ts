@@ -4,6 +4,7 @@
  * (a fetch handler and a Node request listener) and its parts, for tests.
  */
 import { renderGraphiQL } from '@graphql-yoga/render-graphiql';
+import { useDeferStream } from '@graphql-yoga/plugin-defer-stream';
 import { createYoga, useReadinessCheck } from 'graphql-yoga';
 import type { Logger } from 'pino';
 import type { ResponseCache } from '../cache/cache.js';
@@ -194,6 +195,8 @@ export function createGateway(options: GatewayOptions) {
       usePersistedOperations({ mode: persistedMode, manifest }),
       ...useShapeLimits(protection.shape),
       useQueryOperationsOnly(),
+      // @defer/@stream: the slow parts of a page arrive as multipart/mixed (or SSE) incremental payloads.
+      useDeferStream(),
       useRequestErrorCodes(),
       useHttpCaching({
         maxAgeSeconds: protection.httpCacheMaxAgeSeconds,

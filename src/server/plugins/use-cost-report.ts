@@ -4,18 +4,19 @@
  * left of the key's day. Stale answers are listed in `extensions.stale`.
  * `estimated` is the worst case computed before execution (see
  * `use-upstream-cost-limit.ts`), absent when that plugin is not in use.
- * Records left out of lists are listed in `extensions.warnings`.
+ * Records left out of lists are listed in `extensions.warnings`. With
+ * @defer/@stream the report is on the last payload, deferred reads included.
  */
 import type { Plugin } from 'graphql-yoga';
 import type { GatewayContext } from '../../schema/context.js';
+import { onFinalResult } from './on-final-result.js';
 import { estimatedCostOf } from './use-upstream-cost-limit.js';
 
 export function useCostReport(): Plugin<GatewayContext> {
   return {
     onExecute() {
       return {
-        async onExecuteDone({ args, result, setResult }) {
-          if (Symbol.asyncIterator in result) return;
+        onExecuteDone: (done) => onFinalResult(done, async ({ args, result, setResult }) => {
           const { stats, budget, caller } = args.contextValue;
           const usage = await budget.usage(caller.keyId);
           setResult({
@@ -33,7 +34,7 @@ export function useCostReport(): Plugin<GatewayContext> {
               ...(stats.warnings.length > 0 ? { warnings: stats.warnings } : {}),
             },
           });
-        },
+        }),
       };
     },
   };

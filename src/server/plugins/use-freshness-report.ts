@@ -6,13 +6,13 @@
  */
 import type { Plugin } from 'graphql-yoga';
 import type { GatewayContext } from '../../schema/context.js';
+import { onFinalResult } from './on-final-result.js';
 
 export function useFreshnessReport(): Plugin<GatewayContext> {
   return {
     onExecute() {
       return {
-        onExecuteDone({ args, result, setResult }) {
-          if (Symbol.asyncIterator in result) return;
+        onExecuteDone: (done) => onFinalResult(done, ({ args, result, setResult }) => {
           const { stats, generation } = args.contextValue;
           const current = generation.now();
           if (current === undefined && stats.previousGeneration === 0) return;
@@ -30,7 +30,7 @@ export function useFreshnessReport(): Plugin<GatewayContext> {
               },
             },
           });
-        },
+        }),
       };
     },
   };
