@@ -40,8 +40,13 @@ async function open(hash: string): Promise<{ page: Page; graphqlRequests: Reques
   return { page, graphqlRequests, firstAnswer };
 }
 
+/** Page requests: the milestone ticker's subscription stream (test/browser/live-ticker.spec.ts) is not one. */
 function isGraphQL(request: Request): boolean {
-  return request.url().startsWith(`${stack.url}/graphql`) && request.method() !== 'OPTIONS';
+  return (
+    request.url().startsWith(`${stack.url}/graphql`) &&
+    request.method() !== 'OPTIONS' &&
+    request.headers()['accept'] !== 'text/event-stream'
+  );
 }
 
 describe('example app', () => {

@@ -1,6 +1,7 @@
 import { useQuery } from 'urql';
 import { LeaderboardsDocument } from '../../../generated/graphql';
 import { Avatar } from '../components/Avatar';
+import { MilestoneTicker } from '../components/MilestoneTicker';
 import { Empty, ErrorView, Loading, Unavailable } from '../components/States';
 import { describeError } from '../errors';
 import { MISSING, countryName, formatCount, formatExact } from '../format';
@@ -30,6 +31,7 @@ export function LeaderboardPage() {
   return (
     <div className="leaderboard" data-testid="leaderboard">
       {/* Partial data: a list whose upstream call failed is null and says so; the other still shows. */}
+      <MilestoneTicker />
       {error && <p className="warning leaderboard-warning">Some lists could not be loaded: {describeError(error)}</p>}
       <section className="panel">
         <h1>Top artists</h1>
