@@ -7,7 +7,7 @@ import { type Stack, startStack } from '../support/stack.js';
 const manifest = JSON.parse(readFileSync('examples/generated/persisted-documents.json', 'utf8')) as Record<string, string>;
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 const idOf = (operationName: string) =>
-  Object.entries(manifest).find(([, query]) => query.startsWith(`query ${operationName}`))![0];
+  Object.entries(manifest).find(([, query]) => new RegExp(`^(query|subscription) ${operationName}\\b`).test(query))![0];
 
 async function post(stack: Stack, body: Record<string, unknown>) {
   const response = await fetch(`${stack.url}/graphql`, {
@@ -75,7 +75,8 @@ describe('allow-list mode (PERSISTED_OPERATIONS=allow-list)', () => {
   });
   afterAll(() => stack.close());
 
-  it.each(Object.keys(manifest).map((id) => ({ id, name: /query (\w+)/.exec(manifest[id]!)![1]! })))(
+  const queries = Object.keys(manifest).filter((id) => manifest[id]!.startsWith('query '));
+  it.each(queries.map((id) => ({ id, name: /query (\w+)/.exec(manifest[id]!)![1]! })))(
     'runs manifest document $name by its id',
     async ({ id }) => {
       const slug = stack.simulator.data.allArtists()[0]!.slug;
@@ -85,6 +86,17 @@ describe('allow-list mode (PERSISTED_OPERATIONS=allow-list)', () => {
       expect(response.body.data).toBeTruthy();
     },
   );
+
+  it('runs the manifest subscription (the example app\'s ticker) by its id over SSE', async () => {
+    const controller = new AbortController();
+    const response = await fetch(`${stack.url}/graphql?documentId=${idOf('MilestoneCrossed')}`, {
+      headers: { accept: 'text/event-stream' },
+      signal: controller.signal,
+    });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toMatch(/^text\/event-stream/);
+    controller.abort();
+  });
 
   it('refuses query text, even a manifest document sent as text, before any upstream call', async () => {
     const calls = stack.upstreamCalls();
