@@ -29,11 +29,11 @@ afterAll(async () => {
   await simulator?.close();
 });
 
-async function openGraphiQL(): Promise<Page> {
+async function openGraphiQL(url = stack.url): Promise<Page> {
   const page = await browser.newPage();
   // GraphiQL keeps its tabs in localStorage; each test starts from the gateway's defaults.
   await page.addInitScript(() => window.localStorage.clear());
-  await page.goto(`${stack.url}/graphql`);
+  await page.goto(`${url}/graphql`);
   await page.getByTestId('graphiql-container').waitFor({ timeout: 60_000 });
   return page;
 }
@@ -53,6 +53,9 @@ it('runs the Leaderboards example and shows its result with extensions.cost', as
   try {
     await page.locator('.graphiql-tab', { hasText: 'Leaderboards' }).locator('.graphiql-tab-button').click();
     await expect.poll(() => editorText(page, '.graphiql-query-editor')).toContain('query Leaderboards');
+    // GraphiQL names the operation to run from the editor's cursor: a click there drops the previous tab's name
+    // (else its fetcher fails with "Cannot infer operation ArtistPage").
+    await page.locator('.graphiql-query-editor .CodeMirror').click();
 
     const answer = page.waitForResponse(
       (response) => response.url().startsWith(`${stack.url}/graphql`) && response.request().method() === 'POST'
@@ -88,9 +91,38 @@ it('opens with one tab per capability, the nested artist page first', async () =
         message:
           'the first tab must be ArtistPage: the gateway has to pass `defaultQuery` (see exampleGraphiQL in src/server/examples.ts)',
       })
-      .toEqual(['ArtistPage', 'Leaderboards', 'BrowseArtists', 'ChartWithTrends', 'RecentMilestones', 'ApiUsage']);
+      .toEqual(['ArtistPage', 'Leaderboards', 'BrowseArtists', 'ChartWithTrends', 'RecentMilestones', 'MilestoneCrossed', 'ApiUsage']);
     expect(await editorText(page, '.graphiql-query-editor')).toContain('query ArtistPage($slug: String!)');
   } finally {
     await page.close();
+  }
+});
+
+it('runs the MilestoneCrossed subscription tab: a milestone published upstream shows in the result', async () => {
+  // A gateway with a refresh poll (an hour apart: the test polls itself once GraphiQL listens).
+  const live = await startStack({ sharedSimulator: simulator, gateway: { refreshPollMs: 3_600_000 } });
+  const page = await openGraphiQL(live.url);
+  try {
+    await live.gateway.refreshPoll!.pollNow();
+    await page.locator('.graphiql-tab', { hasText: 'MilestoneCrossed' }).locator('.graphiql-tab-button').click();
+    await expect.poll(() => editorText(page, '.graphiql-query-editor')).toContain('subscription MilestoneCrossed');
+    await page.locator('.graphiql-query-editor .CodeMirror').click();
+    const listening = page.waitForResponse(
+      // GraphiQL subscribes over SSE: a POST or a GET carrying the document, whichever its fetcher picks.
+      (response) =>
+        response.url().startsWith(`${live.url}/graphql`) &&
+        `${decodeURIComponent(response.url())} ${response.request().postData() ?? ''}`.includes('milestoneCrossed'),
+    );
+    await page.locator('.graphiql-execute-button').click();
+    expect((await listening).status()).toBe(200);
+
+    const artist = simulator.data.allArtists()[11]!;
+    simulator.publishMilestone(artist.slug);
+    await live.gateway.refreshPoll!.pollNow();
+    await expect.poll(() => editorText(page, '.result-window'), { timeout: 15_000 }).toContain(`"name": "${artist.name}"`);
+    await screenshot(page, 'graphiql-subscription');
+  } finally {
+    await page.close();
+    await live.close();
   }
 });
