@@ -3,6 +3,7 @@
  * the per-request context, and the Yoga plugins. Returns the Yoga instance
  * (a fetch handler and a Node request listener) and its parts, for tests.
  */
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { renderGraphiQL } from '@graphql-yoga/render-graphiql';
 import { createYoga, useReadinessCheck } from 'graphql-yoga';
 import type { Logger } from 'pino';
@@ -25,8 +26,8 @@ import { type StoreOptions, createStores } from './stores.js';
 import { exampleGraphiQL } from './examples.js';
 import { useClientKeyCheck } from './plugins/use-client-key-check.js';
 import { useCostReport } from './plugins/use-cost-report.js';
-import { type ClientRateLimitOptions, useClientRateLimit } from './plugins/use-client-rate-limit.js';
-import { useHttpCaching } from './plugins/use-http-caching.js';
+import { type ClientRateLimitOptions, createClientRateLimiter, useClientRateLimit } from './plugins/use-client-rate-limit.js';
+import { DEFAULT_HTTP_CACHE_MAX_AGE_SECONDS, useHttpCaching } from './plugins/use-http-caching.js';
 import {
   DEFAULT_MANIFEST_PATH,
   type PersistedOperationsMode,
@@ -37,8 +38,10 @@ import { useNestingLimit } from './plugins/use-nesting-limit.js';
 import { useQueryOperationsOnly } from './plugins/use-query-operations-only.js';
 import { useRequestErrorCodes } from './plugins/use-request-error-codes.js';
 import { useRequestLog } from './plugins/use-request-log.js';
+import { withResponseCache } from './response-cache/fast-path.js';
+import { useResponseCacheRecorder } from './response-cache/recorder.js';
 import { useRequestReadErrors } from './plugins/use-request-read-errors.js';
-import { useRequestSizeLimit } from './plugins/use-request-size-limit.js';
+import { DEFAULT_MAX_REQUEST_BYTES, useRequestSizeLimit } from './plugins/use-request-size-limit.js';
 import { type ShapeLimitOptions, useShapeLimits } from './plugins/use-shape-limits.js';
 import { DEFAULT_MAX_UPSTREAM_COST, useUpstreamCostLimit } from './plugins/use-upstream-cost-limit.js';
 
@@ -78,6 +81,8 @@ export interface GatewayOptions {
   readonly responseCache?: ResponseCache;
   readonly now?: () => Date;
   readonly protection?: ProtectionOptions;
+  /** Repeated operations answered from stored bytes (response-cache/); default true. */
+  readonly answerCache?: boolean;
   /** Shared stores of issue 9; absent: every store in this process. */
   readonly redis?: SharedRedis;
   readonly stores?: StoreOptions;
@@ -113,6 +118,10 @@ export function createGateway(options: GatewayOptions) {
   let draining = false;
 
   const protection = options.protection ?? {};
+  const rateLimiter =
+    auth.kind === 'server' && protection.rateLimit !== undefined
+      ? createClientRateLimiter({ ...protection.rateLimit, ...(options.redis ? { redis: options.redis.client } : {}) })
+      : undefined;
   const persisted = protection.persistedOperations ?? {};
   const persistedMode = persisted.mode ?? 'apq';
   const manifest =
@@ -147,9 +156,7 @@ export function createGateway(options: GatewayOptions) {
     plugins: [
       useReadinessCheck({ endpoint: '/ready', check: () => !draining && (options.redis?.isUp() ?? true) }),
       // Cheap refusals first: who is asking too often, how big the body is, which document it names.
-      ...(auth.kind === 'server' && protection.rateLimit !== undefined
-        ? [useClientRateLimit({ ...protection.rateLimit, ...(options.redis ? { redis: options.redis.client } : {}) })]
-        : []),
+      ...(rateLimiter !== undefined ? [useClientRateLimit(rateLimiter)] : []),
       useRequestSizeLimit({ maxBytes: protection.maxRequestBytes }),
       useRequestReadErrors(),
       // Before persisted operations, so a document too deeply nested to parse is never registered.
@@ -164,6 +171,7 @@ export function createGateway(options: GatewayOptions) {
         ...(options.now ? { now: options.now } : {}),
       }),
       useCostReport(),
+      useResponseCacheRecorder(),
       // After the cost report: a rejected key's response is replaced whole, report included.
       useClientKeyCheck(),
       // After both: a refused operation still gets its cost report (with the estimate), and never runs.
@@ -172,8 +180,29 @@ export function createGateway(options: GatewayOptions) {
     ],
   });
 
+  // The listener merges extra server context (the response cache's slot) into Yoga's; its type only shows two parameters.
+  const listener = yoga.requestListener as (req: IncomingMessage, res: ServerResponse, context: object) => unknown;
+  const yogaHandler = (req: IncomingMessage, res: ServerResponse, context: object) => listener(req, res, context);
+  const handler =
+    options.answerCache === false
+      ? (req: IncomingMessage, res: ServerResponse) => void yogaHandler(req, res, {})
+      : withResponseCache(yogaHandler, {
+          cache,
+          auth,
+          keys,
+          budget,
+          logger: options.logger,
+          maxRequestBytes: protection.maxRequestBytes ?? DEFAULT_MAX_REQUEST_BYTES,
+          maxTtlMs: options.cache.ttlMs,
+          httpCacheMaxAgeSeconds: protection.httpCacheMaxAgeSeconds ?? DEFAULT_HTTP_CACHE_MAX_AGE_SECONDS,
+          ...(rateLimiter !== undefined ? { rateLimiter } : {}),
+          ...(options.now ? { now: options.now } : {}),
+        });
+
   return {
     yoga,
+    /** The node:http listener: the response cache's fast path in front of Yoga. */
+    handler,
     cache,
     budget,
     upstream,

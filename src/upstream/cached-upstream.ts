@@ -80,6 +80,7 @@ export class CachedUpstream {
     const cached = trusted ? await cache.get(request.key) : undefined;
     if (cached !== undefined && cached.freshUntil > Date.now()) {
       stats.cacheHits += 1;
+      stats.answeredFrom(cached.freshUntil);
       return unwrap<T>(cached, request);
     }
 
@@ -94,7 +95,9 @@ export class CachedUpstream {
     }
 
     try {
-      return unwrap<T>(await flight, request);
+      const entry = await flight;
+      stats.answeredFrom(entry.freshUntil);
+      return unwrap<T>(entry, request);
     } catch (error) {
       if (error instanceof UpstreamError && error.code === 'UNAUTHENTICATED' && caller.mode === 'client') {
         stats.unauthenticated = true;
