@@ -70,6 +70,7 @@ const environment = z.object({
   RATE_LIMIT_REQUESTS: integer(120, 0, 1_000_000),
   RATE_LIMIT_WINDOW_SECONDS: integer(60, 1, DAY_SECONDS),
   RATE_LIMIT_TRUST_PROXY: flag(false),
+  SHUTDOWN_TIMEOUT_MS: integer(10_000, 0, 600_000),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   SIMULATOR_ARTISTS: integer(300, 1, 20_000),
   SIMULATOR_SEED: integer(20_261_121, 0, 2 ** 32 - 1),
@@ -97,6 +98,8 @@ export interface GatewayConfig {
     readonly maxBytes: number;
   };
   readonly protection: ProtectionOptions;
+  /** How long in-flight requests get to finish on SIGTERM/SIGINT before their connections are closed. */
+  readonly shutdownTimeoutMs: number;
   readonly logLevel: Environment['LOG_LEVEL'];
   readonly simulator: { readonly artists: number; readonly seed: number; readonly latencyMs: number };
 }
@@ -158,6 +161,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig 
           ? undefined
           : { requests: e.RATE_LIMIT_REQUESTS, windowSeconds: e.RATE_LIMIT_WINDOW_SECONDS, trustProxy: e.RATE_LIMIT_TRUST_PROXY },
     },
+    shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
     logLevel: e.LOG_LEVEL,
     simulator: { artists: e.SIMULATOR_ARTISTS, seed: e.SIMULATOR_SEED, latencyMs: e.SIMULATOR_LATENCY_MS },
   };
