@@ -20,6 +20,7 @@ import { KeyRegistry } from '../upstream/key-registry.js';
 import { RequestStats } from '../upstream/request-stats.js';
 import { type AuthMode, callerFor, serverCaller } from './caller.js';
 import { exampleGraphiQL } from './examples.js';
+import { yogaLogger } from './yoga-logger.js';
 import { useClientKeyCheck } from './plugins/use-client-key-check.js';
 import { useCostReport } from './plugins/use-cost-report.js';
 import { type ClientRateLimitOptions, useClientRateLimit } from './plugins/use-client-rate-limit.js';
@@ -103,7 +104,7 @@ export function createGateway(options: GatewayOptions) {
     schema,
     graphqlEndpoint: '/graphql',
     landingPage: false,
-    logging: options.logger,
+    logging: yogaLogger(options.logger),
     maskedErrors: { maskError },
     // graphql-codegen's client preset sends trusted documents as `{ documentId }` (use-persisted-operations.ts).
     extraParamNames: ['documentId'],
