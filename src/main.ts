@@ -3,8 +3,11 @@
  * and the gateway against it (server-key mode); with UPSTREAM_URL, starts
  * only the gateway, against that upstream.
  */
+import cluster from 'node:cluster';
+import { exitWithPrimary, runPrimary } from './cluster.js';
 import { ConfigError, type GatewayConfig, loadConfig } from './config.js';
 import { createProcessLog } from './logger.js';
+import { connectRedis } from './redis/connection.js';
 import { stopOnSignals } from './stop-on-signals.js';
 import { createGateway } from './server/gateway.js';
 import { listen } from './server/http-server.js';
@@ -24,6 +27,7 @@ async function embeddedSimulator(config: GatewayConfig): Promise<Upstream> {
     artists: config.simulator.artists,
     seed: config.simulator.seed,
     latencyMs: config.simulator.latencyMs,
+    roughness: config.simulator.roughness,
     apiKeys: [SIMULATOR_KEY],
     dailyLimit: config.dailyLimit,
   });
@@ -49,12 +53,16 @@ async function main(config: GatewayConfig): Promise<void> {
         };
   const { simulator } = upstream;
 
+  const { redisUrl, redisKeyPrefix, budgetFile, clientBudgetShare, trustProxy, keyAcceptedTtlMs } = config.scaleOut;
+  const redis = redisUrl === undefined ? undefined : await connectRedis(redisUrl, redisKeyPrefix, logger);
   const gateway = createGateway({
     ...config,
     upstreamUrl: upstream.url,
     upstreamApiKey: upstream.apiKey,
     logger,
     exampleVariables: upstream.exampleVariables,
+    ...(redis ? { redis } : {}),
+    stores: { clientBudgetShare, trustProxy, keyAcceptedTtlMs, ...(redis ? {} : { budgetFile }) },
   });
   const running = await listen(gateway, config.port, config.host);
 
@@ -69,7 +77,6 @@ async function main(config: GatewayConfig): Promise<void> {
 
   stopOnSignals({
     timeoutMs: config.shutdownTimeoutMs,
-    logger,
     async stop() {
       await running.close(config.shutdownTimeoutMs);
       await simulator?.close();
@@ -79,7 +86,13 @@ async function main(config: GatewayConfig): Promise<void> {
 }
 
 try {
-  await main(loadConfig());
+  const config = loadConfig();
+  if (config.scaleOut.workers > 1 && cluster.isPrimary) {
+    await runPrimary(config, () => embeddedSimulator(config));
+  } else {
+    if (cluster.isWorker) exitWithPrimary();
+    await main(config);
+  }
 } catch (error) {
   if (error instanceof ConfigError) {
     console.error(error.message);

@@ -3,25 +3,28 @@
  * the signal it gets, so a signal to the process group arrives twice), starts one stop, and the
  * process exits 0 within the shutdown timeout plus a second, whatever the stop or the log does.
  */
-import type { Logger } from 'pino';
 import type { ProcessLog } from './logger.js';
 
 /** Past the shutdown timeout: what closing the upstream pool and the simulator may take before the exit is forced. */
 const CLOSE_ALLOWANCE_MS = 500;
+/** A cluster's primary waits for its workers' own forced exits, and stays within the second. */
+export const PRIMARY_CLOSE_ALLOWANCE_MS = 800;
 /** What the last log lines get to reach a slow reader. */
 const LOG_FLUSH_MS = 200;
 
 export interface StopOnSignalsOptions {
   /** How long in-flight requests get (SHUTDOWN_TIMEOUT_MS). */
   readonly timeoutMs: number;
-  readonly logger: Logger;
+  /** Past `timeoutMs`, before the exit is forced (default 500 ms). */
+  readonly closeAllowanceMs?: number;
   readonly log: ProcessLog;
   /** Finishes in-flight requests within `timeoutMs`, then closes what the process holds. */
-  stop(): Promise<void>;
+  stop(signal: NodeJS.Signals): Promise<void>;
 }
 
 export function stopOnSignals(options: StopOnSignalsOptions): void {
-  const { logger, log } = options;
+  const { log } = options;
+  const { logger } = log;
   let stopping = false;
 
   const onSignal = (signal: NodeJS.Signals) => {
@@ -36,9 +39,9 @@ export function stopOnSignals(options: StopOnSignalsOptions): void {
       logger.warn('shutdown took too long: exiting now');
       log.abandon();
       process.exit(0);
-    }, options.timeoutMs + CLOSE_ALLOWANCE_MS);
+    }, options.timeoutMs + (options.closeAllowanceMs ?? CLOSE_ALLOWANCE_MS));
     options
-      .stop()
+      .stop(signal)
       .then(
         () => logger.info('stopped'),
         (error: unknown) => logger.error({ err: error }, 'error while stopping'),

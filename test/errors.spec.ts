@@ -66,11 +66,13 @@ describe('error mapping', () => {
     });
   });
 
-  it('a non-null list field that fails takes its parent with it, as GraphQL requires', async () => {
-    stack.simulator.injectFault({ kind: 'status', status: 500 }, { path: '/api/v1/leaderboard/songs', times: 10 });
-    const response = await stack.query('{ topSongs { rank } }');
-    expect(response.body.data).toBeNull();
-    expect(response.body.errors?.[0]).toMatchObject({ path: ['topSongs'], extensions: { code: 'UPSTREAM_ERROR' } });
+  it('a failing root field takes only itself: its siblings stay in data (contract v2)', async () => {
+    stack.simulator.injectFault({ kind: 'status', status: 500 }, { path: '/api/v1/trending/songs', times: 10 });
+    const response = await stack.query('{ trendingSongs { rank } topArtistsByStreams(limit: 2) { rank artist { slug } } }');
+    expect(response.body.data?.trendingSongs).toBeNull();
+    expect(response.body.data?.topArtistsByStreams).toHaveLength(2);
+    expect(response.body.errors).toHaveLength(1);
+    expect(response.body.errors?.[0]).toMatchObject({ path: ['trendingSongs'], extensions: { code: 'UPSTREAM_ERROR' } });
   });
 
   it('400 → BAD_USER_INPUT', async () => {
@@ -78,7 +80,10 @@ describe('error mapping', () => {
       await withVictim({ kind: 'status', status: 400, body: { statusCode: 400, error: 'Bad Request', message: 'Invalid parameters' } }),
       'BAD_USER_INPUT',
     );
-    expect(error).toMatchObject({ message: 'Invalid parameters', extensions: { upstreamStatus: 400 } });
+    expect(error).toMatchObject({
+      message: 'The upstream API refused the parameters of the artist request',
+      extensions: { upstreamStatus: 400 },
+    });
   });
 
   it('5xx → UPSTREAM_ERROR, without the upstream URL or key', async () => {
@@ -133,7 +138,7 @@ describe('error mapping', () => {
     const midnight = new Date();
     midnight.setUTCHours(24, 0, 0, 0);
     expect(expectPartial(response, 'RATE_LIMITED')).toMatchObject({
-      message: 'Daily limit of 1000 requests reached. Resets at midnight UTC.',
+      message: `The daily upstream request budget of this API key is spent; it resets at ${midnight.toISOString()}`,
       extensions: { resetsAt: midnight.toISOString() },
     });
     const before = stack.upstreamCalls();

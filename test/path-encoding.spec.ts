@@ -8,10 +8,13 @@ beforeAll(async () => {
 });
 afterAll(() => stack.close());
 
-const HOSTILE = ['../admin', 'a/b', '%2e%2e', '..', '.', 'a?b=c', 'a#b', 'x%2Fy', 'émeute ✓', ' spaced ', 'a\\b'];
+/** Odd but harmless once encoded: forwarded, each as one segment. */
+const ODD = ['%2e%2e', 'a?b=c', 'a#b', 'x%2Fy', 'émeute ✓', ' spaced '];
+/** Would climb or split a level at an upstream or proxy that normalises paths, or cannot be encoded: never sent. */
+const PATH_BREAKING = ['../admin', 'a/b', '..', '.', 'a\\b', 'tab\there', 'nul\u0000', '\ud800', 'x\udc00y'];
 
 describe('path segments', () => {
-  it.each(HOSTILE)('artist(slug: %j) requests exactly /api/v1/artists/<that slug>', async (slug) => {
+  it.each(ODD)('artist(slug: %j) requests exactly /api/v1/artists/<that slug>', async (slug) => {
     stack.simulator.resetCalls();
     const response = await stack.query('query ($slug: String!) { artist(slug: $slug) { name } }', { slug });
     expect(response.body.data).toEqual({ artist: null });
@@ -20,10 +23,35 @@ describe('path segments', () => {
     expect(stack.simulator.calls[0]!.segments).toEqual(['api', 'v1', 'artists', slug]);
   });
 
-  it('keeps a song slug one segment in the fact endpoint too', async () => {
+  it.each(PATH_BREAKING)('artist(slug: %j) is BAD_USER_INPUT before any upstream call', async (slug) => {
     stack.simulator.resetCalls();
-    await stack.query('query ($slug: String!) { song(slug: $slug) { title } }', { slug: '../../artists/x' });
-    expect(stack.simulator.calls.map((c) => c.segments)).toEqual([['api', 'v1', 'songs', '../../artists/x']]);
+    const response = await stack.query('query ($slug: String!) { artist(slug: $slug) { name } }', { slug });
+    expect(response.body.data).toEqual({ artist: null });
+    expect(response.body.errors).toEqual([
+      expect.objectContaining({ path: ['artist'], extensions: { code: 'BAD_USER_INPUT', argumentName: 'slug' } }),
+    ]);
+    expect(stack.simulator.calls).toHaveLength(0);
+  });
+
+  it('refuses a song slug that would climb levels, and a chart name or territory with a lone surrogate, without a call', async () => {
+    stack.simulator.resetCalls();
+    const response = await stack.query(
+      `query ($slug: String!, $bad: String!) {
+         song(slug: $slug) { title }
+         byName: chart(name: $bad, territory: "UK") { name }
+         byTerritory: chart(name: "official_afrobeats_chart", territory: $bad) { name }
+         apiUsage { dailyLimit }
+       }`,
+      { slug: '../../artists/x', bad: '\ud800' },
+    );
+    expect(response.body.data).toEqual({ song: null, byName: null, byTerritory: null, apiUsage: { dailyLimit: 1000 } });
+    const codes = Object.fromEntries((response.body.errors ?? []).map((e) => [e.path?.[0], e.extensions]));
+    expect(codes).toEqual({
+      song: { code: 'BAD_USER_INPUT', argumentName: 'slug' },
+      byName: { code: 'BAD_USER_INPUT', argumentName: 'name' },
+      byTerritory: { code: 'BAD_USER_INPUT', argumentName: 'territory' },
+    });
+    expect(stack.simulator.calls).toHaveLength(0);
   });
 
   it('encodes query values instead of letting them add parameters', async () => {

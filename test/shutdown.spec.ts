@@ -4,9 +4,11 @@
  * paused, in-flight requests finish within SHUTDOWN_TIMEOUT_MS and every process exits 0 within
  * that plus a second (issues 10 and 18).
  */
+import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Simulator, startSimulator } from '../src/simulator/index.js';
 import { type GatewayProcess, buildOnce, post, startNpm, statusOf } from './support/npm-start.js';
+import { SHARED_REDIS_URL, deleteUnder, uniquePrefix } from './support/redis.js';
 
 const SHUTDOWN_TIMEOUT_MS = 2_000;
 const BOUND_MS = SHUTDOWN_TIMEOUT_MS + 1_000;
@@ -97,11 +99,12 @@ describe('with a request in flight', () => {
   afterAll(() => simulator?.close());
 
   /** A gateway on the test's simulator with one request waiting for the upstream's answer. */
-  async function gatewayWithRequestInFlight() {
+  async function gatewayWithRequestInFlight(env: Record<string, string> = {}) {
     const gateway = await startNpm({
       SHUTDOWN_TIMEOUT_MS: String(SHUTDOWN_TIMEOUT_MS),
       UPSTREAM_URL: simulator.url,
       UPSTREAM_API_KEY: 'shutdown-key',
+      ...env,
     });
     simulator.resetCalls();
     const answer = post(gateway.url, QUERY);
@@ -140,6 +143,30 @@ describe('with a request in flight', () => {
       }
     }, 60_000);
   }
+
+  it('with WORKERS=2 (a cluster), SIGTERM to the group twice: the request is answered, every process exits 0 in time', async () => {
+    const prefix = uniquePrefix();
+    const { gateway, answer } = await gatewayWithRequestInFlight({
+      WORKERS: '2',
+      REDIS_URL: SHARED_REDIS_URL,
+      REDIS_KEY_PREFIX: prefix,
+    });
+    try {
+      const outcome = await stopAndWatch(gateway, (g) => {
+        g.signalGroup('SIGTERM');
+        g.signalGroup('SIGTERM');
+      });
+      const answered = await answer;
+      if (answered instanceof Error) throw answered;
+      expect(answered.status).toBe(200);
+      expectCleanExit(outcome, gateway);
+    } finally {
+      gateway.kill();
+      const redis = new Redis(SHARED_REDIS_URL);
+      await deleteUnder(redis, prefix);
+      redis.disconnect();
+    }
+  }, 60_000);
 
   it('a request slower than SHUTDOWN_TIMEOUT_MS is cut, and every process still exits 0 in time', async () => {
     simulator.setLatency(SHUTDOWN_TIMEOUT_MS + 5_000);

@@ -26,7 +26,7 @@ export type Scalars = {
 export type Album = Node & {
   __typename?: 'Album';
   /** Album, single or EP. */
-  albumType: AlbumType;
+  albumType?: Maybe<AlbumType>;
   /** The main artist. */
   artist: Artist;
   /** Streams of all tracks on the latest day. */
@@ -47,8 +47,8 @@ export type Album = Node & {
   totalStreams?: Maybe<Scalars['SafeInt']['output']>;
   /** Number of tracks. */
   trackCount?: Maybe<Scalars['Int']['output']>;
-  /** Tracks in order (needs the full album record). */
-  tracks: Array<Track>;
+  /** Tracks in order (needs the full album record); null when the upstream lists none. */
+  tracks?: Maybe<Array<Track>>;
 };
 
 /** A page of albums. */
@@ -107,10 +107,10 @@ export type ApiUsage = {
 /** A recording artist, with streaming totals, awards, chart positions, songs and milestones. */
 export type Artist = Node & {
   __typename?: 'Artist';
-  /** Awards won and nominations. */
-  awards: Array<Award>;
-  /** The artist's current positions on the weekly charts. */
-  chartPositions: Array<ArtistChartPosition>;
+  /** Awards won and nominations; null when the profile lists none. */
+  awards?: Maybe<Array<Award>>;
+  /** The artist's current positions on the weekly charts; null when the profile lists none. */
+  chartPositions?: Maybe<Array<ArtistChartPosition>>;
   /** ISO 3166-1 alpha-2 country code (`UK` for the United Kingdom). */
   country?: Maybe<Scalars['String']['output']>;
   /** Streams on the latest day. */
@@ -118,17 +118,17 @@ export type Artist = Node & {
   /** Followers across platforms (needs the full profile). */
   followers?: Maybe<Scalars['SafeInt']['output']>;
   /** Daily snapshots of the last 90 days, oldest first. */
-  history: Array<StreamSnapshot>;
+  history?: Maybe<Array<StreamSnapshot>>;
   /** Opaque Relay global id; `node(id:)` refetches the object. */
   id: Scalars['ID']['output'];
   /** Portrait image. */
   imageUrl?: Maybe<Scalars['URL']['output']>;
-  /** Whether the artist is flagged Afrobeats. */
-  isAfrobeats: Scalars['Boolean']['output'];
+  /** Whether the artist is flagged Afrobeats; null when the upstream does not say. */
+  isAfrobeats?: Maybe<Scalars['Boolean']['output']>;
   /** Whether the artist has reached `threshold` monthly listeners, and when. */
-  listenerMilestone: MilestoneFact;
+  listenerMilestone?: Maybe<MilestoneFact>;
   /** The artist's milestone timeline (artist and song thresholds crossed), oldest first. */
-  milestones: Array<Milestone>;
+  milestones?: Maybe<Array<Milestone>>;
   /** Listeners over the last 28 days. */
   monthlyListeners?: Maybe<Scalars['SafeInt']['output']>;
   /** Display name. */
@@ -136,11 +136,11 @@ export type Artist = Node & {
   /** Stable identifier used in upstream URLs, e.g. `burna-boy`. */
   slug: Scalars['String']['output'];
   /** All songs of the artist, most-streamed first. */
-  songs: SongConnection;
+  songs?: Maybe<SongConnection>;
   /** Whether the artist has reached `threshold` all-time streams, and when. */
-  streamMilestone: MilestoneFact;
-  /** Up to 10 most-streamed songs, most first. */
-  topSongs: Array<Song>;
+  streamMilestone?: Maybe<MilestoneFact>;
+  /** Up to 10 most-streamed songs, most first; null when the profile lists none. */
+  topSongs?: Maybe<Array<Song>>;
   /** All-time streams across platforms. */
   totalStreams?: Maybe<Scalars['SafeInt']['output']>;
 };
@@ -238,8 +238,8 @@ export type Award = {
   category?: Maybe<Scalars['String']['output']>;
   /** Name of the award, e.g. "Grammy Award". */
   name: Scalars['String']['output'];
-  /** True when won, false when only nominated. */
-  won: Scalars['Boolean']['output'];
+  /** True when won, false when only nominated; null when the upstream does not say. */
+  won?: Maybe<Scalars['Boolean']['output']>;
   /** Year of the ceremony. */
   year?: Maybe<Scalars['Int']['output']>;
 };
@@ -247,7 +247,7 @@ export type Award = {
 /** The latest edition of a weekly chart. */
 export type Chart = {
   __typename?: 'Chart';
-  /** Entries by position. */
+  /** Entries by position; entries the upstream sent unreadable are left out and listed in `extensions.warnings`. */
   entries: Array<ChartEntry>;
   /** Chart identifier. */
   name: Scalars['String']['output'];
@@ -315,7 +315,7 @@ export type Milestone = {
   artist: Artist;
   /** Day it was crossed. */
   crossedAt: Scalars['Date']['output'];
-  /** The upstream milestone id (compare it to poll for new milestones). */
+  /** The upstream milestone id (compare it to poll for new milestones). When the upstream sends none, an id derived from the artist, song, metric, threshold and day, prefixed `derived:`. */
   id: Scalars['ID']['output'];
   /** Whether the artist is flagged Afrobeats. */
   isAfrobeats: Scalars['Boolean']['output'];
@@ -362,8 +362,8 @@ export type MilestoneFact = {
   currentValue?: Maybe<Scalars['SafeInt']['output']>;
   /** What is counted, e.g. `spotify_streams` or `monthly_listeners`. */
   metric: Scalars['String']['output'];
-  /** Whether the count has been reached. */
-  reached: Scalars['Boolean']['output'];
+  /** Whether the count has been reached; null when the upstream does not say. */
+  reached?: Maybe<Scalars['Boolean']['output']>;
   /** A sentence stating the fact, ready to display. */
   text?: Maybe<Scalars['String']['output']>;
   /** The count asked about. */
@@ -395,41 +395,41 @@ export type Query = {
   /** An album by slug; null with a NOT_FOUND error when there is none. */
   album?: Maybe<Album>;
   /** Browse albums, singles and EPs. */
-  albums: AlbumConnection;
+  albums?: Maybe<AlbumConnection>;
   /** The caller's upstream budget, counted by the gateway: answering it costs no upstream call. */
   apiUsage: ApiUsage;
   /** An artist by slug; null with a NOT_FOUND error when there is none. */
   artist?: Maybe<Artist>;
   /** Browse artists, sorted by total streams unless `sortBy` says otherwise. */
-  artists: ArtistConnection;
+  artists?: Maybe<ArtistConnection>;
   /** Artists whose all-time streams crossed `tier`, with the day each crossed it. */
-  artistsByTier: TierArtistConnection;
+  artistsByTier?: Maybe<TierArtistConnection>;
   /** The latest edition of a chart; null with a NOT_FOUND error when there is no such chart. */
   chart?: Maybe<Chart>;
   /** Every chart the upstream publishes, with its latest week. */
-  charts: Array<ChartSummary>;
+  charts?: Maybe<Array<ChartSummary>>;
   /** Fetches an Artist, Song or Album by its global id; null when it does not exist. */
   node?: Maybe<Node>;
   /** Fetches several objects by global id, in order; null for each that does not exist. */
   nodes: Array<Maybe<Node>>;
   /** Milestones crossed recently, newest first. Poll it (about hourly) and compare ids to spot new ones. */
-  recentMilestones: MilestoneConnection;
+  recentMilestones?: Maybe<MilestoneConnection>;
   /** Songs matching a title and an artist name (case-insensitive); empty when nothing matches. */
-  searchSongs: Array<Song>;
+  searchSongs?: Maybe<Array<Song>>;
   /** A song by slug; null with a NOT_FOUND error when there is none. */
   song?: Maybe<Song>;
   /** Songs whose all-time streams crossed `tier`, with the day each crossed it. */
-  songsByTier: TierSongConnection;
+  songsByTier?: Maybe<TierSongConnection>;
   /** Artists with the most monthly listeners. */
-  topArtistsByListeners: Array<RankedArtist>;
+  topArtistsByListeners?: Maybe<Array<RankedArtist>>;
   /** Artists with the most all-time streams. */
-  topArtistsByStreams: Array<RankedArtist>;
+  topArtistsByStreams?: Maybe<Array<RankedArtist>>;
   /** Songs with the most all-time streams. */
-  topSongs: Array<RankedSong>;
+  topSongs?: Maybe<Array<RankedSong>>;
   /** Artists by momentum score, hottest first. */
-  trendingArtists: Array<TrendingArtist>;
+  trendingArtists?: Maybe<Array<TrendingArtist>>;
   /** Songs by momentum score, hottest first. */
-  trendingSongs: Array<TrendingSong>;
+  trendingSongs?: Maybe<Array<TrendingSong>>;
 };
 
 
@@ -601,10 +601,10 @@ export type Song = Node & {
   dailyStreams?: Maybe<Scalars['SafeInt']['output']>;
   /** Length in milliseconds (needs the full song record). */
   durationMs?: Maybe<Scalars['Int']['output']>;
-  /** Artists featured on the song (needs the full song record). */
-  featuredArtists: Array<Artist>;
+  /** Artists featured on the song (needs the full song record); null when the upstream does not say. */
+  featuredArtists?: Maybe<Array<Artist>>;
   /** Daily snapshots, oldest first. */
-  history: Array<StreamSnapshot>;
+  history?: Maybe<Array<StreamSnapshot>>;
   /** Opaque Relay global id; `node(id:)` refetches the object. */
   id: Scalars['ID']['output'];
   /** Cover art. */
@@ -616,7 +616,7 @@ export type Song = Node & {
   /** Stable identifier used in upstream URLs, built from the artist slug and the title. */
   slug: Scalars['String']['output'];
   /** Whether the song has reached `threshold` all-time streams, and when. */
-  streamMilestone: MilestoneFact;
+  streamMilestone?: Maybe<MilestoneFact>;
   /** Title of the song. */
   title: Scalars['String']['output'];
   /** All-time streams across platforms. */
@@ -739,8 +739,8 @@ export type TrendingArtist = {
   __typename?: 'TrendingArtist';
   /** The artist (summary fields cost nothing extra). */
   artist: Artist;
-  /** Momentum score; higher is hotter. */
-  momentumScore: Scalars['Float']['output'];
+  /** Momentum score; higher is hotter. Null when the upstream does not say. */
+  momentumScore?: Maybe<Scalars['Float']['output']>;
   /** Rank, from 1. */
   rank: Scalars['Int']['output'];
 };
@@ -748,8 +748,8 @@ export type TrendingArtist = {
 /** A song at its rank by momentum. */
 export type TrendingSong = {
   __typename?: 'TrendingSong';
-  /** Momentum score; higher is hotter. */
-  momentumScore: Scalars['Float']['output'];
+  /** Momentum score; higher is hotter. Null when the upstream does not say. */
+  momentumScore?: Maybe<Scalars['Float']['output']>;
   /** Rank, from 1. */
   rank: Scalars['Int']['output'];
   /** The song (summary fields cost nothing extra). */
@@ -766,7 +766,7 @@ export type ArtistPageQueryVariables = Exact<{
 }>;
 
 
-export type ArtistPageQuery = { __typename?: 'Query', artist?: { __typename?: 'Artist', id: string, slug: string, name: string, imageUrl?: string | null, country?: string | null, isAfrobeats: boolean, totalStreams?: number | null, dailyStreams?: number | null, monthlyListeners?: number | null, followers?: number | null, awards: Array<{ __typename?: 'Award', name: string, category?: string | null, year?: number | null, won: boolean }>, chartPositions: Array<{ __typename?: 'ArtistChartPosition', week?: string | null, position: number, peakPosition?: number | null, weeksOnChart?: number | null, chart: { __typename?: 'ChartSummary', name: string, territory: string } }>, topSongs: Array<{ __typename?: 'Song', slug: string, title: string, releaseDate?: string | null, totalStreams?: number | null, dailyStreams?: number | null, album?: { __typename?: 'Album', title: string } | null }>, songs: { __typename?: 'SongConnection', totalCount: number, nodes: Array<{ __typename?: 'Song', slug: string, title: string, releaseDate?: string | null, totalStreams?: number | null }>, pageInfo: { __typename?: 'PageInfo', hasNextPage: boolean, endCursor?: string | null } }, history: Array<{ __typename?: 'StreamSnapshot', date: string, totalStreams?: number | null, dailyStreams?: number | null, monthlyListeners?: number | null }>, milestones: Array<{ __typename?: 'Milestone', id: string, platform: string, threshold: number, crossedAt: string, song?: { __typename?: 'Song', title: string } | null }> } | null };
+export type ArtistPageQuery = { __typename?: 'Query', artist?: { __typename?: 'Artist', id: string, slug: string, name: string, imageUrl?: string | null, country?: string | null, isAfrobeats?: boolean | null, totalStreams?: number | null, dailyStreams?: number | null, monthlyListeners?: number | null, followers?: number | null, awards?: Array<{ __typename?: 'Award', name: string, category?: string | null, year?: number | null, won?: boolean | null }> | null, chartPositions?: Array<{ __typename?: 'ArtistChartPosition', week?: string | null, position: number, peakPosition?: number | null, weeksOnChart?: number | null, chart: { __typename?: 'ChartSummary', name: string, territory: string } }> | null, topSongs?: Array<{ __typename?: 'Song', slug: string, title: string, releaseDate?: string | null, totalStreams?: number | null, dailyStreams?: number | null, album?: { __typename?: 'Album', title: string } | null }> | null, songs?: { __typename?: 'SongConnection', totalCount: number, nodes: Array<{ __typename?: 'Song', slug: string, title: string, releaseDate?: string | null, totalStreams?: number | null }>, pageInfo: { __typename?: 'PageInfo', hasNextPage: boolean, endCursor?: string | null } } | null, history?: Array<{ __typename?: 'StreamSnapshot', date: string, totalStreams?: number | null, dailyStreams?: number | null, monthlyListeners?: number | null }> | null, milestones?: Array<{ __typename?: 'Milestone', id: string, platform: string, threshold: number, crossedAt: string, song?: { __typename?: 'Song', title: string } | null }> | null } | null };
 
 export type BrowseArtistsQueryVariables = Exact<{
   first?: InputMaybe<Scalars['Int']['input']>;
@@ -776,7 +776,7 @@ export type BrowseArtistsQueryVariables = Exact<{
 }>;
 
 
-export type BrowseArtistsQuery = { __typename?: 'Query', artists: { __typename?: 'ArtistConnection', totalCount: number, edges: Array<{ __typename?: 'ArtistEdge', cursor: string, node: { __typename?: 'Artist', slug: string, name: string, country?: string | null, monthlyListeners?: number | null } }>, pageInfo: { __typename?: 'PageInfo', hasNextPage: boolean, hasPreviousPage: boolean, startCursor?: string | null, endCursor?: string | null } } };
+export type BrowseArtistsQuery = { __typename?: 'Query', artists?: { __typename?: 'ArtistConnection', totalCount: number, edges: Array<{ __typename?: 'ArtistEdge', cursor: string, node: { __typename?: 'Artist', slug: string, name: string, country?: string | null, monthlyListeners?: number | null } }>, pageInfo: { __typename?: 'PageInfo', hasNextPage: boolean, hasPreviousPage: boolean, startCursor?: string | null, endCursor?: string | null } } | null };
 
 export type ChartWithTrendsQueryVariables = Exact<{
   name?: Scalars['String']['input'];
@@ -785,7 +785,7 @@ export type ChartWithTrendsQueryVariables = Exact<{
 }>;
 
 
-export type ChartWithTrendsQuery = { __typename?: 'Query', charts: Array<{ __typename?: 'ChartSummary', name: string, territory: string, latestWeek?: string | null, totalEntries?: number | null }>, chart?: { __typename?: 'Chart', name: string, territory: string, week: string, totalEntries: number, entries: Array<{ __typename?: 'ChartEntry', position: number, previousPosition?: number | null, trend: ChartTrend, delta: number, peakPosition: number, weeksOnChart: number, songTitle: string, artistName: string }> } | null };
+export type ChartWithTrendsQuery = { __typename?: 'Query', charts?: Array<{ __typename?: 'ChartSummary', name: string, territory: string, latestWeek?: string | null, totalEntries?: number | null }> | null, chart?: { __typename?: 'Chart', name: string, territory: string, week: string, totalEntries: number, entries: Array<{ __typename?: 'ChartEntry', position: number, previousPosition?: number | null, trend: ChartTrend, delta: number, peakPosition: number, weeksOnChart: number, songTitle: string, artistName: string }> } | null };
 
 export type LeaderboardsQueryVariables = Exact<{
   limit?: InputMaybe<Scalars['Int']['input']>;
@@ -793,7 +793,7 @@ export type LeaderboardsQueryVariables = Exact<{
 }>;
 
 
-export type LeaderboardsQuery = { __typename?: 'Query', topArtistsByStreams: Array<{ __typename?: 'RankedArtist', rank: number, artist: { __typename?: 'Artist', slug: string, name: string, country?: string | null, imageUrl?: string | null, totalStreams?: number | null, monthlyListeners?: number | null } }>, trendingSongs: Array<{ __typename?: 'TrendingSong', rank: number, momentumScore: number, song: { __typename?: 'Song', slug: string, title: string, totalStreams?: number | null, dailyStreams?: number | null, artist: { __typename?: 'Artist', slug: string, name: string } } }> };
+export type LeaderboardsQuery = { __typename?: 'Query', topArtistsByStreams?: Array<{ __typename?: 'RankedArtist', rank: number, artist: { __typename?: 'Artist', slug: string, name: string, country?: string | null, imageUrl?: string | null, totalStreams?: number | null, monthlyListeners?: number | null } }> | null, trendingSongs?: Array<{ __typename?: 'TrendingSong', rank: number, momentumScore?: number | null, song: { __typename?: 'Song', slug: string, title: string, totalStreams?: number | null, dailyStreams?: number | null, artist: { __typename?: 'Artist', slug: string, name: string } } }> | null };
 
 export type RecentMilestonesQueryVariables = Exact<{
   first?: InputMaybe<Scalars['Int']['input']>;
@@ -802,7 +802,7 @@ export type RecentMilestonesQueryVariables = Exact<{
 }>;
 
 
-export type RecentMilestonesQuery = { __typename?: 'Query', recentMilestones: { __typename?: 'MilestoneConnection', totalCount: number, nodes: Array<{ __typename?: 'Milestone', id: string, platform: string, threshold: number, crossedAt: string, streamValue?: number | null, artist: { __typename?: 'Artist', slug: string, name: string }, song?: { __typename?: 'Song', title: string } | null }>, pageInfo: { __typename?: 'PageInfo', hasNextPage: boolean, endCursor?: string | null } } };
+export type RecentMilestonesQuery = { __typename?: 'Query', recentMilestones?: { __typename?: 'MilestoneConnection', totalCount: number, nodes: Array<{ __typename?: 'Milestone', id: string, platform: string, threshold: number, crossedAt: string, streamValue?: number | null, artist: { __typename?: 'Artist', slug: string, name: string }, song?: { __typename?: 'Song', title: string } | null }>, pageInfo: { __typename?: 'PageInfo', hasNextPage: boolean, endCursor?: string | null } } | null };
 
 
 export const ApiUsageDocument = {"__meta__":{"hash":"9bac3acbb835a8676786095df0e9b2861e806f456b1e7e2aa83182e4988fc91e"},"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"ApiUsage"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"apiUsage"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"dailyLimit"}},{"kind":"Field","name":{"kind":"Name","value":"used"}},{"kind":"Field","name":{"kind":"Name","value":"remaining"}},{"kind":"Field","name":{"kind":"Name","value":"resetsAt"}}]}}]}}]} as unknown as DocumentNode<ApiUsageQuery, ApiUsageQueryVariables>;

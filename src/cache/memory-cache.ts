@@ -1,5 +1,5 @@
 import { LRUCache } from 'lru-cache';
-import type { CacheEntry, ResponseCache } from './cache.js';
+import { type CacheEntry, type ResponseCache, retentionMs } from './cache.js';
 
 export interface MemoryCacheOptions {
   readonly maxEntries: number;
@@ -21,7 +21,12 @@ export class MemoryCache implements ResponseCache {
     });
   }
 
-  get(key: string): CacheEntry | undefined {
+  async get(key: string): Promise<CacheEntry | undefined> {
+    return this.getNow(key);
+  }
+
+  /** The same as `get`, without a promise: the two-level cache consults its first level this way. */
+  getNow(key: string): CacheEntry | undefined {
     const entry = this.#lru.get(key);
     if (entry !== undefined && entry.staleUntil <= Date.now()) {
       this.#lru.delete(key);
@@ -30,15 +35,15 @@ export class MemoryCache implements ResponseCache {
     return entry;
   }
 
-  set(key: string, entry: CacheEntry): void {
-    this.#lru.set(key, entry, { ttl: Math.max(1, entry.staleUntil - Date.now()) });
+  async set(key: string, entry: CacheEntry): Promise<void> {
+    this.setNow(key, entry);
   }
 
-  delete(key: string): void {
+  setNow(key: string, entry: CacheEntry): void {
+    this.#lru.set(key, entry, { ttl: retentionMs(entry) });
+  }
+
+  async delete(key: string): Promise<void> {
     this.#lru.delete(key);
-  }
-
-  get size(): number {
-    return this.#lru.size;
   }
 }

@@ -7,38 +7,66 @@
  * (twenty milestones of one artist ask for that artist once). The loader's
  * memo lives and dies with the request, so nothing here is shared between
  * clients; sharing across requests is the cache's job, behind the key checks.
+ *
+ * Failures leave here in the gateway's own words (client-messages.ts); the
+ * upstream's text, if it said anything, is logged at debug level, redacted.
  */
 import DataLoader from 'dataloader';
+import type { Logger } from 'pino';
 import type { CachedUpstream, Caller } from '../upstream/cached-upstream.js';
+import { clientFacing, upstreamTextForLog } from '../upstream/client-messages.js';
 import type { UpstreamRequest } from '../upstream/endpoints.js';
+import { UpstreamError } from '../upstream/errors.js';
 import type { RequestStats } from '../upstream/request-stats.js';
 
 export class RequestLoader {
   readonly #loader: DataLoader<UpstreamRequest<unknown>, unknown, string>;
   readonly #seen = new Set<string>();
+  /** Reads started ahead of the field that needs them: its own load is not a duplicate. */
+  readonly #prefetched = new Set<string>();
 
   constructor(
-    upstream: CachedUpstream,
-    caller: Caller,
+    private readonly upstream: CachedUpstream,
+    private readonly caller: Caller,
     private readonly stats: RequestStats,
+    logger?: Logger,
   ) {
+    const failed = (request: UpstreamRequest<unknown>, error: unknown): Error => {
+      if (!(error instanceof UpstreamError)) return error instanceof Error ? error : new Error(String(error));
+      if (error.status !== undefined && logger?.isLevelEnabled('debug')) {
+        logger.debug(
+          { code: error.code, status: error.status, resource: request.resource, path: error.path, upstreamText: upstreamTextForLog(error.message, [caller.apiKey]) },
+          'upstream error answer',
+        );
+      }
+      return clientFacing(error, request);
+    };
     this.#loader = new DataLoader(
       (requests) =>
-        Promise.all(
-          requests.map((request) =>
-            upstream.read(request, caller, stats).catch((error: unknown) =>
-              error instanceof Error ? error : new Error(String(error)),
-            ),
-          ),
-        ),
+        Promise.all(requests.map((request) => upstream.read(request, caller, stats).catch((error: unknown) => failed(request, error)))),
       { cacheKeyFn: (request) => request.key },
     );
   }
 
   /** Reads one upstream resource, at most once per request. */
   load<T>(request: UpstreamRequest<T>): Promise<T> {
-    if (this.#seen.has(request.key)) this.stats.deduplicated += 1;
+    if (this.#prefetched.delete(request.key)) {
+      // The field this read was started for: not a second read.
+    } else if (this.#seen.has(request.key)) this.stats.deduplicated += 1;
     else this.#seen.add(request.key);
     return this.#loader.load(request) as Promise<T>;
+  }
+
+  /** Starts a read that a field further down will need; its failure is that field's to report. */
+  prefetch(request: UpstreamRequest<unknown>): void {
+    if (this.#seen.has(request.key)) return;
+    this.#seen.add(request.key);
+    this.#prefetched.add(request.key);
+    this.#loader.load(request).catch(() => undefined);
+  }
+
+  /** Whether the upstream recently answered not-found for this resource (no call is made to find out). */
+  knownMissing(request: UpstreamRequest<unknown>): Promise<boolean> {
+    return this.upstream.knownMissing(request, this.caller);
   }
 }

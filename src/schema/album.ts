@@ -4,16 +4,15 @@ import { type Edge, pagedConnection } from './connections.js';
 import { AlbumSortEnum, AlbumTypeEnum } from './enums.js';
 import { slugArg } from './inputs.js';
 import { AlbumRef, ArtistRef, SongRef, TrackRef } from './object-refs.js';
-import { type AlbumShape, albumField, albumFromSummary, albumRef, artistRef, songFromSummary } from './refs.js';
+import { type AlbumShape, albumField, albumFromSummary, nodeLoaders, artistRef, songFromSummary } from './refs.js';
+import { fromRecordRequired, listItems, reportDropped } from './upstream-fields.js';
+import { missingArtist } from './refs.js';
 
 builder.node(AlbumRef, {
   description: 'An album, single or EP, with its tracks.',
   isTypeOf: (value) => (value as AlbumShape).kind === 'album',
   id: { resolve: (album) => album.slug },
-  loadOne: async (slug, context) => {
-    const record = await context.loader.load(endpoints.album(slugArg(slug, 'id')));
-    return albumRef(record.slug, record);
-  },
+  loadOne: (slug, context) => nodeLoaders.Album(slugArg(slug, 'id'), context),
   fields: (t) => ({
     slug: t.exposeString('slug', { description: 'Stable identifier used in upstream URLs.' }),
     title: t.string({ description: 'Title of the release.', resolve: (a, _, c) => albumField(a, 'title', c) }),
@@ -22,11 +21,13 @@ builder.node(AlbumRef, {
       description: 'The main artist.',
       resolve: async (a, _, c) => {
         const [slug, name] = await Promise.all([albumField(a, 'artistSlug', c), albumField(a, 'artistName', c)]);
+        if (slug === null) throw missingArtist();
         return artistRef(slug, name === null ? { slug } : { slug, name });
       },
     }),
     albumType: t.field({
       type: AlbumTypeEnum,
+      nullable: true,
       description: 'Album, single or EP.',
       resolve: (a, _, c) => albumField(a, 'albumType', c),
     }),
@@ -66,8 +67,9 @@ builder.node(AlbumRef, {
     }),
     tracks: t.field({
       type: [TrackRef],
-      description: 'Tracks in order (needs the full album record).',
-      resolve: (a, _, c) => albumField(a, 'tracks', c),
+      nullable: true,
+      description: 'Tracks in order (needs the full album record); null when the upstream lists none.',
+      resolve: async (a, _, c, info) => listItems(await albumField(a, 'tracks', c), c, info),
     }),
   }),
 });
@@ -75,7 +77,7 @@ builder.node(AlbumRef, {
 TrackRef.implement({
   description: 'A song at its place on an album.',
   fields: (t) => ({
-    trackNumber: t.exposeInt('trackNumber', { description: 'Position on the album, from 1.' }),
+    trackNumber: t.int({ description: 'Position on the album, from 1.', resolve: fromRecordRequired('trackNumber') }),
     song: t.field({ type: SongRef, description: 'The song.', resolve: (track) => songFromSummary(track.song) }),
   }),
 });
@@ -86,26 +88,25 @@ builder.queryFields((t) => ({
     nullable: true,
     description: 'An album by slug; null with a NOT_FOUND error when there is none.',
     args: { slug: t.arg.string({ required: true, description: 'Album slug, e.g. `burna-boy-love-damini`.' }) },
-    resolve: async (_, args, c) => {
-      const record = await c.loader.load(endpoints.album(slugArg(args.slug)));
-      return albumRef(record.slug, record);
-    },
+    resolve: (_, args, c) => nodeLoaders.Album(slugArg(args.slug), c),
   }),
   albums: t.connection(
     {
       type: AlbumRef,
+      nullable: true,
       description: 'Browse albums, singles and EPs.',
       args: {
         isAfrobeats: t.arg.boolean({ description: 'Only Afrobeats releases (true) or only others (false).' }),
         albumType: t.arg({ type: AlbumTypeEnum, description: 'Only releases of this kind.' }),
         sortBy: t.arg({ type: AlbumSortEnum, description: 'Order of the list.' }),
       },
-      resolve: (_, args, c) => {
+      resolve: (_, args, c, info) => {
         const filter = { isAfrobeats: args.isAfrobeats, albumType: args.albumType, sortBy: args.sortBy };
         return pagedConnection(
           args,
           (page) => c.loader.load(endpoints.albumsPage(page, filter)),
           (album, cursor): Edge<AlbumShape> => ({ cursor, node: albumFromSummary(album) }),
+          (dropped) => reportDropped(dropped, c, info),
         );
       },
     },

@@ -12,17 +12,16 @@ import {
   SongRef,
   StreamSnapshotRef,
 } from './object-refs.js';
-import { type ArtistShape, artistField, artistFromSummary, artistRef, songFromSummary } from './refs.js';
+import { type ArtistShape, artistField, artistFromSummary, nodeLoaders, songFromSummary } from './refs.js';
+import { prefetchArtistChildren } from './prefetch.js';
+import { listItems, reportDropped } from './upstream-fields.js';
 
 builder.node(ArtistRef, {
   description: 'A recording artist, with streaming totals, awards, chart positions, songs and milestones.',
   isTypeOf: (value) => (value as ArtistShape).kind === 'artist',
   id: { resolve: (artist) => artist.slug },
   // Loading the profile proves the artist exists, so node(id:) answers null for unknown slugs.
-  loadOne: async (slug, context) => {
-    const profile = await context.loader.load(endpoints.artist(slugArg(slug, 'id')));
-    return artistRef(profile.slug, profile);
-  },
+  loadOne: (slug, context) => nodeLoaders.Artist(slugArg(slug, 'id'), context),
   fields: (t) => ({
     slug: t.exposeString('slug', { description: 'Stable identifier used in upstream URLs, e.g. `burna-boy`.' }),
     name: t.string({ description: 'Display name.', resolve: (a, _, c) => artistField(a, 'name', c) }),
@@ -38,8 +37,9 @@ builder.node(ArtistRef, {
       resolve: (a, _, c) => artistField(a, 'country', c),
     }),
     isAfrobeats: t.boolean({
-      description: 'Whether the artist is flagged Afrobeats.',
-      resolve: async (a, _, c) => (await artistField(a, 'isAfrobeats', c)) ?? false,
+      nullable: true,
+      description: 'Whether the artist is flagged Afrobeats; null when the upstream does not say.',
+      resolve: (a, _, c) => artistField(a, 'isAfrobeats', c),
     }),
     totalStreams: t.field({
       type: 'SafeInt',
@@ -67,33 +67,34 @@ builder.node(ArtistRef, {
     }),
     awards: t.field({
       type: [AwardRef],
-      description: 'Awards won and nominations.',
-      resolve: (a, _, c) => artistField(a, 'awards', c),
+      nullable: true,
+      description: 'Awards won and nominations; null when the profile lists none.',
+      resolve: async (a, _, c, info) => listItems(await artistField(a, 'awards', c), c, info),
     }),
     chartPositions: t.field({
       type: [ArtistChartPositionRef],
-      description: "The artist's current positions on the weekly charts.",
-      resolve: async (a, _, c) =>
-        (await artistField(a, 'charts', c)).map((entry) => ({
-          chart: { name: entry.chartName, territory: entry.chartTerritory },
-          week: entry.chartWeek,
-          position: entry.position,
-          peakPosition: entry.peakPosition,
-          weeksOnChart: entry.weeksOnChart,
-        })),
+      nullable: true,
+      description: "The artist's current positions on the weekly charts; null when the profile lists none.",
+      resolve: async (a, _, c, info) =>
+        listItems(await artistField(a, 'charts', c), c, info)?.map((record) => ({
+          chart: { name: record.chartName, territory: record.chartTerritory },
+          record,
+        })) ?? null,
     }),
     topSongs: t.field({
       type: [SongRef],
-      description: 'Up to 10 most-streamed songs, most first.',
-      resolve: async (a, _, c) => (await artistField(a, 'topSongs', c)).map(songFromSummary),
+      nullable: true,
+      description: 'Up to 10 most-streamed songs, most first; null when the profile lists none.',
+      resolve: async (a, _, c, info) => listItems(await artistField(a, 'topSongs', c), c, info)?.map(songFromSummary) ?? null,
     }),
     songs: t.connection(
       {
         type: SongRef,
+        nullable: true,
         description: 'All songs of the artist, most-streamed first.',
-        resolve: async (a, args, c) => {
-          const songs = await c.loader.load(endpoints.songsOfArtist(a.slug));
-          return arrayConnection(args, songs.map(songFromSummary));
+        resolve: async (a, args, c, info) => {
+          const songs = await c.loader.load(endpoints.songsOfArtist(a.slug, c.assumptions.songsOfArtistLimit));
+          return arrayConnection(args, listItems(songs, c, info)?.map(songFromSummary) ?? []);
         },
       },
       {
@@ -107,22 +108,26 @@ builder.node(ArtistRef, {
     ),
     history: t.field({
       type: [StreamSnapshotRef],
+      nullable: true,
       description: 'Daily snapshots of the last 90 days, oldest first.',
-      resolve: (a, _, c) => c.loader.load(endpoints.artistHistory(a.slug)),
+      resolve: async (a, _, c, info) => listItems(await c.loader.load(endpoints.artistHistory(a.slug)), c, info),
     }),
     milestones: t.field({
       type: [MilestoneRef],
+      nullable: true,
       description: "The artist's milestone timeline (artist and song thresholds crossed), oldest first.",
-      resolve: (a, _, c) => c.loader.load(endpoints.timeline(a.slug)),
+      resolve: async (a, _, c, info) => listItems(await c.loader.load(endpoints.timeline(a.slug)), c, info),
     }),
     streamMilestone: t.field({
       type: MilestoneFactRef,
+      nullable: true,
       description: 'Whether the artist has reached `threshold` all-time streams, and when.',
       args: { threshold: t.arg({ type: 'SafeInt', required: true, description: 'A stream count, e.g. 1000000000.' }) },
       resolve: (a, args, c) => c.loader.load(endpoints.artistStreamFact(a.slug, thresholdArg(args.threshold))),
     }),
     listenerMilestone: t.field({
       type: MilestoneFactRef,
+      nullable: true,
       description: 'Whether the artist has reached `threshold` monthly listeners, and when.',
       args: { threshold: t.arg({ type: 'SafeInt', required: true, description: 'A listener count, e.g. 10000000.' }) },
       resolve: (a, args, c) => c.loader.load(endpoints.artistListenerFact(a.slug, thresholdArg(args.threshold))),
@@ -136,14 +141,20 @@ builder.queryFields((t) => ({
     nullable: true,
     description: 'An artist by slug; null with a NOT_FOUND error when there is none.',
     args: { slug: t.arg.string({ required: true, description: 'Artist slug, e.g. `burna-boy`.' }) },
-    resolve: async (_, args, c) => {
-      const profile = await c.loader.load(endpoints.artist(slugArg(args.slug)));
-      return artistRef(profile.slug, profile);
+    resolve: async (_, args, c, info) => {
+      const slug = slugArg(args.slug);
+      // The children's reads start with the profile's: one upstream round trip for a whole page.
+      const [artist] = await Promise.all([
+        nodeLoaders.Artist(slug, c),
+        prefetchArtistChildren(slug, info, c).catch(() => undefined),
+      ]);
+      return artist;
     },
   }),
   artists: t.connection(
     {
       type: ArtistRef,
+      nullable: true,
       description: 'Browse artists, sorted by total streams unless `sortBy` says otherwise.',
       args: {
         letter: t.arg.string({ description: 'Only artists whose name starts with this letter.' }),
@@ -152,7 +163,7 @@ builder.queryFields((t) => ({
         sortBy: t.arg({ type: ArtistSortEnum, description: 'Order of the list.' }),
         search: t.arg.string({ description: 'Case-insensitive search in artist names.' }),
       },
-      resolve: (_, args, c) => {
+      resolve: (_, args, c, info) => {
         const filter = {
           letter: letterArg(args.letter),
           country: countryArg(args.country),
@@ -164,6 +175,7 @@ builder.queryFields((t) => ({
           args,
           (page) => c.loader.load(endpoints.artistsPage(page, filter)),
           (artist, cursor): Edge<ArtistShape> => ({ cursor, node: artistFromSummary(artist) }),
+          (dropped) => reportDropped(dropped, c, info),
         );
       },
     },

@@ -7,6 +7,8 @@ import RelayPlugin from '@pothos/plugin-relay';
 import SimpleObjectsPlugin from '@pothos/plugin-simple-objects';
 import type { GatewayContext } from './context.js';
 import { badUserInput } from './errors.js';
+import { slugArg } from './inputs.js';
+import { nodeLoaders } from './refs.js';
 
 const NODE_TYPES = ['Artist', 'Song', 'Album'];
 
@@ -39,7 +41,13 @@ export const builder = new SchemaBuilder<{
     nodesQueryOptions: {
       description: 'Fetches several objects by global id, in order; null for each that does not exist.',
       args: { ids: { description: 'Global ids, as returned in `id` fields.' } },
-      resolve: (_, { ids }, __, ___, resolveNodes) => resolveNodes(ids.map(nodeId)),
+      // One item at a time (Pothos' resolveNodes settles all ids together), so that an unknown
+      // or failing id nulls only its own item, with its error at that index.
+      resolve: (_, { ids }, context) =>
+        ids.map(async (id) => {
+          const { typename, id: slug } = nodeId(id);
+          return nodeLoaders[typename as keyof typeof nodeLoaders](slugArg(slug, 'ids'), context);
+        }),
     },
     idFieldOptions: { description: 'Opaque Relay global id; `node(id:)` refetches the object.' },
     cursorFieldOptions: { description: 'Opaque cursor of this edge, for `after`/`before`.' },

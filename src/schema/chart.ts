@@ -5,6 +5,7 @@ import { limitArg, slugArg } from './inputs.js';
 import { ArtistChartPositionRef, ChartEntryRef, ChartRef, ChartSummaryRef, type ChartSummaryShape, SongRef } from './object-refs.js';
 import { findSong, songFromSummary } from './refs.js';
 import type { GatewayContext } from './context.js';
+import { fromRecord, fromRecordRequired, listItems, requiredField, upstreamField } from './upstream-fields.js';
 
 /** latestWeek and totalEntries come from the chart list, read only when one of them is selected. */
 async function chartListing<K extends 'latestWeek' | 'totalEntries'>(
@@ -14,7 +15,7 @@ async function chartListing<K extends 'latestWeek' | 'totalEntries'>(
 ): Promise<number | string | null> {
   const known = chart[field];
   if (known !== undefined) return known;
-  const charts = await context.loader.load(endpoints.charts());
+  const { items: charts } = await context.loader.load(endpoints.charts());
   const listed = charts.find((c) => c.chartName === chart.name && c.chartTerritory === chart.territory);
   return listed?.[field] ?? null;
 }
@@ -42,10 +43,23 @@ ArtistChartPositionRef.implement({
   description: "An artist's current place on one chart.",
   fields: (t) => ({
     chart: t.field({ type: ChartSummaryRef, description: 'The chart.', resolve: (p) => p.chart }),
-    week: t.expose('week', { type: 'Date', nullable: true, description: 'Week of the chart edition.' }),
-    position: t.exposeInt('position', { description: 'Current position, from 1.' }),
-    peakPosition: t.exposeInt('peakPosition', { nullable: true, description: 'Best position reached.' }),
-    weeksOnChart: t.exposeInt('weeksOnChart', { nullable: true, description: 'Weeks spent on the chart.' }),
+    week: t.field({
+      type: 'Date',
+      nullable: true,
+      description: 'Week of the chart edition.',
+      resolve: (p) => upstreamField(p.record, 'chartWeek'),
+    }),
+    position: t.int({ description: 'Current position, from 1.', resolve: (p) => requiredField(p.record, 'position') }),
+    peakPosition: t.int({
+      nullable: true,
+      description: 'Best position reached.',
+      resolve: (p) => upstreamField(p.record, 'peakPosition'),
+    }),
+    weeksOnChart: t.int({
+      nullable: true,
+      description: 'Weeks spent on the chart.',
+      resolve: (p) => upstreamField(p.record, 'weeksOnChart'),
+    }),
   }),
 });
 
@@ -55,28 +69,37 @@ ChartRef.implement({
     name: t.exposeString('chartName', { description: 'Chart identifier.' }),
     territory: t.exposeString('chartTerritory', { description: 'Territory code.' }),
     week: t.expose('chartWeek', { type: 'Date', description: 'Week of this edition.' }),
-    totalEntries: t.exposeInt('total', { description: 'Entries in the whole chart, whatever `limit` was.' }),
-    entries: t.field({ type: [ChartEntryRef], description: 'Entries by position.', resolve: (chart) => chart.entries }),
+    totalEntries: t.int({ description: 'Entries in the whole chart, whatever `limit` was.', resolve: fromRecordRequired('total') }),
+    entries: t.field({
+      type: [ChartEntryRef],
+      description: 'Entries by position; entries the upstream sent unreadable are left out and listed in `extensions.warnings`.',
+      resolve: (chart, _, c, info) => listItems(chart.entries, c, info) ?? [],
+    }),
   }),
 });
 
 ChartEntryRef.implement({
   description: 'A song at its position on a chart.',
   fields: (t) => ({
-    position: t.exposeInt('position', { description: 'Position this week, from 1.' }),
-    songTitle: t.exposeString('songTitle', { description: 'Title as the chart prints it.' }),
-    artistName: t.exposeString('artistName', { description: 'Artist as the chart prints it.' }),
-    peakPosition: t.exposeInt('peakPosition', { description: 'Best position reached.' }),
-    weeksOnChart: t.exposeInt('weeksOnChart', { description: 'Weeks spent on the chart.' }),
-    trend: t.expose('trend', { type: ChartTrendEnum, description: "Movement since last week's chart." }),
-    delta: t.exposeInt('delta', { description: 'Places gained since last week (negative when down).' }),
-    previousPosition: t.exposeInt('prevRank', { nullable: true, description: 'Position last week; null for a NEW entry.' }),
+    position: t.int({ description: 'Position this week, from 1.', resolve: fromRecordRequired('position') }),
+    songTitle: t.string({ description: 'Title as the chart prints it.', resolve: fromRecordRequired('songTitle') }),
+    artistName: t.string({ description: 'Artist as the chart prints it.', resolve: fromRecordRequired('artistName') }),
+    peakPosition: t.int({ description: 'Best position reached.', resolve: fromRecordRequired('peakPosition') }),
+    weeksOnChart: t.int({ description: 'Weeks spent on the chart.', resolve: fromRecordRequired('weeksOnChart') }),
+    trend: t.field({ type: ChartTrendEnum, description: "Movement since last week's chart.", resolve: fromRecordRequired('trend') }),
+    delta: t.int({ description: 'Places gained since last week (negative when down).', resolve: fromRecordRequired('delta') }),
+    previousPosition: t.int({
+      nullable: true,
+      description: 'Position last week; null for a NEW entry.',
+      resolve: fromRecord('prevRank'),
+    }),
     song: t.field({
       type: SongRef,
       nullable: true,
       description: 'The song, found by title and artist name (one search per entry, only when selected); null when no song matches.',
       resolve: async (entry, _, c) => {
-        const summary = await findSong({ title: entry.songTitle, artistName: entry.artistName, songId: null }, c);
+        const lookup = { title: requiredField(entry, 'songTitle'), artistName: requiredField(entry, 'artistName'), songId: null };
+        const summary = await findSong(lookup, c);
         return summary === null ? null : songFromSummary(summary);
       },
     }),
@@ -86,14 +109,15 @@ ChartEntryRef.implement({
 builder.queryFields((t) => ({
   charts: t.field({
     type: [ChartSummaryRef],
+    nullable: true,
     description: 'Every chart the upstream publishes, with its latest week.',
-    resolve: async (_, __, c) =>
-      (await c.loader.load(endpoints.charts())).map((chart) => ({
+    resolve: async (_, __, c, info) =>
+      listItems(await c.loader.load(endpoints.charts()), c, info)?.map((chart) => ({
         name: chart.chartName,
         territory: chart.chartTerritory,
-        latestWeek: chart.latestWeek,
-        totalEntries: chart.totalEntries,
-      })),
+        latestWeek: upstreamField(chart, 'latestWeek'),
+        totalEntries: upstreamField(chart, 'totalEntries'),
+      })) ?? null,
   }),
   chart: t.field({
     type: ChartRef,
@@ -107,7 +131,7 @@ builder.queryFields((t) => ({
     resolve: async (_, args, c) => {
       const limit = limitArg(args.limit, MAX_CHART_SIZE, MAX_CHART_SIZE);
       const chart = await c.loader.load(endpoints.chart(slugArg(args.name, 'name'), slugArg(args.territory, 'territory')));
-      return { ...chart, entries: chart.entries.slice(0, limit) };
+      return { ...chart, entries: { items: chart.entries.items.slice(0, limit), dropped: chart.entries.dropped } };
     },
   }),
 }));

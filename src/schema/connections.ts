@@ -8,7 +8,7 @@
  * reuse the same cached pages.
  */
 import { MAX_PAGE_SIZE } from '../upstream/endpoints.js';
-import type { Page } from '../upstream/records.js';
+import type { DroppedRecord, Page } from '../upstream/records.js';
 import { badUserInput } from './errors.js';
 
 export interface ConnectionArgs {
@@ -82,23 +82,31 @@ function windowBounds(request: WindowRequest, total: number): { start: number; e
   let end = Math.max(start, Math.min(request.beforeOffset ?? total, total));
   if (request.first !== null) end = Math.min(end, start + request.first);
   if (request.last !== null) start = Math.max(start, end - request.last);
-  if (request.first === null && request.last === null) end = Math.min(end, start + DEFAULT_CONNECTION_SIZE);
+  // Neither size given: a default-sized page, next to the cursor the client did give.
+  if (request.first === null && request.last === null) {
+    if (request.beforeOffset !== null && request.afterOffset === null) start = Math.max(start, end - DEFAULT_CONNECTION_SIZE);
+    else end = Math.min(end, start + DEFAULT_CONNECTION_SIZE);
+  }
   return { start, end: Math.max(start, end) };
 }
 
+/** `slots`: the window's items by position; undefined where the upstream's record was unreadable. */
 function connectionOf<T, E extends Edge<unknown>>(
-  items: readonly T[],
+  slots: readonly (T | undefined)[],
   start: number,
   total: number,
   toEdge: (item: T, cursor: string) => E,
 ): Connection<E> {
-  const edges = items.map((item, index) => toEdge(item, offsetToCursor(start + index)));
+  const edges: E[] = [];
+  slots.forEach((item, index) => {
+    if (item !== undefined) edges.push(toEdge(item, offsetToCursor(start + index)));
+  });
   return {
     edges,
     totalCount: total,
     pageInfo: {
       hasPreviousPage: start > 0,
-      hasNextPage: start + items.length < total,
+      hasNextPage: start + slots.length < total,
       startCursor: edges[0]?.cursor ?? null,
       endCursor: edges.at(-1)?.cursor ?? null,
     },
@@ -120,6 +128,7 @@ export async function pagedConnection<T, E extends Edge<unknown>>(
   args: ConnectionArgs,
   fetchPage: (page: number) => Promise<Page<T>>,
   toEdge: (item: T, cursor: string) => E,
+  onDropped: (dropped: readonly DroppedRecord[]) => void,
 ): Promise<Connection<E>> {
   const request = windowRequest(args);
   const pageOf = (offset: number) => Math.floor(offset / MAX_PAGE_SIZE) + 1;
@@ -137,8 +146,29 @@ export async function pagedConnection<T, E extends Edge<unknown>>(
   total = pages[0]?.total ?? 0;
 
   const { start, end } = windowBounds(request, total);
-  const loaded = pages.flatMap((page) => page.items);
   const offsetOfLoaded = (firstPage - 1) * MAX_PAGE_SIZE;
-  const items = loaded.slice(start - offsetOfLoaded, end - offsetOfLoaded);
-  return connectionOf(items, start, total, toEdge);
+  const loaded = pages.flatMap(slotsOf);
+  const from = start - offsetOfLoaded;
+  const slots = loaded.slice(from, end - offsetOfLoaded);
+  const dropped: DroppedRecord[] = [];
+  slots.forEach((slot, index) => {
+    if (slot === undefined && from + index < loaded.length) {
+      const pageIndex = Math.floor((from + index) / MAX_PAGE_SIZE);
+      const reason = pages[pageIndex]?.dropped.find((d) => d.index === (from + index) % MAX_PAGE_SIZE)?.reason ?? '';
+      dropped.push({ index: start + index, reason });
+    }
+  });
+  onDropped(dropped);
+  return connectionOf(slots, start, total, toEdge);
+}
+
+/** A page's records at their upstream positions, with a hole where one was left out. */
+function slotsOf<T>(page: Page<T>): (T | undefined)[] {
+  const slots: (T | undefined)[] = [];
+  const droppedAt = new Set(page.dropped.map((d) => d.index));
+  let next = 0;
+  for (let index = 0; next < page.items.length || droppedAt.has(index); index++) {
+    slots.push(droppedAt.has(index) ? undefined : page.items[next++]);
+  }
+  return slots;
 }

@@ -7,6 +7,7 @@
 import { PothosValidationError } from '@pothos/core';
 import { GraphQLError } from 'graphql';
 import { UpstreamError } from '../upstream/errors.js';
+import { CallCapReached } from '../upstream/request-stats.js';
 
 export type ErrorCode =
   | 'BAD_USER_INPUT'
@@ -19,6 +20,7 @@ export type ErrorCode =
   | 'PERSISTED_QUERY_HASH_MISMATCH'
   | 'PAYLOAD_TOO_LARGE'
   | 'BAD_REQUEST'
+  | 'OPERATION_NOT_SUPPORTED'
   | 'QUERY_TOO_COMPLEX'
   | 'UPSTREAM_ERROR'
   | 'UPSTREAM_INVALID_RESPONSE'
@@ -99,6 +101,18 @@ export function persistedQueryHashMismatch(): GraphQLError {
   });
 }
 
+/** An HTTP request the gateway cannot read as a GraphQL request (malformed parameters, unsupported media type). */
+export function badRequest(message: string, status = 400): GraphQLError {
+  return new GraphQLError(message, { extensions: { code: 'BAD_REQUEST', http: { status } } });
+}
+
+/** The schema is read-only: mutations and subscriptions are refused at validation. */
+export function operationNotSupported(operation: string): GraphQLError {
+  return new GraphQLError(`${operation} operations are not supported: this API is read-only and only answers queries`, {
+    extensions: { code: 'OPERATION_NOT_SUPPORTED', http: { spec: true, status: 400 } },
+  });
+}
+
 /** The request body is larger than the gateway accepts. */
 export function payloadTooLarge(maxBytes: number): GraphQLError {
   return new GraphQLError(`The request body must be at most ${maxBytes} bytes`, {
@@ -131,6 +145,14 @@ export function maskError(error: unknown, message: string, isDev = false): Error
   const original = graphQLError?.originalError ?? error;
 
   if (original instanceof UpstreamError) return relocated(graphQLError, original.message, extensionsFor(original));
+  // The run-time cost bound: this field's read would have gone past the request's cap; what was read stays.
+  if (original instanceof CallCapReached) {
+    return relocated(
+      graphQLError,
+      `${original.message}; this field was not read. Ask for fewer items (first/limit) or fewer nested fields.`,
+      { code: 'QUERY_TOO_COSTLY', maximum: original.maximum },
+    );
+  }
   // Pothos refuses malformed global ids: the client's mistake.
   if (original instanceof PothosValidationError) {
     return relocated(graphQLError, original.message, { code: 'BAD_USER_INPUT' });

@@ -3,6 +3,7 @@
  * upstream would refuse, or that cannot name anything, must not cost budget.
  */
 import { MAX_PAGE_SIZE } from '../upstream/endpoints.js';
+import { pathValueProblem } from '../upstream/path-values.js';
 import { badUserInput } from './errors.js';
 
 /** Upstream slugs are short; anything longer than this cannot name a record. */
@@ -16,6 +17,8 @@ export function slugArg(value: string, name = 'slug'): string {
   if (value.length > MAX_SLUG_LENGTH) {
     throw badUserInput(`"${name}" must be at most ${MAX_SLUG_LENGTH} characters`, name);
   }
+  const problem = pathValueProblem(value);
+  if (problem !== undefined) throw badUserInput(`"${name}" ${problem}`, name);
   return value;
 }
 

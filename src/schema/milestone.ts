@@ -5,32 +5,50 @@ import { type Edge, pagedConnection } from './connections.js';
 import { ArtistTierEnum, SongTierEnum } from './enums.js';
 import { ArtistRef, MilestoneRef, SongRef } from './object-refs.js';
 import { type ArtistShape, type SongShape, artistFromSummary, artistRef, songFromLookup, songFromSummary } from './refs.js';
+import { fromRecord, fromRecordRequired, reportDropped, requiredField, upstreamField } from './upstream-fields.js';
 
 const STREAMS_SUFFIX = '_streams';
 
 MilestoneRef.implement({
   description: 'The day an artist or one of their songs crossed a stream threshold on a platform.',
   fields: (t) => ({
-    id: t.exposeID('id', { description: 'The upstream milestone id (compare it to poll for new milestones).' }),
-    metric: t.exposeString('metric', { description: 'What was counted, `<platform>_streams`, e.g. `spotify_streams`.' }),
+    id: t.exposeID('id', {
+      description:
+        'The upstream milestone id (compare it to poll for new milestones). When the upstream sends none, an id ' +
+        'derived from the artist, song, metric, threshold and day, prefixed `derived:`.',
+    }),
+    metric: t.string({
+      description: 'What was counted, `<platform>_streams`, e.g. `spotify_streams`.',
+      resolve: fromRecordRequired('metric'),
+    }),
     platform: t.string({
       description: 'The platform, i.e. the metric without `_streams`, e.g. `spotify`.',
-      resolve: (m) => (m.metric.endsWith(STREAMS_SUFFIX) ? m.metric.slice(0, -STREAMS_SUFFIX.length) : m.metric),
+      resolve: (m) => {
+        const metric = requiredField(m, 'metric');
+        return metric.endsWith(STREAMS_SUFFIX) ? metric.slice(0, -STREAMS_SUFFIX.length) : metric;
+      },
     }),
-    threshold: t.expose('threshold', { type: 'SafeInt', description: 'The threshold crossed, e.g. 1000000000.' }),
-    crossedAt: t.expose('crossedAt', { type: 'Date', description: 'Day it was crossed.' }),
-    isAfrobeats: t.exposeBoolean('isAfrobeats', { description: 'Whether the artist is flagged Afrobeats.' }),
-    streamValue: t.expose('streamValue', { type: 'SafeInt', nullable: true, description: 'Count observed when crossed.' }),
+    threshold: t.field({ type: 'SafeInt', description: 'The threshold crossed, e.g. 1000000000.', resolve: fromRecordRequired('threshold') }),
+    crossedAt: t.field({ type: 'Date', description: 'Day it was crossed.', resolve: fromRecordRequired('crossedAt') }),
+    isAfrobeats: t.boolean({ description: 'Whether the artist is flagged Afrobeats.', resolve: fromRecordRequired('isAfrobeats') }),
+    streamValue: t.field({
+      type: 'SafeInt',
+      nullable: true,
+      description: 'Count observed when crossed.',
+      resolve: fromRecord('streamValue'),
+    }),
     artist: t.field({
       type: ArtistRef,
       description: 'The artist (name, slug and image come with the milestone at no extra cost).',
-      resolve: (m) =>
-        artistRef(m.artistSlug, {
-          slug: m.artistSlug,
+      resolve: (m) => {
+        const slug = requiredField(m, 'artistSlug');
+        return artistRef(slug, {
+          slug,
           ...(m.artistName !== null ? { name: m.artistName } : {}),
           ...(m.artistImageUrl !== null ? { imageUrl: m.artistImageUrl } : {}),
-          isAfrobeats: m.isAfrobeats,
-        }),
+          ...(m.isAfrobeats !== null ? { isAfrobeats: m.isAfrobeats } : {}),
+        });
+      },
     }),
     song: t.field({
       type: SongRef,
@@ -39,7 +57,12 @@ MilestoneRef.implement({
       resolve: (m) =>
         m.songId === null && m.songTitle === null
           ? null
-          : songFromLookup({ title: m.songTitle ?? '', artistName: m.artistName ?? '', songId: m.songId }),
+          : songFromLookup({
+              title: requiredField(m, 'songTitle'),
+              artistName: upstreamField(m, 'artistName'),
+              artistSlug: upstreamField(m, 'artistSlug'),
+              songId: m.songId,
+            }),
     }),
   }),
 });
@@ -53,13 +76,15 @@ builder.queryFields((t) => ({
   recentMilestones: t.connection(
     {
       type: MilestoneRef,
+      nullable: true,
       description: 'Milestones crossed recently, newest first. Poll it (about hourly) and compare ids to spot new ones.',
       args: { isAfrobeats: t.arg.boolean({ description: 'Only Afrobeats artists (true) or only others (false).' }) },
-      resolve: (_, args, c) =>
+      resolve: (_, args, c, info) =>
         pagedConnection(
           args,
           (page) => c.loader.load(endpoints.recentMilestonesPage(page, args.isAfrobeats)),
           (milestone, cursor) => ({ cursor, node: milestone }),
+          (dropped) => reportDropped(dropped, c, info),
         ),
     },
     {
@@ -73,12 +98,13 @@ builder.queryFields((t) => ({
   artistsByTier: t.connection(
     {
       type: ArtistRef,
+      nullable: true,
       description: 'Artists whose all-time streams crossed `tier`, with the day each crossed it.',
       args: {
         tier: t.arg({ type: ArtistTierEnum, required: true, description: 'The stream threshold.' }),
         isAfrobeats: t.arg.boolean({ description: 'Only Afrobeats artists (true) or only others (false).' }),
       },
-      resolve: (_, args, c) =>
+      resolve: (_, args, c, info) =>
         pagedConnection(
           args,
           (page) => c.loader.load(endpoints.artistsByTierPage(args.tier, page, args.isAfrobeats)),
@@ -87,6 +113,7 @@ builder.queryFields((t) => ({
             node: artistFromSummary(record.artist),
             crossedAt: record.crossedAt,
           }),
+          (dropped) => reportDropped(dropped, c, info),
         ),
     },
     {
@@ -112,9 +139,10 @@ builder.queryFields((t) => ({
   songsByTier: t.connection(
     {
       type: SongRef,
+      nullable: true,
       description: 'Songs whose all-time streams crossed `tier`, with the day each crossed it.',
       args: { tier: t.arg({ type: SongTierEnum, required: true, description: 'The stream threshold.' }) },
-      resolve: (_, args, c) =>
+      resolve: (_, args, c, info) =>
         pagedConnection(
           args,
           (page) => c.loader.load(endpoints.songsByTierPage(args.tier, page)),
@@ -123,6 +151,7 @@ builder.queryFields((t) => ({
             node: songFromSummary(record.song),
             crossedAt: record.crossedAt,
           }),
+          (dropped) => reportDropped(dropped, c, info),
         ),
     },
     {

@@ -3,6 +3,7 @@
  * so that type families can link to each other without import cycles.
  */
 import type {
+  ArtistChartRecord,
   AwardRecord,
   ChartEntryRecord,
   ChartRecord,
@@ -23,15 +24,12 @@ export interface ChartSummaryShape {
 
 export interface ArtistChartPositionShape {
   readonly chart: ChartSummaryShape;
-  readonly week: string | null;
-  readonly position: number;
-  readonly peakPosition: number | null;
-  readonly weeksOnChart: number | null;
+  readonly record: ArtistChartRecord;
 }
 
 export interface RankedShape<T> {
   readonly rank: number;
-  readonly momentumScore?: number;
+  readonly momentumScore: number | null;
   readonly item: T;
 }
 

@@ -1,5 +1,7 @@
 import { endpoints, type RankingFilter, type UpstreamRequest } from '../upstream/endpoints.js';
-import type { RankedRecord } from '../upstream/records.js';
+import type { GraphQLResolveInfo } from 'graphql';
+import type { RankedRecord, RecordList } from '../upstream/records.js';
+import { listItems, upstreamField } from './upstream-fields.js';
 import { builder } from './builder.js';
 import type { GatewayContext } from './context.js';
 import { countryArg, listLimitArg } from './inputs.js';
@@ -34,7 +36,11 @@ TrendingArtistRef.implement({
   description: 'An artist at its rank by momentum.',
   fields: (t) => ({
     rank: t.exposeInt('rank', { description: 'Rank, from 1.' }),
-    momentumScore: t.float({ description: 'Momentum score; higher is hotter.', resolve: (r) => r.momentumScore ?? 0 }),
+    momentumScore: t.float({
+      nullable: true,
+      description: 'Momentum score; higher is hotter. Null when the upstream does not say.',
+      resolve: (r) => r.momentumScore,
+    }),
     artist: t.field({ type: ArtistRef, description: 'The artist (summary fields cost nothing extra).', resolve: (r) => r.item }),
   }),
 });
@@ -43,7 +49,11 @@ TrendingSongRef.implement({
   description: 'A song at its rank by momentum.',
   fields: (t) => ({
     rank: t.exposeInt('rank', { description: 'Rank, from 1.' }),
-    momentumScore: t.float({ description: 'Momentum score; higher is hotter.', resolve: (r) => r.momentumScore ?? 0 }),
+    momentumScore: t.float({
+      nullable: true,
+      description: 'Momentum score; higher is hotter. Null when the upstream does not say.',
+      resolve: (r) => r.momentumScore,
+    }),
     song: t.field({ type: SongRef, description: 'The song (summary fields cost nothing extra).', resolve: (r) => r.item }),
   }),
 });
@@ -75,44 +85,56 @@ interface RankingArgs {
  * at its maximum size and sliced to `limit`, so every limit shares one call.
  */
 function resolveRanking<Summary, Shape>(
-  endpoint: (filter: RankingFilter) => UpstreamRequest<RankedRecord<Summary>[]>,
+  endpoint: (filter: RankingFilter, limit: number) => UpstreamRequest<RecordList<RankedRecord<Summary>>>,
   toShape: (summary: Summary) => Shape,
 ) {
-  return async (_: unknown, args: RankingArgs, context: GatewayContext): Promise<RankedShape<Shape>[]> => {
+  return async (_: unknown, args: RankingArgs, context: GatewayContext, info: GraphQLResolveInfo): Promise<RankedShape<Shape>[]> => {
     const limit = listLimitArg(args.limit);
     const filter = { isAfrobeats: args.isAfrobeats, country: countryArg(args.country) };
-    const records = await context.loader.load(endpoint(filter));
-    return records.slice(0, limit).map((r) => ({ rank: r.rank, momentumScore: r.momentumScore ?? undefined, item: toShape(r.item) }));
+    const list = await context.loader.load(endpoint(filter, context.assumptions.rankingLimit));
+    // The first `limit` places of the upstream's list, less those it sent unreadable.
+    const dropped = list.dropped.filter((d) => d.index < limit);
+    const wanted = { items: list.items.slice(0, limit - dropped.length), dropped };
+    return (listItems(wanted, context, info) ?? []).map((r) => ({
+      rank: r.rank,
+      momentumScore: upstreamField(r, 'momentumScore'),
+      item: toShape(r.item),
+    }));
   };
 }
 
 builder.queryFields((t) => ({
   topArtistsByStreams: t.field({
     type: [RankedArtistRef],
+    nullable: true,
     description: 'Artists with the most all-time streams.',
     args: artistRankingArgs(t),
     resolve: resolveRanking(endpoints.topArtistsByStreams, artistFromSummary),
   }),
   topArtistsByListeners: t.field({
     type: [RankedArtistRef],
+    nullable: true,
     description: 'Artists with the most monthly listeners.',
     args: artistRankingArgs(t),
     resolve: resolveRanking(endpoints.topArtistsByListeners, artistFromSummary),
   }),
   topSongs: t.field({
     type: [RankedSongRef],
+    nullable: true,
     description: 'Songs with the most all-time streams.',
     args: rankingArgs(t, 'songs'),
     resolve: resolveRanking(endpoints.topSongs, songFromSummary),
   }),
   trendingArtists: t.field({
     type: [TrendingArtistRef],
+    nullable: true,
     description: 'Artists by momentum score, hottest first.',
     args: artistRankingArgs(t),
     resolve: resolveRanking(endpoints.trendingArtists, artistFromSummary),
   }),
   trendingSongs: t.field({
     type: [TrendingSongRef],
+    nullable: true,
     description: 'Songs by momentum score, hottest first.',
     args: rankingArgs(t, 'songs'),
     resolve: resolveRanking(endpoints.trendingSongs, songFromSummary),

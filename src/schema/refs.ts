@@ -14,8 +14,10 @@ import type {
   ArtistSummary,
   SongRecord,
   SongSummary,
+  UpstreamRecord,
 } from '../upstream/records.js';
 import type { GatewayContext } from './context.js';
+import { upstreamField } from './upstream-fields.js';
 
 export interface ArtistShape {
   readonly kind: 'artist';
@@ -26,7 +28,9 @@ export interface ArtistShape {
 /** How to find a song whose slug the parent does not know (milestones, chart entries). */
 export interface SongLookup {
   readonly title: string;
-  readonly artistName: string;
+  /** Null when the parent did not say; then the artist's profile tells it. */
+  readonly artistName: string | null;
+  readonly artistSlug?: string | null;
   readonly songId: string | null;
 }
 
@@ -55,7 +59,7 @@ export const songFromSummary = (summary: SongSummary): SongShape => songRef(summ
 export const songFromLookup = (lookup: SongLookup): SongShape => ({
   kind: 'song',
   slug: null,
-  known: { title: lookup.title, artistName: lookup.artistName },
+  known: lookup.artistName === null ? { title: lookup.title } : { title: lookup.title, artistName: lookup.artistName },
   lookup,
 });
 
@@ -66,10 +70,34 @@ export const albumRef = (slug: string, known: Partial<AlbumRecord> = { slug }): 
 });
 export const albumFromSummary = (summary: AlbumSummary): AlbumShape => albumRef(summary.slug, summary);
 
-/** A field the parent already told us, or else the full record's, loaded once per request. */
-async function knownOrLoaded<R, K extends keyof R>(known: Partial<R>, field: K, load: () => Promise<R>): Promise<R[K]> {
+/** The three refetchable types, loaded by slug: proving the record exists, so unknown slugs are NOT_FOUND. */
+export const nodeLoaders = {
+  Artist: async (slug: string, context: GatewayContext): Promise<ArtistShape> => {
+    const profile = await context.loader.load(endpoints.artist(slug));
+    return artistRef(profile.slug, profile);
+  },
+  Song: async (slug: string, context: GatewayContext): Promise<SongShape> => {
+    const record = await context.loader.load(endpoints.song(slug));
+    return songRef(record.slug, record);
+  },
+  Album: async (slug: string, context: GatewayContext): Promise<AlbumShape> => {
+    const record = await context.loader.load(endpoints.album(slug));
+    return albumRef(record.slug, record);
+  },
+} as const;
+
+/**
+ * A field the parent already told us, or else the full record's, loaded once
+ * per request. Unreadable in either, it is an error at the field.
+ */
+async function knownOrLoaded<R extends UpstreamRecord, K extends keyof R & string>(
+  known: Partial<R>,
+  field: K,
+  load: () => Promise<R>,
+): Promise<R[K]> {
+  if (known.unreadable?.[field] !== undefined) return upstreamField(known as R, field);
   const value = known[field];
-  return value !== undefined ? (value as R[K]) : (await load())[field];
+  return value !== undefined ? (value as R[K]) : upstreamField(await load(), field);
 }
 
 export function artistField<K extends keyof ArtistProfile>(
@@ -88,6 +116,10 @@ export function albumField<K extends keyof AlbumRecord>(
   return knownOrLoaded(album.known, field, () => context.loader.load(endpoints.album(album.slug)));
 }
 
+/** A song or album whose body does not say whose it is. */
+export const missingArtist = () =>
+  new UpstreamError('UPSTREAM_INVALID_RESPONSE', 'The upstream API sent no readable "artistSlug" for this record');
+
 const sameText = (a: string | null | undefined, b: string) =>
   a != null && a.localeCompare(b, undefined, { sensitivity: 'accent' }) === 0;
 
@@ -96,14 +128,23 @@ const sameText = (a: string | null | undefined, b: string) =>
  * the exact match (by id when the parent knows it). Null when nothing matches.
  */
 export async function findSong(lookup: SongLookup, context: GatewayContext): Promise<SongSummary | null> {
-  const results = await context.loader.load(endpoints.searchSongs(lookup.title, lookup.artistName));
+  const artistName = lookup.artistName ?? (await artistNameOf(lookup, context));
+  const { items: results } = await context.loader.load(endpoints.searchSongs(lookup.title, artistName));
   if (lookup.songId !== null) {
     const byId = results.find((song) => song.id === lookup.songId);
     if (byId !== undefined) return byId;
   }
   return (
-    results.find((song) => sameText(song.title, lookup.title) && sameText(song.artistName, lookup.artistName)) ?? null
+    results.find((song) => sameText(song.title, lookup.title) && sameText(song.artistName, artistName)) ?? null
   );
+}
+
+/** The artist's name from its profile, when the record naming the song did not carry it. */
+async function artistNameOf(lookup: SongLookup, context: GatewayContext): Promise<string> {
+  if (lookup.artistSlug == null) {
+    throw new UpstreamError('UPSTREAM_INVALID_RESPONSE', 'The upstream API named neither the artist nor its slug for this song');
+  }
+  return artistField(artistRef(lookup.artistSlug), 'name', context);
 }
 
 /** The song's summary when the parent had to look it up by title, else null. */
@@ -111,7 +152,7 @@ async function summaryOf(song: SongShape, context: GatewayContext): Promise<Song
   if (song.lookup === undefined) return null;
   const summary = await findSong(song.lookup, context);
   if (summary === null) {
-    throw new UpstreamError('NOT_FOUND', `Song "${song.lookup.title}" by "${song.lookup.artistName}" not found`);
+    throw new UpstreamError('NOT_FOUND', `Song "${song.lookup.title}" not found`);
   }
   return summary;
 }
@@ -126,10 +167,11 @@ export async function songField<K extends keyof SongRecord>(
   field: K,
   context: GatewayContext,
 ): Promise<SongRecord[K]> {
+  if (song.known.unreadable?.[field] !== undefined) return upstreamField(song.known as SongRecord, field);
   const known = song.known[field];
   if (known !== undefined) return known as SongRecord[K];
   const summary = await summaryOf(song, context);
-  if (summary !== null && field in summary) return summary[field as keyof SongSummary] as SongRecord[K];
+  if (summary !== null && field in summary) return upstreamField(summary as SongRecord, field);
   const record = await context.loader.load(endpoints.song(summary?.slug ?? song.slug ?? ''));
-  return record[field];
+  return upstreamField(record, field);
 }

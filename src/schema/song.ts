@@ -2,16 +2,14 @@ import { endpoints } from '../upstream/endpoints.js';
 import { builder } from './builder.js';
 import { slugArg, textArg, thresholdArg } from './inputs.js';
 import { AlbumRef, ArtistRef, MilestoneFactRef, SongRef, StreamSnapshotRef } from './object-refs.js';
-import { type SongShape, albumRef, artistRef, songField, songFromSummary, songRef, songSlugOf } from './refs.js';
+import { type SongShape, albumRef, artistRef, missingArtist, nodeLoaders, songField, songFromSummary, songSlugOf } from './refs.js';
+import { listItems } from './upstream-fields.js';
 
 builder.node(SongRef, {
   description: 'A song (a track), with its streaming totals, artist, album and history.',
   isTypeOf: (value) => (value as SongShape).kind === 'song',
   id: { resolve: (song, _, context) => songSlugOf(song, context) },
-  loadOne: async (slug, context) => {
-    const record = await context.loader.load(endpoints.song(slugArg(slug, 'id')));
-    return songRef(record.slug, record);
-  },
+  loadOne: (slug, context) => nodeLoaders.Song(slugArg(slug, 'id'), context),
   fields: (t) => ({
     slug: t.string({
       description: 'Stable identifier used in upstream URLs, built from the artist slug and the title.',
@@ -23,6 +21,7 @@ builder.node(SongRef, {
       description: 'The main artist.',
       resolve: async (s, _, c) => {
         const [slug, name] = await Promise.all([songField(s, 'artistSlug', c), s.known.artistName]);
+        if (slug === null) throw missingArtist();
         return artistRef(slug, name == null ? { slug } : { slug, name });
       },
     }),
@@ -71,24 +70,28 @@ builder.node(SongRef, {
     }),
     featuredArtists: t.field({
       type: [ArtistRef],
-      description: 'Artists featured on the song (needs the full song record).',
-      resolve: async (s, _, c) =>
-        (await songField(s, 'featuredArtists', c)).map((link) =>
+      nullable: true,
+      description: 'Artists featured on the song (needs the full song record); null when the upstream does not say.',
+      resolve: async (s, _, c, info) =>
+        listItems(await songField(s, 'featuredArtists', c), c, info)?.map((link) =>
           artistRef(link.slug, link.name === null ? { slug: link.slug } : { slug: link.slug, name: link.name }),
-        ),
+        ) ?? null,
     }),
     history: t.field({
       type: [StreamSnapshotRef],
+      nullable: true,
       description: 'Daily snapshots, oldest first.',
-      resolve: async (s, _, c) => c.loader.load(endpoints.songHistory(await songSlugOf(s, c))),
+      resolve: async (s, _, c, info) => listItems(await c.loader.load(endpoints.songHistory(await songSlugOf(s, c))), c, info),
     }),
     streamMilestone: t.field({
       type: MilestoneFactRef,
+      nullable: true,
       description: 'Whether the song has reached `threshold` all-time streams, and when.',
       args: { threshold: t.arg({ type: 'SafeInt', required: true, description: 'A stream count, e.g. 100000000.' }) },
       resolve: async (s, args, c) => {
         const threshold = thresholdArg(args.threshold);
         const [slug, artistSlug] = await Promise.all([songSlugOf(s, c), songField(s, 'artistSlug', c)]);
+        if (artistSlug === null) throw missingArtist();
         return c.loader.load(endpoints.songStreamFact(artistSlug, slug, threshold));
       },
     }),
@@ -101,23 +104,21 @@ builder.queryFields((t) => ({
     nullable: true,
     description: 'A song by slug; null with a NOT_FOUND error when there is none.',
     args: { slug: t.arg.string({ required: true, description: 'Song slug, e.g. `burna-boy-last-last`.' }) },
-    resolve: async (_, args, c) => {
-      const record = await c.loader.load(endpoints.song(slugArg(args.slug)));
-      return songRef(record.slug, record);
-    },
+    resolve: (_, args, c) => nodeLoaders.Song(slugArg(args.slug), c),
   }),
   searchSongs: t.field({
     type: [SongRef],
+    nullable: true,
     description: 'Songs matching a title and an artist name (case-insensitive); empty when nothing matches.',
     args: {
       title: t.arg.string({ required: true, description: 'Title, or part of it.' }),
       artistName: t.arg.string({ required: true, description: 'Artist name, or part of it.' }),
     },
-    resolve: async (_, args, c) => {
+    resolve: async (_, args, c, info) => {
       const songs = await c.loader.load(
         endpoints.searchSongs(textArg(args.title, 'title'), textArg(args.artistName, 'artistName')),
       );
-      return songs.map(songFromSummary);
+      return listItems(songs, c, info)?.map(songFromSummary) ?? [];
     },
   }),
 }));

@@ -1,16 +1,23 @@
 /** Small value types shared by artists and songs: snapshots, awards, milestone facts. */
 import { AwardRef, MilestoneFactRef, StreamSnapshotRef } from './object-refs.js';
+import { fromRecord } from './upstream-fields.js';
 
 StreamSnapshotRef.implement({
   description: 'Counts of one day, as the upstream saw them at its daily refresh.',
   fields: (t) => ({
     date: t.expose('date', { type: 'Date', description: 'The day (UTC).' }),
-    totalStreams: t.expose('totalStreams', { type: 'SafeInt', nullable: true, description: 'All-time streams at the end of the day.' }),
-    dailyStreams: t.expose('dailyStreams', { type: 'SafeInt', nullable: true, description: 'Streams during the day.' }),
-    monthlyListeners: t.expose('monthlyListeners', {
+    totalStreams: t.field({
+      type: 'SafeInt',
+      nullable: true,
+      description: 'All-time streams at the end of the day.',
+      resolve: fromRecord('totalStreams'),
+    }),
+    dailyStreams: t.field({ type: 'SafeInt', nullable: true, description: 'Streams during the day.', resolve: fromRecord('dailyStreams') }),
+    monthlyListeners: t.field({
       type: 'SafeInt',
       nullable: true,
       description: 'Monthly listeners on the day (artists only; null for songs).',
+      resolve: fromRecord('monthlyListeners'),
     }),
   }),
 });
@@ -19,9 +26,13 @@ AwardRef.implement({
   description: 'An award or nomination of an artist.',
   fields: (t) => ({
     name: t.exposeString('name', { description: 'Name of the award, e.g. "Grammy Award".' }),
-    category: t.exposeString('category', { nullable: true, description: 'Category, e.g. "Best Global Music Album".' }),
-    year: t.exposeInt('year', { nullable: true, description: 'Year of the ceremony.' }),
-    won: t.exposeBoolean('won', { description: 'True when won, false when only nominated.' }),
+    category: t.string({ nullable: true, description: 'Category, e.g. "Best Global Music Album".', resolve: fromRecord('category') }),
+    year: t.int({ nullable: true, description: 'Year of the ceremony.', resolve: fromRecord('year') }),
+    won: t.boolean({
+      nullable: true,
+      description: 'True when won, false when only nominated; null when the upstream does not say.',
+      resolve: fromRecord('won'),
+    }),
   }),
 });
 
@@ -30,9 +41,18 @@ MilestoneFactRef.implement({
   fields: (t) => ({
     metric: t.exposeString('metric', { description: 'What is counted, e.g. `spotify_streams` or `monthly_listeners`.' }),
     threshold: t.expose('threshold', { type: 'SafeInt', description: 'The count asked about.' }),
-    reached: t.exposeBoolean('reached', { description: 'Whether the count has been reached.' }),
-    crossedAt: t.expose('crossedAt', { type: 'Date', nullable: true, description: 'Day it was crossed; null when not reached yet.' }),
-    currentValue: t.expose('currentValue', { type: 'SafeInt', nullable: true, description: 'The count now.' }),
-    text: t.exposeString('text', { nullable: true, description: 'A sentence stating the fact, ready to display.' }),
+    reached: t.boolean({
+      nullable: true,
+      description: 'Whether the count has been reached; null when the upstream does not say.',
+      resolve: fromRecord('reached'),
+    }),
+    crossedAt: t.field({
+      type: 'Date',
+      nullable: true,
+      description: 'Day it was crossed; null when not reached yet.',
+      resolve: fromRecord('crossedAt'),
+    }),
+    currentValue: t.field({ type: 'SafeInt', nullable: true, description: 'The count now.', resolve: fromRecord('currentValue') }),
+    text: t.string({ nullable: true, description: 'A sentence stating the fact, ready to display.', resolve: fromRecord('text') }),
   }),
 });

@@ -9,16 +9,19 @@ import type { Logger } from 'pino';
 import type { ResponseCache } from '../cache/cache.js';
 import type { GatewayConfig } from '../config.js';
 import { MemoryCache } from '../cache/memory-cache.js';
+import type { SharedRedis } from '../redis/connection.js';
 import { RequestLoader } from '../loaders/request-loader.js';
 import type { GatewayContext } from '../schema/context.js';
 import { maskError } from '../schema/errors.js';
 import { schema } from '../schema/index.js';
-import { BudgetLedger } from '../upstream/budget.js';
 import { CachedUpstream, type Caller } from '../upstream/cached-upstream.js';
 import { UpstreamClient, type UpstreamClientOptions } from '../upstream/client.js';
-import { KeyRegistry } from '../upstream/key-registry.js';
+import { DEFAULT_ASSUMPTIONS, type UpstreamAssumptions } from '../upstream/endpoints.js';
+import { UpstreamNotices } from '../upstream/upstream-notices.js';
 import { RequestStats } from '../upstream/request-stats.js';
 import { type AuthMode, callerFor, serverCaller } from './caller.js';
+import { clientAddressOf, clientIdOf } from './client-identity.js';
+import { type StoreOptions, createStores } from './stores.js';
 import { exampleGraphiQL } from './examples.js';
 import { yogaLogger } from './yoga-logger.js';
 import { useClientKeyCheck } from './plugins/use-client-key-check.js';
@@ -31,10 +34,14 @@ import {
   loadManifest,
   usePersistedOperations,
 } from './plugins/use-persisted-operations.js';
+import { useNestingLimit } from './plugins/use-nesting-limit.js';
+import { useQueryOperationsOnly } from './plugins/use-query-operations-only.js';
+import { useRequestErrorCodes } from './plugins/use-request-error-codes.js';
 import { useRequestLog } from './plugins/use-request-log.js';
+import { useRequestReadErrors } from './plugins/use-request-read-errors.js';
 import { useRequestSizeLimit } from './plugins/use-request-size-limit.js';
 import { type ShapeLimitOptions, useShapeLimits } from './plugins/use-shape-limits.js';
-import { useUpstreamCostLimit } from './plugins/use-upstream-cost-limit.js';
+import { DEFAULT_MAX_UPSTREAM_COST, useUpstreamCostLimit } from './plugins/use-upstream-cost-limit.js';
 
 /** Protections of issue 4 (docs/protection.md); every field has a default. */
 export interface ProtectionOptions {
@@ -72,6 +79,11 @@ export interface GatewayOptions {
   readonly responseCache?: ResponseCache;
   readonly now?: () => Date;
   readonly protection?: ProtectionOptions;
+  /** Shared stores of issue 9; absent: every store in this process. */
+  readonly redis?: SharedRedis;
+  readonly stores?: StoreOptions;
+  /** What to send where the upstream description is silent (default: DEFAULT_ASSUMPTIONS). */
+  readonly assumptions?: UpstreamAssumptions;
 }
 
 export function createGateway(options: GatewayOptions) {
@@ -80,18 +92,25 @@ export function createGateway(options: GatewayOptions) {
   const server: Caller | undefined = auth.kind === 'server' ? serverCaller(auth.apiKey) : undefined;
 
   const client = new UpstreamClient({ baseUrl: options.upstreamUrl, ...options.client });
-  const cache = options.responseCache ?? new MemoryCache(options.cache);
-  const budget = new BudgetLedger(options.dailyLimit, options.now);
-  const keys = new KeyRegistry();
+  const stores = createStores({
+    redis: options.redis?.client,
+    cache: options.responseCache ?? new MemoryCache(options.cache),
+    budget: { dailyLimit: options.dailyLimit, ...(options.now ? { now: options.now } : {}) },
+    ...options.stores,
+  });
+  const { cache, budget, keys, locks } = stores;
   const upstream = new CachedUpstream({
     client,
     cache,
     budget,
     keys,
+    locks,
     cachePolicy: options.cache,
     retry: { maxAttempts: options.retries + 1, baseDelayMs: 100, maxDelayMs: 2_000 },
     deadlineMs: options.deadlineMs,
+    notices: new UpstreamNotices(options.logger),
   });
+  const assumptions = options.assumptions ?? DEFAULT_ASSUMPTIONS;
   let draining = false;
 
   const protection = options.protection ?? {};
@@ -108,6 +127,8 @@ export function createGateway(options: GatewayOptions) {
     maskedErrors: { maskError },
     // graphql-codegen's client preset sends trusted documents as `{ documentId }` (use-persisted-operations.ts).
     extraParamNames: ['documentId'],
+    // No uploads in the schema: multipart bodies are refused with 415 (use-request-read-errors.ts).
+    multipart: false,
     // The GraphiQL bundle is served inline: the page works offline and behind firewalls, no CDN involved.
     renderGraphiQL,
     graphiql: {
@@ -117,18 +138,27 @@ export function createGateway(options: GatewayOptions) {
         ? { defaultHeaders: JSON.stringify({ Authorization: 'Bearer <your API key>' }) }
         : {}),
     },
-    context: ({ request }) => {
-      const caller = callerFor(request, auth, server);
-      const stats = new RequestStats();
-      return { request, caller, stats, budget, loader: new RequestLoader(upstream, caller, stats) };
+    context: (initial) => {
+      const { request } = initial;
+      const caller = withClientIdentity(callerFor(request, auth, server), request, initial);
+      // The estimate refuses costly operations early; this cap bounds what the data makes of the rest.
+      const stats = new RequestStats(protection.maxUpstreamCost ?? DEFAULT_MAX_UPSTREAM_COST);
+      return { request, caller, stats, budget, assumptions, loader: new RequestLoader(upstream, caller, stats, options.logger) };
     },
     plugins: [
-      useReadinessCheck({ endpoint: '/ready', check: () => !draining }),
+      useReadinessCheck({ endpoint: '/ready', check: () => !draining && (options.redis?.isUp() ?? true) }),
       // Cheap refusals first: who is asking too often, how big the body is, which document it names.
-      ...(auth.kind === 'server' && protection.rateLimit !== undefined ? [useClientRateLimit(protection.rateLimit)] : []),
+      ...(auth.kind === 'server' && protection.rateLimit !== undefined
+        ? [useClientRateLimit({ ...protection.rateLimit, ...(options.redis ? { redis: options.redis.client } : {}) })]
+        : []),
       useRequestSizeLimit({ maxBytes: protection.maxRequestBytes }),
+      useRequestReadErrors(),
+      // Before persisted operations, so a document too deeply nested to parse is never registered.
+      useNestingLimit(protection.shape?.maxNesting),
       usePersistedOperations({ mode: persistedMode, manifest }),
       ...useShapeLimits(protection.shape),
+      useQueryOperationsOnly(),
+      useRequestErrorCodes(),
       useHttpCaching({
         maxAgeSeconds: protection.httpCacheMaxAgeSeconds,
         perClient: auth.kind === 'pass-through',
@@ -153,8 +183,19 @@ export function createGateway(options: GatewayOptions) {
     drain() {
       draining = true;
     },
-    close: () => client.close(),
+    close: async () => {
+      await client.close();
+      await options.redis?.close();
+    },
   };
+
+  /** In server-key mode, who the call is for: each client may spend only its share of the key's day. */
+  function withClientIdentity(caller: Caller, request: Request, context: object): Caller {
+    if (caller.mode !== 'server' || !stores.capsClients) return caller;
+    const trustProxy = options.stores?.trustProxy ?? protection.rateLimit?.trustProxy ?? false;
+    const address = clientAddressOf(request, context, trustProxy);
+    return { ...caller, clientId: clientIdOf(address) };
+  }
 }
 
 export type Gateway = ReturnType<typeof createGateway>;

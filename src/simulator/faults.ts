@@ -6,7 +6,9 @@ export type Fault =
   | { kind: 'hang' }
   | { kind: 'reset' }
   | { kind: 'raw'; status?: number; contentType?: string; body: string }
-  | { kind: 'stream'; bytes: number };
+  | { kind: 'stream'; bytes: number }
+  /** The normal 200 answer, rewritten: how a real upstream's bodies may differ from the assumed ones. */
+  | { kind: 'rewrite'; rewrite: (body: unknown) => unknown };
 
 export interface FaultOptions {
   /** A string matches as a prefix of the raw path; a RegExp is tested against it. Default: every path. */

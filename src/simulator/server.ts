@@ -46,7 +46,7 @@ export interface Simulator {
 export async function startSimulator(options: SimulatorOptions = {}): Promise<Simulator> {
   const config = resolveOptions(options);
   const dataDay = config.dataDate === undefined ? utcDayOf(config.now()) : parseDay(config.dataDate);
-  const data = createSimulatorData(new Dataset(config.seed, config.artists, dataDay));
+  const data = createSimulatorData(new Dataset(config.seed, config.artists, dataDay, config.roughness));
   const keys = new KeyRing(config.apiKeys, config.revokedKeys);
   const budget = new DailyBudget(config.dailyLimit, config.now);
   const calls = new CallLog();
@@ -113,6 +113,8 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
         record.status = 200;
         await streamNeverEndingArray(res, fault.bytes);
         return true;
+      case 'rewrite':
+        return false;
     }
   };
 
@@ -135,10 +137,12 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
       key: KeyRing.keyOf(req.headers.authorization),
     });
     const fault = faults.take(rawPath);
-    if (fault !== null && (await applyFault(fault, req, res, record))) return;
+    if (fault !== null && fault.kind !== 'rewrite' && (await applyFault(fault, req, res, record))) return;
     await sleep(latencyMs);
     const { status, body } = answer(req, rawPath, segments, query);
-    send(res, record, status, JSON.stringify(body));
+    // A copy is rewritten: the answer may share objects with the dataset.
+    const sent = fault?.kind === 'rewrite' && status === 200 ? fault.rewrite(structuredClone(body)) : body;
+    send(res, record, status, JSON.stringify(sent) ?? 'null');
   };
 
   const server = createServer((req, res) => {

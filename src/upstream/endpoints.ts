@@ -19,18 +19,20 @@ import {
   readChart,
   readChartSummary,
   readHistory,
-  readMilestone,
   readMilestoneFact,
+  readMilestonePage,
   readRankedArtists,
   readRankedSongs,
   readSong,
   readSongSummary,
+  readSongsOf,
   readTierArtist,
   readTierSong,
   readTimeline,
   type Reader,
 } from './readers.js';
-import type { AlbumType } from './records.js';
+import type { AlbumType, RecordList, SongSummary } from './records.js';
+import { requirePathValues } from './path-values.js';
 
 export const API_PREFIX = ['api', 'v1'] as const;
 /** Largest `limit` the paginated endpoints, leaderboards and trending lists accept. */
@@ -46,7 +48,33 @@ export interface UpstreamRequest<T> {
   /** What kind of resource this is, for logs and cost reports. */
   readonly resource: string;
   readonly read: Reader<T>;
+  /**
+   * What the gateway assumes where the upstream description is silent about
+   * this request; logged once as a warning if the upstream refuses it (400).
+   */
+  readonly assumption?: string;
 }
+
+/**
+ * Where the upstream description is silent, the gateway assumes; each
+ * assumption is a setting (README, "Upstream assumptions") so that an
+ * operator can follow the real upstream without a code change.
+ */
+export interface UpstreamAssumptions {
+  /** `limit` sent to the songs-of-artist endpoint, whose default and maximum are not documented. */
+  readonly songsOfArtistLimit: number;
+  /** `limit` sent to leaderboards and trending lists (documented maximum: 100 for streams only). */
+  readonly rankingLimit: number;
+}
+
+export const DEFAULT_ASSUMPTIONS: UpstreamAssumptions = { songsOfArtistLimit: 100, rankingLimit: 100 };
+
+const LETTER_OPTIONAL =
+  'GET /artists is called without `letter` (documented as required, but omitted in its usage example) when no letter filter is asked for';
+const TIER_FILTER_OPTIONAL =
+  'GET /milestones/artists/{tier} is called without `isAfrobeats` (documented as required) when no filter is asked for';
+const rankingLimitAccepted = (limit: number) =>
+  `leaderboards and trending lists accept limit=${limit} (UPSTREAM_RANKING_LIMIT; only /leaderboard/streams documents 100)`;
 
 /** Percent-encodes each segment on its own, so no value can add or climb a path level. */
 export function buildPath(segments: readonly string[], query: Record<string, QueryValue> = {}): string {
@@ -70,8 +98,10 @@ function request<T>(
   segments: readonly string[],
   query: Record<string, QueryValue>,
   read: Reader<T>,
+  assumption?: string,
 ): UpstreamRequest<T> {
-  return { key: buildPath(segments, query), resource, read };
+  requirePathValues(segments);
+  return { key: buildPath(segments, query), resource, read, ...(assumption === undefined ? {} : { assumption }) };
 }
 
 export type ArtistSortValue = 'name' | 'totalStreams' | 'monthlyListeners';
@@ -98,6 +128,28 @@ export interface RankingFilter {
 
 const full = { limit: MAX_PAGE_SIZE };
 
+function ranking<T>(
+  resource: string,
+  segments: readonly string[],
+  filter: RankingFilter,
+  limit: number,
+  read: Reader<T>,
+): UpstreamRequest<T> {
+  return request(resource, segments, { limit, isAfrobeats: filter.isAfrobeats, country: filter.country }, read, rankingLimitAccepted(limit));
+}
+
+/** Songs of an artist, with a warning note when the answer is as long as the limit and so perhaps cut short. */
+function songsUpTo(artistSlug: string, limit: number): Reader<RecordList<SongSummary>> {
+  const read = listOf(readSongsOf(artistSlug));
+  return (body, notes) => {
+    const list = read(body, notes);
+    if (list.items.length + list.dropped.length >= limit) {
+      notes.add('', 'limit', limit, `as many songs as the limit sent: the list may be cut short (UPSTREAM_SONGS_OF_ARTIST_LIMIT)`);
+    }
+    return list;
+  };
+}
+
 export const endpoints = {
   artistsPage: (page: number, filter: ArtistFilter) =>
     request('artists', ['artists'], {
@@ -108,14 +160,14 @@ export const endpoints = {
       isAfrobeats: filter.isAfrobeats,
       sortBy: filter.sortBy,
       q: filter.search,
-    }, pageOf(readArtistSummary)),
+    }, pageOf(readArtistSummary), filter.letter == null ? LETTER_OPTIONAL : undefined),
   artist: (slug: string) => request('artist', ['artists', slug], {}, readArtistProfile),
   artistHistory: (slug: string) =>
     request('artist history', ['artists', slug, 'history'], {}, readHistory),
 
-  // No limit: the endpoint returns all songs of the artist, which the gateway pages locally.
-  songsOfArtist: (artistSlug: string) =>
-    request('songs of artist', ['songs', artistSlug, 'songs'], {}, listOf(readSongSummary)),
+  // All songs of the artist in one call (paged locally); a full answer may have been cut at the limit.
+  songsOfArtist: (artistSlug: string, limit: number) =>
+    request('songs of artist', ['songs', artistSlug, 'songs'], { limit }, songsUpTo(artistSlug, limit)),
   song: (slug: string) => request('song', ['songs', slug], {}, readSong),
   songHistory: (slug: string) => request('song history', ['songs', slug, 'history'], {}, readHistory),
   searchSongs: (title: string, artistName: string) =>
@@ -132,35 +184,36 @@ export const endpoints = {
   album: (slug: string) => request('album', ['albums', slug], {}, readAlbum),
 
   recentMilestonesPage: (page: number, isAfrobeats: boolean | null | undefined) =>
-    request('recent milestones', ['milestones', 'recent'], { page, ...full, isAfrobeats }, pageOf(readMilestone)),
+    request('recent milestones', ['milestones', 'recent'], { page, ...full, isAfrobeats }, readMilestonePage),
   artistsByTierPage: (tier: string, page: number, isAfrobeats: boolean | null | undefined) =>
-    request('artists by tier', ['milestones', 'artists', tier], { page, ...full, isAfrobeats }, pageOf(readTierArtist)),
+    request('artists by tier', ['milestones', 'artists', tier], { page, ...full, isAfrobeats }, pageOf(readTierArtist),
+      isAfrobeats == null ? TIER_FILTER_OPTIONAL : undefined),
   songsByTierPage: (tier: string, page: number) =>
     request('songs by tier', ['milestones', 'songs', tier], { page, ...full }, pageOf(readTierSong)),
   timeline: (artistSlug: string) =>
     request('milestone timeline', ['milestones', 'timeline', artistSlug], {}, readTimeline(artistSlug)),
   artistStreamFact: (artistSlug: string, threshold: number) =>
-    request('milestone fact', ['milestones', 'facts', artistSlug, 'streams', String(threshold)], {}, readMilestoneFact),
+    request('milestone fact', ['milestones', 'facts', artistSlug, 'streams', String(threshold)], {}, readMilestoneFact(threshold)),
   artistListenerFact: (artistSlug: string, threshold: number) =>
-    request('milestone fact', ['milestones', 'facts', artistSlug, 'listeners', String(threshold)], {}, readMilestoneFact),
+    request('milestone fact', ['milestones', 'facts', artistSlug, 'listeners', String(threshold)], {}, readMilestoneFact(threshold)),
   songStreamFact: (artistSlug: string, songSlug: string, threshold: number) =>
     request(
       'milestone fact',
       ['milestones', 'facts', artistSlug, 'songs', songSlug, 'streams', String(threshold)],
       {},
-      readMilestoneFact,
+      readMilestoneFact(threshold),
     ),
 
-  topArtistsByStreams: (filter: RankingFilter) =>
-    request('leaderboard', ['leaderboard', 'streams'], { ...full, isAfrobeats: filter.isAfrobeats, country: filter.country }, readRankedArtists),
-  topArtistsByListeners: (filter: RankingFilter) =>
-    request('leaderboard', ['leaderboard', 'listeners'], { ...full, isAfrobeats: filter.isAfrobeats, country: filter.country }, readRankedArtists),
-  topSongs: (filter: RankingFilter) =>
-    request('leaderboard', ['leaderboard', 'songs'], { ...full, isAfrobeats: filter.isAfrobeats }, readRankedSongs),
-  trendingArtists: (filter: RankingFilter) =>
-    request('trending', ['trending', 'artists'], { ...full, isAfrobeats: filter.isAfrobeats, country: filter.country }, readRankedArtists),
-  trendingSongs: (filter: RankingFilter) =>
-    request('trending', ['trending', 'songs'], { ...full, isAfrobeats: filter.isAfrobeats }, readRankedSongs),
+  topArtistsByStreams: (filter: RankingFilter, limit: number) =>
+    ranking('leaderboard', ['leaderboard', 'streams'], filter, limit, readRankedArtists),
+  topArtistsByListeners: (filter: RankingFilter, limit: number) =>
+    ranking('leaderboard', ['leaderboard', 'listeners'], filter, limit, readRankedArtists),
+  topSongs: (filter: RankingFilter, limit: number) =>
+    ranking('leaderboard', ['leaderboard', 'songs'], { isAfrobeats: filter.isAfrobeats }, limit, readRankedSongs),
+  trendingArtists: (filter: RankingFilter, limit: number) =>
+    ranking('trending', ['trending', 'artists'], filter, limit, readRankedArtists),
+  trendingSongs: (filter: RankingFilter, limit: number) =>
+    ranking('trending', ['trending', 'songs'], { isAfrobeats: filter.isAfrobeats }, limit, readRankedSongs),
 
   charts: () => request('charts', ['charts'], {}, listOf(readChartSummary)),
   chart: (name: string, territory: string) =>

@@ -2,12 +2,13 @@
  * Tolerant readers: the only code that looks inside upstream JSON.
  *
  * The upstream documents few of its bodies (upstream-api.md, Part 2), so every
- * reader follows one policy: unknown fields are ignored, a missing or
- * mistyped optional field becomes `null`, a list may come bare or as
- * `{ data: [...] }`, and a body without the fields that identify a record
- * throws `ShapeError`, which the upstream layer turns into
- * UPSTREAM_INVALID_RESPONSE for the fields that needed it. Nothing is invented.
+ * reader follows the policy of `reading.ts`: unknown fields are ignored,
+ * unambiguous variations are accepted and noted, absent fields are null,
+ * unreadable ones are named in the record's `unreadable`, and a record
+ * without the fields that identify it is left out of its list. Nothing is
+ * invented.
  */
+import { Fields, ShapeError, listBody, objectAt, readItems, type Presence, type Reader } from './reading.js';
 import type {
   AlbumRecord,
   AlbumSummary,
@@ -25,6 +26,7 @@ import type {
   MilestoneRecord,
   Page,
   RankedRecord,
+  RecordList,
   SongRecord,
   SongSummary,
   StreamSnapshotRecord,
@@ -33,341 +35,394 @@ import type {
   TrackRecord,
 } from './records.js';
 
-export class ShapeError extends Error {
-  override readonly name = 'ShapeError';
-}
+export { ShapeError, type Reader } from './reading.js';
 
-type Json = Record<string, unknown>;
-export type Reader<T> = (value: unknown) => T;
-
-const DATE = /^\d{4}-\d{2}-\d{2}$/;
 const CHART_TRENDS: readonly ChartTrend[] = ['NEW', 'UP', 'DOWN', 'SAME', 'RE'];
 const ALBUM_TYPES: readonly AlbumType[] = ['album', 'single', 'ep'];
+const upper = (text: string) => text.trim().toUpperCase();
+const lower = (text: string) => text.trim().toLowerCase();
 
-function object(value: unknown, what: string): Json {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    throw new ShapeError(`expected ${what} to be an object`);
-  }
-  return value as Json;
+/** Only the fields that were unreadable, so that most records carry nothing extra. */
+function withUnreadable<T extends object>(record: T, fields: Fields): T {
+  const unreadable = fields.unreadable;
+  return unreadable === undefined ? record : { ...record, unreadable };
 }
 
-function requiredString(o: Json, key: string): string {
-  const value = o[key];
-  if (typeof value === 'string' && value.length > 0) return value;
-  if (typeof value === 'number' && Number.isFinite(value)) return String(value);
-  throw new ShapeError(`expected "${key}" to be a non-empty string`);
-}
-
-function optionalString(o: Json, key: string): string | null {
-  const value = o[key];
-  return typeof value === 'string' && value.length > 0 ? value : null;
-}
-
-/** Counts are integers below 2^53; some APIs send them as numeric strings. */
-function optionalInteger(o: Json, key: string): number | null {
-  const value = o[key];
-  const number = typeof value === 'string' && /^-?\d+$/.test(value) ? Number(value) : value;
-  return typeof number === 'number' && Number.isSafeInteger(number) ? number : null;
-}
-
-function requiredInteger(o: Json, key: string): number {
-  const value = optionalInteger(o, key);
-  if (value === null) throw new ShapeError(`expected "${key}" to be an integer`);
-  return value;
-}
-
-function optionalFloat(o: Json, key: string): number | null {
-  const value = o[key];
-  const number = typeof value === 'string' ? Number(value) : value;
-  return typeof number === 'number' && Number.isFinite(number) ? number : null;
-}
-
-function optionalBoolean(o: Json, key: string): boolean | null {
-  const value = o[key];
-  if (typeof value === 'boolean') return value;
-  if (value === 'true') return true;
-  if (value === 'false') return false;
-  return null;
-}
-
-function optionalDate(o: Json, key: string): string | null {
-  const value = o[key];
-  return typeof value === 'string' && DATE.test(value) ? value : null;
-}
-
-function requiredDate(o: Json, key: string): string {
-  const value = optionalDate(o, key);
-  if (value === null) throw new ShapeError(`expected "${key}" to be a YYYY-MM-DD date`);
-  return value;
-}
-
-/** Only absolute http(s) URLs are passed on; anything else would fail the URL scalar later. */
-function optionalUrl(o: Json, key: string): string | null {
-  const value = optionalString(o, key);
-  if (value === null || !URL.canParse(value)) return null;
-  const protocol = new URL(value).protocol;
-  return protocol === 'https:' || protocol === 'http:' ? value : null;
-}
-
-function optionalList<T>(o: Json, key: string, read: Reader<T>): T[] {
-  const value = o[key];
-  return Array.isArray(value) ? value.map(read) : [];
-}
-
-/** A list body: a bare array, or the same array under `data`. */
-export function listOf<T>(read: Reader<T>): Reader<T[]> {
-  return (body) => {
-    const items = Array.isArray(body) ? body : object(body, 'the body').data;
-    if (!Array.isArray(items)) throw new ShapeError('expected a list body');
-    return items.map(read);
+/** A list body, bare or under `data`, read item by item. */
+export function listOf<T>(read: Reader<T>): Reader<RecordList<T>> {
+  return (body, notes) => {
+    const { items, at } = listBody(body, notes);
+    return readItems(items, read, notes, at);
   };
 }
 
-/** A paginated body: `{ data, meta: { total } }`. */
+/** A paginated body: `{ data, meta: { total } }` (Part 1 documents the envelope). */
 export function pageOf<T>(read: Reader<T>): Reader<Page<T>> {
-  return (body) => {
-    const envelope = object(body, 'the body');
+  return (body, notes) => {
+    const envelope = objectAt(body, 'the body');
     if (!Array.isArray(envelope.data)) throw new ShapeError('expected "data" to be a list');
-    const meta = object(envelope.meta, '"meta"');
-    const total = requiredInteger(meta, 'total');
-    return { items: envelope.data.map(read), total: Math.max(total, 0) };
+    const meta = new Fields(envelope.meta, '"meta"', 'meta', notes);
+    const total = meta.integer('total');
+    if (total === null) throw new ShapeError('expected "meta.total" to be an integer');
+    return { ...readItems(envelope.data, read, notes, 'data'), total: Math.max(total, 0) };
   };
 }
 
-export const readArtistSummary: Reader<ArtistSummary> = (value) => {
-  const o = object(value, 'an artist');
+function artistSummaryFields(f: Fields): ArtistSummary {
   return {
-    id: optionalString(o, 'id'),
-    slug: requiredString(o, 'slug'),
-    name: requiredString(o, 'name'),
-    imageUrl: optionalUrl(o, 'imageUrl'),
-    country: optionalString(o, 'country'),
-    isAfrobeats: optionalBoolean(o, 'isAfrobeats'),
-    totalStreams: optionalInteger(o, 'totalStreams'),
-    dailyStreams: optionalInteger(o, 'dailyStreams'),
-    monthlyListeners: optionalInteger(o, 'monthlyListeners'),
+    id: f.string('id'),
+    slug: f.identity('slug'),
+    name: f.identity('name'),
+    imageUrl: f.url('imageUrl'),
+    country: f.string('country'),
+    isAfrobeats: f.boolean('isAfrobeats'),
+    totalStreams: f.integer('totalStreams'),
+    dailyStreams: f.integer('dailyStreams'),
+    monthlyListeners: f.integer('monthlyListeners'),
   };
+}
+
+export const readArtistSummary: Reader<ArtistSummary> = (value, notes, at = '') => {
+  const f = new Fields(value, 'an artist', at, notes);
+  return withUnreadable(artistSummaryFields(f), f);
 };
 
-const readArtistChart: Reader<ArtistChartRecord> = (value) => {
-  const o = object(value, 'a chart position');
-  return {
-    chartName: requiredString(o, 'chartName'),
-    chartTerritory: requiredString(o, 'chartTerritory'),
-    chartWeek: optionalDate(o, 'chartWeek'),
-    position: requiredInteger(o, 'position'),
-    peakPosition: optionalInteger(o, 'peakPosition'),
-    weeksOnChart: optionalInteger(o, 'weeksOnChart'),
-  };
+const readArtistChart: Reader<ArtistChartRecord> = (value, notes, at = '') => {
+  const f = new Fields(value, 'a chart position', at, notes);
+  return withUnreadable(
+    {
+      chartName: f.identity('chartName'),
+      chartTerritory: f.identity('chartTerritory'),
+      chartWeek: f.date('chartWeek'),
+      position: f.integer('position', 'required'),
+      peakPosition: f.integer('peakPosition'),
+      weeksOnChart: f.integer('weeksOnChart'),
+    },
+    f,
+  );
 };
 
-const readAward: Reader<AwardRecord> = (value) => {
-  const o = object(value, 'an award');
-  return {
-    name: requiredString(o, 'name'),
-    category: optionalString(o, 'category'),
-    year: optionalInteger(o, 'year'),
-    won: optionalString(o, 'result')?.toLowerCase() === 'won',
-  };
+const AWARD_RESULTS = ['won', 'nominated'] as const;
+
+const readAward: Reader<AwardRecord> = (value, notes, at = '') => {
+  const f = new Fields(value, 'an award', at, notes);
+  const result = f.oneOf('result', AWARD_RESULTS, lower);
+  return withUnreadable(
+    {
+      name: f.identity('name'),
+      category: f.string('category'),
+      year: f.integer('year'),
+      won: result === null ? null : result === 'won',
+    },
+    f,
+  );
 };
 
-export const readSongSummary: Reader<SongSummary> = (value) => {
-  const o = object(value, 'a song');
+function songSummaryFields(f: Fields, artistSlug: string | null = null): SongSummary {
+  const slug = f.identity('slug');
+  const title = f.identity('title');
+  // Songs listed under an artist belong to it even when the item does not say so.
+  const sentArtist = f.string('artistSlug', artistSlug === null ? 'required' : 'optional');
   return {
-    id: optionalString(o, 'id'),
-    slug: requiredString(o, 'slug'),
-    title: requiredString(o, 'title'),
-    artistSlug: requiredString(o, 'artistSlug'),
-    artistName: optionalString(o, 'artistName'),
-    albumSlug: optionalString(o, 'albumSlug'),
-    releaseDate: optionalDate(o, 'releaseDate'),
-    isAfrobeats: optionalBoolean(o, 'isAfrobeats'),
-    imageUrl: optionalUrl(o, 'imageUrl'),
-    totalStreams: optionalInteger(o, 'totalStreams'),
-    dailyStreams: optionalInteger(o, 'dailyStreams'),
+    id: f.string('id'),
+    slug,
+    title,
+    artistSlug: sentArtist ?? artistSlug,
+    artistName: f.string('artistName'),
+    albumSlug: f.string('albumSlug'),
+    releaseDate: f.date('releaseDate'),
+    isAfrobeats: f.boolean('isAfrobeats'),
+    imageUrl: f.url('imageUrl'),
+    totalStreams: f.integer('totalStreams'),
+    dailyStreams: f.integer('dailyStreams'),
   };
+}
+
+export const readSongSummary: Reader<SongSummary> = (value, notes, at = '') => {
+  const f = new Fields(value, 'a song', at, notes);
+  return withUnreadable(songSummaryFields(f), f);
 };
 
-export const readArtistProfile: Reader<ArtistProfile> = (value) => {
-  const o = object(value, 'an artist');
-  return {
-    ...readArtistSummary(o),
-    followers: optionalInteger(o, 'followers'),
-    charts: optionalList(o, 'charts', readArtistChart),
-    awards: optionalList(o, 'awards', readAward),
-    topSongs: optionalList(o, 'topSongs', readSongSummary),
+/** Songs of one artist: the artist is known from the request when an item leaves it out. */
+export function readSongsOf(artistSlug: string): Reader<SongSummary> {
+  return (value, notes, at = '') => {
+    const f = new Fields(value, 'a song', at, notes);
+    return withUnreadable(songSummaryFields(f, artistSlug), f);
   };
+}
+
+export const readArtistProfile: Reader<ArtistProfile> = (value, notes) => {
+  const f = new Fields(value, 'an artist', '', notes);
+  const summary = artistSummaryFields(f);
+  return withUnreadable(
+    {
+      ...summary,
+      followers: f.integer('followers'),
+      charts: f.list('charts', readArtistChart),
+      awards: f.list('awards', readAward),
+      topSongs: f.list('topSongs', readSongsOf(summary.slug)),
+    },
+    f,
+  );
 };
 
-/** A leaderboard or trending list: each item is a summary plus `rank` (its position when absent) and maybe `momentumScore`. */
-function rankedListOf<T>(read: Reader<T>): Reader<RankedRecord<T>[]> {
-  return (body) =>
-    listOf((value) => object(value, 'a ranked item'))(body).map((o, index) => ({
-      rank: optionalInteger(o, 'rank') ?? index + 1,
-      momentumScore: optionalFloat(o, 'momentumScore'),
-      item: read(o),
-    }));
+/** A leaderboard or trending list: each item is a summary plus `rank` and maybe `momentumScore`. */
+function rankedListOf<T>(read: Reader<T>): Reader<RecordList<RankedRecord<T>>> {
+  return listOf((value, notes, at = '') => {
+    const f = new Fields(value, 'a ranked item', at, notes);
+    const index = Number(/\[(\d+)\]$/.exec(at)?.[1] ?? 0);
+    let rank = f.integer('rank');
+    if (rank === null && f.unreadable?.rank === undefined) {
+      // The list is documented as ordered by rank: its position says what the missing rank is.
+      f.note('rank', undefined, 'rank missing: taken from the position in the ordered list');
+      rank = index + 1;
+    }
+    if (rank === null) throw new ShapeError('expected "rank" to be an integer');
+    return withUnreadable({ rank, momentumScore: f.float('momentumScore'), item: read(value, notes, at) }, f);
+  });
 }
 
 export const readRankedArtists = rankedListOf(readArtistSummary);
 export const readRankedSongs = rankedListOf(readSongSummary);
 
-export const readTierArtist: Reader<TierArtistRecord> = (value) => {
-  const o = object(value, 'a tier artist');
-  return { crossedAt: optionalDate(o, 'crossedAt'), artist: readArtistSummary(o) };
+export const readTierArtist: Reader<TierArtistRecord> = (value, notes, at = '') => {
+  const f = new Fields(value, 'a tier artist', at, notes);
+  return { crossedAt: f.date('crossedAt'), artist: readArtistSummary(value, notes, at) };
 };
 
-export const readTierSong: Reader<TierSongRecord> = (value) => {
-  const o = object(value, 'a tier song');
-  return { crossedAt: optionalDate(o, 'crossedAt'), song: readSongSummary(o) };
+export const readTierSong: Reader<TierSongRecord> = (value, notes, at = '') => {
+  const f = new Fields(value, 'a tier song', at, notes);
+  return { crossedAt: f.date('crossedAt'), song: readSongSummary(value, notes, at) };
 };
 
-const readArtistLink: Reader<ArtistLink> = (value) => {
-  const o = object(value, 'a featured artist');
-  return { slug: requiredString(o, 'slug'), name: optionalString(o, 'name') };
+const readArtistLink: Reader<ArtistLink> = (value, notes, at = '') => {
+  const f = new Fields(value, 'a featured artist', at, notes);
+  return { slug: f.identity('slug'), name: f.string('name') };
 };
 
-export const readSong: Reader<SongRecord> = (value) => {
-  const o = object(value, 'a song');
+export const readSong: Reader<SongRecord> = (value, notes) => {
+  const f = new Fields(value, 'a song', '', notes);
+  return withUnreadable(
+    {
+      ...songSummaryFields(f),
+      durationMs: f.integer('durationMs'),
+      featuredArtists: f.list('featuredArtists', readArtistLink),
+    },
+    f,
+  );
+};
+
+function albumSummaryFields(f: Fields): AlbumSummary {
   return {
-    ...readSongSummary(o),
-    durationMs: optionalInteger(o, 'durationMs'),
-    featuredArtists: optionalList(o, 'featuredArtists', readArtistLink),
+    id: f.string('id'),
+    slug: f.identity('slug'),
+    title: f.identity('title'),
+    artistSlug: f.string('artistSlug', 'required'),
+    artistName: f.string('artistName'),
+    albumType: f.oneOf('albumType', ALBUM_TYPES, lower),
+    releaseDate: f.date('releaseDate'),
+    isAfrobeats: f.boolean('isAfrobeats'),
+    imageUrl: f.url('imageUrl'),
+    trackCount: f.integer('trackCount'),
+    totalStreams: f.integer('totalStreams'),
+    dailyStreams: f.integer('dailyStreams'),
   };
-};
-
-export const readAlbumSummary: Reader<AlbumSummary> = (value) => {
-  const o = object(value, 'an album');
-  const albumType = optionalString(o, 'albumType')?.toLowerCase() as AlbumType | undefined;
-  if (albumType === undefined || !ALBUM_TYPES.includes(albumType)) {
-    throw new ShapeError('expected "albumType" to be album, single or ep');
-  }
-  return {
-    id: optionalString(o, 'id'),
-    slug: requiredString(o, 'slug'),
-    title: requiredString(o, 'title'),
-    artistSlug: requiredString(o, 'artistSlug'),
-    artistName: optionalString(o, 'artistName'),
-    albumType,
-    releaseDate: optionalDate(o, 'releaseDate'),
-    isAfrobeats: optionalBoolean(o, 'isAfrobeats'),
-    imageUrl: optionalUrl(o, 'imageUrl'),
-    trackCount: optionalInteger(o, 'trackCount'),
-    totalStreams: optionalInteger(o, 'totalStreams'),
-    dailyStreams: optionalInteger(o, 'dailyStreams'),
-  };
-};
-
-const readTrack: Reader<TrackRecord> = (value) => {
-  const o = object(value, 'a track');
-  return { trackNumber: requiredInteger(o, 'trackNumber'), song: readSongSummary(o) };
-};
-
-export const readAlbum: Reader<AlbumRecord> = (value) => {
-  const o = object(value, 'an album');
-  const tracks = optionalList(o, 'tracks', readTrack);
-  return {
-    ...readAlbumSummary(o),
-    tracks: [...tracks].sort((a, b) => a.trackNumber - b.trackNumber),
-  };
-};
-
-export const readStreamSnapshot: Reader<StreamSnapshotRecord> = (value) => {
-  const o = object(value, 'a stream snapshot');
-  return {
-    date: requiredDate(o, 'date'),
-    totalStreams: optionalInteger(o, 'totalStreams'),
-    dailyStreams: optionalInteger(o, 'dailyStreams'),
-    monthlyListeners: optionalInteger(o, 'monthlyListeners'),
-  };
-};
-
-/** Histories are served oldest first whatever order the upstream used. */
-export const readHistory: Reader<StreamSnapshotRecord[]> = (body) =>
-  listOf(readStreamSnapshot)(body).sort((a, b) => a.date.localeCompare(b.date));
-
-export const readMilestone: Reader<MilestoneRecord> = (value) => {
-  const o = object(value, 'a milestone');
-  const artistSlug = requiredString(o, 'artistSlug');
-  const threshold = requiredInteger(o, 'threshold');
-  const crossedAt = requiredDate(o, 'crossedAt');
-  return {
-    // The timeline endpoint promises only threshold and crossedAt, so an id is derived when absent.
-    id: optionalString(o, 'id') ?? `${artistSlug}:${optionalString(o, 'songId') ?? ''}:${threshold}`,
-    metric: optionalString(o, 'metric') ?? 'streams',
-    threshold,
-    crossedAt,
-    isAfrobeats: optionalBoolean(o, 'isAfrobeats') ?? false,
-    streamValue: optionalInteger(o, 'streamValue'),
-    artistName: optionalString(o, 'artistName'),
-    artistSlug,
-    artistImageUrl: optionalUrl(o, 'artistImageUrl'),
-    songId: optionalString(o, 'songId'),
-    songTitle: optionalString(o, 'songTitle'),
-  };
-};
-
-/** The timeline may omit the artist fields; the slug we asked for fills them. */
-export function readTimeline(artistSlug: string): Reader<MilestoneRecord[]> {
-  return (body) =>
-    listOf((value) => readMilestone({ artistSlug, ...object(value, 'a milestone') }))(body).sort(
-      (a, b) => a.crossedAt.localeCompare(b.crossedAt) || a.threshold - b.threshold,
-    );
 }
 
-export const readMilestoneFact: Reader<MilestoneFactRecord> = (value) => {
-  const o = object(value, 'a milestone fact');
-  const reached = optionalBoolean(o, 'reached');
-  if (reached === null) throw new ShapeError('expected "reached" to be a boolean');
-  return {
-    metric: requiredString(o, 'metric'),
-    threshold: requiredInteger(o, 'threshold'),
-    reached,
-    crossedAt: optionalDate(o, 'crossedAt'),
-    currentValue: optionalInteger(o, 'currentValue'),
-    text: optionalString(o, 'text'),
-  };
+export const readAlbumSummary: Reader<AlbumSummary> = (value, notes, at = '') => {
+  const f = new Fields(value, 'an album', at, notes);
+  return withUnreadable(albumSummaryFields(f), f);
 };
 
-const readChartEntry: Reader<ChartEntryRecord> = (value) => {
-  const o = object(value, 'a chart entry');
-  const trend = optionalString(o, 'trend')?.toUpperCase() as ChartTrend | undefined;
-  if (trend === undefined || !CHART_TRENDS.includes(trend)) {
-    throw new ShapeError('expected "trend" to be NEW, UP, DOWN, SAME or RE');
+const readTrack: Reader<TrackRecord> = (value, notes, at = '') => {
+  const f = new Fields(value, 'a track', at, notes);
+  return withUnreadable({ trackNumber: f.integer('trackNumber', 'required'), song: readSongSummary(value, notes, at) }, f);
+};
+
+/** Nulls last, so that unreadable values do not reorder the readable ones. */
+const byNumber = <T>(key: (item: T) => number | null) => (a: T, b: T) =>
+  (key(a) ?? Number.POSITIVE_INFINITY) - (key(b) ?? Number.POSITIVE_INFINITY);
+
+function sortedList<T>(list: RecordList<T> | null, compare: (a: T, b: T) => number): RecordList<T> | null {
+  return list === null ? null : { items: [...list.items].sort(compare), dropped: list.dropped };
+}
+
+export const readAlbum: Reader<AlbumRecord> = (value, notes) => {
+  const f = new Fields(value, 'an album', '', notes);
+  return withUnreadable(
+    {
+      ...albumSummaryFields(f),
+      tracks: sortedList(f.list('tracks', readTrack), byNumber((track) => track.trackNumber)),
+    },
+    f,
+  );
+};
+
+export const readStreamSnapshot: Reader<StreamSnapshotRecord> = (value, notes, at = '') => {
+  const f = new Fields(value, 'a stream snapshot', at, notes);
+  const date = f.date('date');
+  if (date === null) throw new ShapeError('expected "date" to be a YYYY-MM-DD date that exists');
+  return withUnreadable(
+    {
+      date,
+      totalStreams: f.integer('totalStreams'),
+      dailyStreams: f.integer('dailyStreams'),
+      monthlyListeners: f.integer('monthlyListeners'),
+    },
+    f,
+  );
+};
+
+/** Histories are served oldest first whatever order the upstream used, one snapshot a day. */
+export const readHistory: Reader<RecordList<StreamSnapshotRecord>> = (body, notes) => {
+  const list = listOf(readStreamSnapshot)(body, notes);
+  const byDay = new Map<string, StreamSnapshotRecord>();
+  for (const snapshot of list.items) {
+    if (byDay.has(snapshot.date)) notes.add('', 'date', snapshot.date, 'the same day twice: the first is kept');
+    else byDay.set(snapshot.date, snapshot);
   }
-  const position = requiredInteger(o, 'position');
-  return {
-    position,
-    songTitle: requiredString(o, 'songTitle'),
-    artistName: requiredString(o, 'artistName'),
-    peakPosition: optionalInteger(o, 'peakPosition') ?? position,
-    weeksOnChart: optionalInteger(o, 'weeksOnChart') ?? 1,
-    trend,
-    delta: optionalInteger(o, 'delta') ?? 0,
-    prevRank: trend === 'NEW' ? null : optionalInteger(o, 'prevRank'),
-  };
+  return { items: [...byDay.values()].sort((a, b) => a.date.localeCompare(b.date)), dropped: list.dropped };
 };
 
-export const readChart: Reader<ChartRecord> = (value) => {
-  const o = object(value, 'a chart');
-  if (!Array.isArray(o.data)) throw new ShapeError('expected "data" to be a list');
-  const entries = o.data.map(readChartEntry).sort((a, b) => a.position - b.position);
-  const meta = typeof o.meta === 'object' && o.meta !== null ? (o.meta as Json) : {};
-  return {
-    chartName: requiredString(o, 'chartName'),
-    chartTerritory: requiredString(o, 'chartTerritory'),
-    chartWeek: requiredDate(o, 'chartWeek'),
-    total: optionalInteger(meta, 'total') ?? entries.length,
-    entries,
+type MilestoneDraft = Omit<MilestoneRecord, 'id' | 'idDerived'> & { readonly id: string | null };
+
+/**
+ * `artistSlug`: the artist the list belongs to (the timeline), when the
+ * request says so. The timeline promises only threshold and crossedAt; the
+ * recent list promises every field of Part 1's milestone record.
+ */
+function readMilestoneOf(artistSlug: string | null): Reader<MilestoneDraft> {
+  const promised: Presence = artistSlug === null ? 'required' : 'expected';
+  return (value, notes, at = '') => {
+    const f = new Fields(value, 'a milestone', at, notes);
+    const sentArtist = f.string('artistSlug', artistSlug === null ? 'required' : 'optional');
+    return withUnreadable(
+      {
+        id: f.string('id'),
+        metric: f.string('metric', promised),
+        threshold: f.integer('threshold', 'required'),
+        crossedAt: f.date('crossedAt', 'required'),
+        isAfrobeats: f.boolean('isAfrobeats', promised),
+        streamValue: f.integer('streamValue'),
+        artistName: f.string('artistName'),
+        artistSlug: sentArtist ?? artistSlug,
+        artistImageUrl: f.url('artistImageUrl'),
+        songId: f.string('songId'),
+        songTitle: f.string('songTitle'),
+      },
+      f,
+    );
   };
+}
+
+/**
+ * Milestones without an upstream id get one derived from everything that
+ * tells them apart, numbered when two records are alike in all of it, so
+ * derived ids never collide within a list.
+ */
+function withDerivedIds(drafts: readonly MilestoneDraft[]): MilestoneRecord[] {
+  const seen = new Map<string, number>();
+  return drafts.map((draft) => {
+    if (draft.id !== null) return { ...draft, id: draft.id, idDerived: false };
+    const content = [draft.artistSlug, draft.songId ?? draft.songTitle, draft.metric, draft.threshold, draft.crossedAt]
+      .map((part) => part ?? '')
+      .join('|');
+    const count = (seen.get(content) ?? 0) + 1;
+    seen.set(content, count);
+    return { ...draft, id: `derived:${content}${count > 1 ? `#${count}` : ''}`, idDerived: true };
+  });
+}
+
+/** A page of recent milestones. */
+export const readMilestonePage: Reader<Page<MilestoneRecord>> = (body, notes) => {
+  const page = pageOf(readMilestoneOf(null))(body, notes);
+  return { ...page, items: withDerivedIds(page.items) };
 };
 
-export const readChartSummary: Reader<ChartSummaryRecord> = (value) => {
-  const o = object(value, 'a chart summary');
-  return {
-    chartName: requiredString(o, 'chartName'),
-    chartTerritory: requiredString(o, 'chartTerritory'),
-    latestWeek: optionalDate(o, 'latestWeek'),
-    totalEntries: optionalInteger(o, 'totalEntries'),
+/** The timeline may omit the artist fields; the slug we asked for fills them. Oldest first. */
+export function readTimeline(artistSlug: string): Reader<RecordList<MilestoneRecord>> {
+  return (body, notes) => {
+    const list = listOf(readMilestoneOf(artistSlug))(body, notes);
+    const items = withDerivedIds(list.items).sort(
+      (a, b) =>
+        (a.crossedAt ?? '9999').localeCompare(b.crossedAt ?? '9999') ||
+        byNumber<MilestoneRecord>((m) => m.threshold)(a, b),
+    );
+    return { items, dropped: list.dropped };
   };
+}
+
+/** A fact answers the question asked: the threshold is the one in the request when the body leaves it out. */
+export function readMilestoneFact(threshold: number): Reader<MilestoneFactRecord> {
+  return (value, notes) => {
+    const f = new Fields(value, 'a milestone fact', '', notes);
+    return withUnreadable(
+      {
+        metric: f.identity('metric'),
+        threshold: f.integer('threshold') ?? threshold,
+        reached: f.boolean('reached'),
+        crossedAt: f.date('crossedAt'),
+        currentValue: f.integer('currentValue'),
+        text: f.string('text'),
+      },
+      f,
+    );
+  };
+}
+
+const readChartEntry: Reader<ChartEntryRecord> = (value, notes, at = '') => {
+  const f = new Fields(value, 'a chart entry', at, notes);
+  const trend = f.oneOf('trend', CHART_TRENDS, upper, 'required');
+  return withUnreadable(
+    {
+      position: f.integer('position', 'required'),
+      songTitle: f.string('songTitle', 'required'),
+      artistName: f.string('artistName', 'required'),
+      peakPosition: f.integer('peakPosition', 'required'),
+      weeksOnChart: f.integer('weeksOnChart', 'required'),
+      trend,
+      delta: f.integer('delta', 'required'),
+      // A NEW entry had no rank last week, whatever the body says.
+      prevRank: trend === 'NEW' ? null : f.integer('prevRank'),
+    },
+    f,
+  );
+};
+
+export const readChart: Reader<ChartRecord> = (value, notes) => {
+  const f = new Fields(value, 'a chart', '', notes);
+  const entries = f.list('data', readChartEntry);
+  if (entries === null || f.unreadable?.data !== undefined) throw new ShapeError('expected "data" to be a list');
+  const meta = f.raw('meta');
+  const total = meta === undefined || meta === null ? null : new Fields(meta, '"meta"', 'meta', notes).integer('total');
+  if (total === null) f.invalid('total', meta, '"meta.total" is missing or unreadable');
+  return withUnreadable(
+    {
+      chartName: f.identity('chartName'),
+      chartTerritory: f.identity('chartTerritory'),
+      chartWeek: requiredDay(f, 'chartWeek'),
+      total,
+      entries: { items: [...entries.items].sort(byNumber((entry) => entry.position)), dropped: entries.dropped },
+    },
+    f,
+  );
+};
+
+function requiredDay(f: Fields, key: string): string {
+  const day = f.date(key);
+  if (day === null) throw new ShapeError(`expected "${key}" to be a YYYY-MM-DD date that exists`);
+  return day;
+}
+
+export const readChartSummary: Reader<ChartSummaryRecord> = (value, notes, at = '') => {
+  const f = new Fields(value, 'a chart summary', at, notes);
+  return withUnreadable(
+    {
+      chartName: f.identity('chartName'),
+      chartTerritory: f.identity('chartTerritory'),
+      latestWeek: f.date('latestWeek'),
+      totalEntries: f.integer('totalEntries'),
+    },
+    f,
+  );
 };

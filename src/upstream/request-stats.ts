@@ -5,6 +5,27 @@ export interface StaleRead {
   readonly ageSeconds: number;
 }
 
+/**
+ * A read would take the request past its upstream-call cap (MAX_UPSTREAM_COST).
+ * The estimate refuses most such operations before they run; this holds the
+ * bound whatever the data turns out to hold (an album of 150 tracks).
+ */
+export class CallCapReached extends Error {
+  override readonly name = 'CallCapReached';
+
+  constructor(readonly maximum: number) {
+    super(`This request reached its maximum of ${maximum} upstream calls`);
+  }
+}
+
+/** A record the upstream sent unreadable, left out of a list: `path` is the list's, `index` its place upstream. */
+export interface ListWarning {
+  readonly code: 'UPSTREAM_INVALID_RESPONSE';
+  readonly message: string;
+  readonly path: readonly (string | number)[];
+  readonly index: number;
+}
+
 export class RequestStats {
   /** Calls this request sent to the upstream, retries included. */
   upstreamCalls = 0;
@@ -14,6 +35,17 @@ export class RequestStats {
   deduplicated = 0;
   /** Reads answered from an expired cache entry because the upstream failed. */
   readonly stale: StaleRead[] = [];
+  /** Records left out of lists because the upstream sent them unreadable (`extensions.warnings`). */
+  readonly warnings: ListWarning[] = [];
   /** The upstream rejected the client's own key: the whole request must fail with 401. */
   unauthenticated = false;
+
+  /** `maxUpstreamCalls`: real calls (cache hits and shared reads are free) this request may make. */
+  constructor(readonly maxUpstreamCalls = Number.POSITIVE_INFINITY) {}
+
+  /** Counts a call about to be sent; throws CallCapReached, sending nothing, when the cap is reached. */
+  countCall(): void {
+    if (this.upstreamCalls >= this.maxUpstreamCalls) throw new CallCapReached(this.maxUpstreamCalls);
+    this.upstreamCalls += 1;
+  }
 }

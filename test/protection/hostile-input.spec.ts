@@ -46,6 +46,7 @@ function expectWellFormed(response: GraphQLResponse) {
   for (const error of body.errors ?? []) {
     expect(typeof error.message).toBe('string');
     expect(error.message.length).toBeGreaterThan(0);
+    expect(error.extensions?.['code']).toEqual(expect.any(String));
     expect(error.extensions?.['code']).not.toBe('INTERNAL_SERVER_ERROR');
   }
   const raw = JSON.stringify(body);

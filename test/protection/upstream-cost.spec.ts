@@ -4,11 +4,12 @@
  */
 import { readFileSync, readdirSync } from 'node:fs';
 import { getNamedType, isListType, isNonNullType, isObjectType, parse } from 'graphql';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { REFERENCE_QUERIES } from '../../bench/reference-queries.js';
 import { schema } from '../../src/schema/index.js';
 import { FIELD_COSTS, estimateUpstreamCost } from '../../src/schema/upstream-cost.js';
-import { type Stack, startStack } from '../support/stack.js';
+import { useCostStacks } from '../support/cost-stacks.js';
+import type { Stack } from '../support/stack.js';
 
 const estimate = (query: string, variables: Record<string, unknown> = {}) =>
   estimateUpstreamCost(schema, parse(query), undefined, variables).upstreamCalls;
@@ -113,15 +114,11 @@ describe('estimate (worst-case upstream calls)', () => {
 });
 
 describe('cost limit at the gateway', () => {
+  const stacks = useCostStacks(10);
   let stack: Stack;
   let strict: Stack;
-  beforeAll(async () => {
-    stack = await startStack();
-    strict = await startStack({ sharedSimulator: stack.simulator, gateway: { protection: { maxUpstreamCost: 10 } } });
-  });
-  afterAll(async () => {
-    await strict.close();
-    await stack.close();
+  beforeAll(() => {
+    ({ stack, strict } = stacks);
   });
 
   it('refuses a chart of 200 entries each with its song (1 + 200 = 201 > 100) before any upstream call', async () => {

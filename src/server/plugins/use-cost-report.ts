@@ -4,6 +4,7 @@
  * left of the key's day. Stale answers are listed in `extensions.stale`.
  * `estimated` is the worst case computed before execution (see
  * `use-upstream-cost-limit.ts`), absent when that plugin is not in use.
+ * Records left out of lists are listed in `extensions.warnings`.
  */
 import type { Plugin } from 'graphql-yoga';
 import type { GatewayContext } from '../../schema/context.js';
@@ -13,10 +14,10 @@ export function useCostReport(): Plugin<GatewayContext> {
   return {
     onExecute() {
       return {
-        onExecuteDone({ args, result, setResult }) {
+        async onExecuteDone({ args, result, setResult }) {
           if (Symbol.asyncIterator in result) return;
           const { stats, budget, caller } = args.contextValue;
-          const usage = budget.usage(caller.keyId);
+          const usage = await budget.usage(caller.keyId);
           setResult({
             ...result,
             extensions: {
@@ -29,6 +30,7 @@ export function useCostReport(): Plugin<GatewayContext> {
                 budget: { dailyLimit: usage.dailyLimit, remaining: usage.remaining, resetsAt: usage.resetsAt },
               },
               ...(stats.stale.length > 0 ? { stale: stats.stale } : {}),
+              ...(stats.warnings.length > 0 ? { warnings: stats.warnings } : {}),
             },
           });
         },

@@ -49,7 +49,8 @@ export function loadManifest(path: string, required: boolean): Record<string, st
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
     throw new Error(`persisted-documents manifest must be an object of hash to query: ${path}`);
   }
-  const manifest: Record<string, string> = {};
+  // Null prototype: a hash such as `__proto__` is an ordinary key, never the prototype.
+  const manifest: Record<string, string> = Object.create(null) as Record<string, string>;
   for (const [hash, query] of Object.entries(parsed)) {
     if (typeof query !== 'string') throw new Error(`persisted-documents manifest: ${hash} is not a query string`);
     manifest[hash.toLowerCase()] = query;
@@ -80,10 +81,12 @@ export function usePersistedOperations({
   apqMaxEntries = DEFAULT_APQ_MAX_ENTRIES,
 }: PersistedOperationsOptions = {}): Plugin {
   const registered = new LRUCache<string, string>({ max: apqMaxEntries });
+  // A Map, not the object: ids come from clients, and `__proto__` or `constructor` must find nothing.
+  const trusted = new Map(Object.entries(manifest).map(([hash, query]) => [hash.toLowerCase(), query]));
   const lookup = useYogaPersistedOperations({
     allowArbitraryOperations: mode !== 'allow-list',
     extractPersistedOperationId: operationIdOf,
-    getPersistedOperation: (id) => manifest[id] ?? (mode === 'apq' ? registered.get(id) : undefined) ?? null,
+    getPersistedOperation: (id) => trusted.get(id) ?? (mode === 'apq' ? registered.get(id) : undefined) ?? null,
     customErrors: {
       notFound: () => (mode === 'allow-list' ? persistedQueryOnly() : persistedQueryNotFound()),
       persistedQueryOnly: () => persistedQueryOnly(),

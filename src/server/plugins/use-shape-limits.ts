@@ -26,6 +26,8 @@ export interface ShapeLimitOptions {
   readonly maxDirectives?: number;
   /** Lexical tokens of the document: bounds the work of parsing before anything else runs. */
   readonly maxTokens?: number;
+  /** Bracket nesting checked before parsing (use-nesting-limit.ts). */
+  readonly maxNesting?: number;
   readonly introspection?: boolean;
 }
 
@@ -47,7 +49,8 @@ export function useShapeLimits({
   };
   const armor = EnvelopArmorPlugin({
     maxDepth: { n: maxDepth, flattenFragments: true, ignoreIntrospection: true, ...report },
-    maxAliases: { n: maxAliases, ...report },
+    // armor leaves `__typename` aliases out by default; 600 of them cost as much to answer as any other.
+    maxAliases: { n: maxAliases, allowList: [], ...report },
     maxDirectives: { n: maxDirectives, ...report },
     maxTokens: { n: maxTokens },
     costLimit: { enabled: false },

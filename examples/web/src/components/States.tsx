@@ -39,3 +39,15 @@ export function NotFound({ slug }: { readonly slug: string }) {
 export function Empty({ children }: { readonly children: ReactNode }) {
   return <p className="empty">{children}</p>;
 }
+
+/**
+ * A section the gateway answered null: its upstream read failed, so there is nothing to show,
+ * not "none". Only that section says so; the rest of the page renders.
+ */
+export function Unavailable({ what }: { readonly what: string }) {
+  return (
+    <p className="empty unavailable" data-testid="unavailable">
+      {what} not available right now.
+    </p>
+  );
+}

@@ -3,7 +3,7 @@ import { Area, AreaChart, CartesianGrid, ResponsiveContainer, Tooltip, XAxis, YA
 import type { ArtistPageQuery } from '../../../generated/graphql';
 import { formatCount, formatDay, formatExact, formatShortDay } from '../format';
 
-type Snapshot = NonNullable<ArtistPageQuery['artist']>['history'][number];
+type Snapshot = NonNullable<NonNullable<ArtistPageQuery['artist']>['history']>[number];
 
 const SERIES = {
   dailyStreams: { label: 'Daily streams', colour: '#1ed760' },

@@ -1,12 +1,12 @@
 import { useQuery } from 'urql';
 import { ArtistPageDocument, type ArtistPageQuery } from '../../../generated/graphql';
 import { Avatar } from '../components/Avatar';
-import { Empty, ErrorView, Loading, NotFound } from '../components/States';
+import { Empty, ErrorView, Loading, NotFound, Unavailable } from '../components/States';
 import { ShowMore } from '../components/ShowMore';
 import { Stat } from '../components/Stat';
 import { StreamHistoryChart } from '../components/StreamHistoryChart';
 import { describeError, hasErrorCode } from '../errors';
-import { countryName, formatCount, formatDay, formatExact, humanize } from '../format';
+import { MISSING, countryName, formatCount, formatDay, formatExact, humanize } from '../format';
 
 type Artist = NonNullable<ArtistPageQuery['artist']>;
 
@@ -18,8 +18,11 @@ export function ArtistPage({ slug }: { readonly slug: string }) {
   const [{ data, fetching, error }, reexecute] = useQuery({ query: ArtistPageDocument, variables: { slug } });
 
   if (fetching && data === undefined) return <Loading what="the artist" />;
-  // The gateway answers an unknown slug with `artist: null` and a NOT_FOUND error.
-  if (hasErrorCode(error, 'NOT_FOUND') || data?.artist === null) return <NotFound slug={slug} />;
+  // The gateway answers an unknown slug with `artist: null` and a NOT_FOUND error; a null artist
+  // with another error (the upstream failed) is an error, not "not found".
+  if (data?.artist === null && (error === undefined || hasErrorCode(error, 'NOT_FOUND'))) {
+    return <NotFound slug={slug} />;
+  }
   const artist = data?.artist;
   if (artist == null) {
     return (
@@ -36,12 +39,14 @@ export function ArtistPage({ slug }: { readonly slug: string }) {
         ← Leaderboard
       </a>
       <Profile artist={artist} />
-      {/* Partial data: a section whose upstream call failed is null or empty; the rest still shows. */}
+      {/* Partial data: a section whose upstream call failed is null and says so; the rest still shows. */}
       {error && <p className="warning">Some figures could not be loaded: {describeError(error)}</p>}
 
       <section className="panel">
         <h2>Streams over the last 90 days</h2>
-        {artist.history.length === 0 ? (
+        {artist.history == null ? (
+          <Unavailable what="Stream history" />
+        ) : artist.history.length === 0 ? (
           <Empty>No stream history yet.</Empty>
         ) : (
           <StreamHistoryChart history={artist.history} />
@@ -85,8 +90,14 @@ function TopSongs({ artist }: { readonly artist: Artist }) {
   return (
     <section className="panel">
       <h2>Top songs</h2>
-      <p className="subtitle">{formatCount(artist.songs.totalCount)} songs in the catalogue</p>
-      {artist.topSongs.length === 0 ? (
+      <p className="subtitle">
+        {artist.songs == null
+          ? 'Catalogue size not available right now.'
+          : `${formatCount(artist.songs.totalCount)} songs in the catalogue`}
+      </p>
+      {artist.topSongs == null ? (
+        <Unavailable what="Top songs" />
+      ) : artist.topSongs.length === 0 ? (
         <Empty>No songs released yet.</Empty>
       ) : (
         <ol className="song-list" data-testid="top-songs">
@@ -112,6 +123,14 @@ function TopSongs({ artist }: { readonly artist: Artist }) {
 }
 
 function ChartPositions({ artist }: { readonly artist: Artist }) {
+  if (artist.chartPositions == null) {
+    return (
+      <section className="panel">
+        <h2>On the charts</h2>
+        <Unavailable what="Chart positions" />
+      </section>
+    );
+  }
   // Best placings first: that is what a fan looks for.
   const entries = [...artist.chartPositions].sort((a, b) => a.position - b.position);
   const charts = new Set(entries.map((entry) => `${entry.chart.name}/${entry.chart.territory}`)).size;
@@ -160,6 +179,14 @@ function ChartPositions({ artist }: { readonly artist: Artist }) {
 }
 
 function Milestones({ artist }: { readonly artist: Artist }) {
+  if (artist.milestones == null) {
+    return (
+      <section className="panel">
+        <h2>Milestones</h2>
+        <Unavailable what="Milestones" />
+      </section>
+    );
+  }
   // The gateway lists them oldest first; a fan reads the newest first.
   const newestFirst = [...artist.milestones].reverse();
   return (
@@ -197,13 +224,15 @@ function Awards({ artist }: { readonly artist: Artist }) {
   return (
     <section className="panel">
       <h2>Awards</h2>
-      {artist.awards.length === 0 ? (
+      {artist.awards == null ? (
+        <Unavailable what="Awards" />
+      ) : artist.awards.length === 0 ? (
         <Empty>No awards or nominations yet.</Empty>
       ) : (
         <ul className="awards" data-testid="awards">
           {artist.awards.map((award, index) => (
             <li key={`${award.name}-${award.category}-${award.year}-${index}`}>
-              <span className={award.won ? 'badge won' : 'badge'}>{award.won ? 'Won' : 'Nominated'}</span>
+              <AwardBadge won={award.won} />
               <span className="who">
                 <span className="name">{award.name}</span>
                 <span className="meta">
@@ -217,4 +246,10 @@ function Awards({ artist }: { readonly artist: Artist }) {
       )}
     </section>
   );
+}
+
+/** Won or nominated; a dash when the upstream did not say (never guessed as "Nominated"). */
+function AwardBadge({ won }: { readonly won: boolean | null | undefined }) {
+  if (won == null) return <span className="badge" title="Result not known">{MISSING}</span>;
+  return <span className={won ? 'badge won' : 'badge'}>{won ? 'Won' : 'Nominated'}</span>;
 }

@@ -1,9 +1,9 @@
 import { useQuery } from 'urql';
 import { LeaderboardsDocument } from '../../../generated/graphql';
 import { Avatar } from '../components/Avatar';
-import { Empty, ErrorView, Loading } from '../components/States';
+import { Empty, ErrorView, Loading, Unavailable } from '../components/States';
 import { describeError } from '../errors';
-import { countryName, formatCount, formatExact } from '../format';
+import { MISSING, countryName, formatCount, formatExact } from '../format';
 import { artistHref } from '../router';
 
 /** How many artists and songs the home page ranks. */
@@ -29,10 +29,14 @@ export function LeaderboardPage() {
   const { topArtistsByStreams: artists, trendingSongs: songs } = data;
   return (
     <div className="leaderboard" data-testid="leaderboard">
+      {/* Partial data: a list whose upstream call failed is null and says so; the other still shows. */}
+      {error && <p className="warning leaderboard-warning">Some lists could not be loaded: {describeError(error)}</p>}
       <section className="panel">
         <h1>Top artists</h1>
         <p className="subtitle">By all-time streams across platforms</p>
-        {artists.length === 0 ? (
+        {artists == null ? (
+          <Unavailable what="Top artists" />
+        ) : artists.length === 0 ? (
           <Empty>No artists to rank yet.</Empty>
         ) : (
           <ol className="rank-list" data-testid="top-artists">
@@ -61,7 +65,9 @@ export function LeaderboardPage() {
       <section className="panel">
         <h1>Trending songs</h1>
         <p className="subtitle">Hottest momentum this week</p>
-        {songs.length === 0 ? (
+        {songs == null ? (
+          <Unavailable what="Trending songs" />
+        ) : songs.length === 0 ? (
           <Empty>Nothing is trending right now.</Empty>
         ) : (
           <ol className="rank-list" data-testid="trending-songs">
@@ -75,8 +81,8 @@ export function LeaderboardPage() {
                     {formatCount(song.dailyStreams)} streams a day
                   </span>
                 </span>
-                <span className="figure" title={`Momentum score ${momentumScore.toFixed(1)}`}>
-                  <span className="momentum">▲ {momentumScore.toFixed(1)}</span>
+                <span className="figure" title={`Momentum score ${formatMomentum(momentumScore)}`}>
+                  <span className="momentum">{momentumScore == null ? MISSING : `▲ ${formatMomentum(momentumScore)}`}</span>
                   <small>{formatCount(song.totalStreams)} total</small>
                 </span>
               </li>
@@ -86,4 +92,9 @@ export function LeaderboardPage() {
       </section>
     </div>
   );
+}
+
+/** 12.345 → "12.3"; a dash when the gateway has no score. */
+function formatMomentum(score: number | null | undefined): string {
+  return score == null ? MISSING : score.toFixed(1);
 }

@@ -1,0 +1,69 @@
+/**
+ * How resolvers read typed upstream records without hiding what went wrong:
+ * a field the upstream sent unreadable (or a documented field it left out)
+ * answers UPSTREAM_INVALID_RESPONSE at that field alone, and the records a
+ * list had to leave out are reported in `extensions.warnings` with the
+ * list's path and the record's index, so the list's other records survive.
+ */
+import { type GraphQLResolveInfo, responsePathAsArray } from 'graphql';
+import { UpstreamError } from '../upstream/errors.js';
+import type { DroppedRecord, RecordList, UpstreamRecord } from '../upstream/records.js';
+import type { GatewayContext } from './context.js';
+
+function unreadableField(key: string, reason: string | undefined): UpstreamError {
+  return new UpstreamError(
+    'UPSTREAM_INVALID_RESPONSE',
+    `The upstream API sent no readable "${key}" for this record${reason === undefined ? '' : `: ${reason}`}`,
+  );
+}
+
+/** The field's value, or an error when the upstream sent it unreadable. Null when it was absent. */
+export function upstreamField<R extends UpstreamRecord, K extends keyof R & string>(record: R, key: K): R[K] {
+  const reason = record.unreadable?.[key];
+  if (reason !== undefined) throw unreadableField(key, reason);
+  return record[key];
+}
+
+/** A field the contract promises: absent or unreadable, it is an error, never an invented value. */
+export function requiredField<R extends UpstreamRecord, K extends keyof R & string>(record: R, key: K): NonNullable<R[K]> {
+  const value = upstreamField(record, key);
+  if (value === null || value === undefined) throw unreadableField(key, `"${key}" is missing`);
+  return value as NonNullable<R[K]>;
+}
+
+/** Resolver shorthand for `upstreamField`. */
+export const fromRecord =
+  <R extends UpstreamRecord, K extends keyof R & string>(key: K) =>
+  (record: R): R[K] =>
+    upstreamField(record, key);
+
+/** Resolver shorthand for `requiredField`. */
+export const fromRecordRequired =
+  <R extends UpstreamRecord, K extends keyof R & string>(key: K) =>
+  (record: R): NonNullable<R[K]> =>
+    requiredField(record, key);
+
+/** Reports records left out of the list at `info`'s path (index = position in the upstream's list). */
+export function reportDropped(dropped: readonly DroppedRecord[], context: GatewayContext, info: GraphQLResolveInfo): void {
+  if (dropped.length === 0) return;
+  const path = responsePathAsArray(info.path);
+  for (const record of dropped) {
+    context.stats.warnings.push({
+      code: 'UPSTREAM_INVALID_RESPONSE',
+      message: `The upstream sent an unreadable record at index ${record.index}, left out of this list: ${record.reason}`,
+      path,
+      index: record.index,
+    });
+  }
+}
+
+/** The readable items of a list (null when the upstream sent none), reporting those left out. */
+export function listItems<T>(
+  list: RecordList<T> | null,
+  context: GatewayContext,
+  info: GraphQLResolveInfo,
+): readonly T[] | null {
+  if (list === null) return null;
+  reportDropped(list.dropped, context, info);
+  return list.items;
+}
