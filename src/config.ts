@@ -82,6 +82,7 @@ const environment = z.object({
   RATE_LIMIT_REQUESTS: integer(120, 0, 1_000_000),
   RATE_LIMIT_WINDOW_SECONDS: integer(60, 1, DAY_SECONDS),
   RATE_LIMIT_TRUST_PROXY: flag(false),
+  SHUTDOWN_TIMEOUT_MS: integer(10_000, 0, 600_000),
   REDIS_URL: optionalText.pipe(
     z
       .string()
@@ -123,6 +124,8 @@ export interface GatewayConfig {
     readonly maxBytes: number;
   };
   readonly protection: ProtectionOptions;
+  /** How long in-flight requests get to finish on SIGTERM/SIGINT before their connections are closed. */
+  readonly shutdownTimeoutMs: number;
   readonly scaleOut: ScaleOutConfig;
   readonly logLevel: Environment['LOG_LEVEL'];
   readonly simulator: {
@@ -210,6 +213,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig 
           ? undefined
           : { requests: e.RATE_LIMIT_REQUESTS, windowSeconds: e.RATE_LIMIT_WINDOW_SECONDS, trustProxy: e.RATE_LIMIT_TRUST_PROXY },
     },
+    shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
     scaleOut: {
       redisUrl: e.REDIS_URL,
       redisKeyPrefix: e.REDIS_KEY_PREFIX,

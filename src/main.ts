@@ -6,8 +6,9 @@
 import cluster from 'node:cluster';
 import { exitWithPrimary, runPrimary } from './cluster.js';
 import { ConfigError, type GatewayConfig, loadConfig } from './config.js';
-import { createLogger } from './logger.js';
+import { createProcessLog } from './logger.js';
 import { connectRedis } from './redis/connection.js';
+import { stopOnSignals } from './stop-on-signals.js';
 import { createGateway } from './server/gateway.js';
 import { listen } from './server/http-server.js';
 import { type Simulator, startSimulator } from './simulator/index.js';
@@ -39,7 +40,8 @@ async function embeddedSimulator(config: GatewayConfig): Promise<Upstream> {
 }
 
 async function main(config: GatewayConfig): Promise<void> {
-  const logger = createLogger(config.logLevel);
+  const log = createProcessLog(config.logLevel);
+  const { logger } = log;
   const upstream: Upstream =
     config.upstreamUrl === undefined
       ? await embeddedSimulator(config)
@@ -73,15 +75,14 @@ async function main(config: GatewayConfig): Promise<void> {
     console.log(`  Upstream           ${upstream.url} (${gateway.authMode === 'server' ? 'server-key' : 'pass-through'} mode)\n`);
   }
 
-  const stop = async (signal: string) => {
-    logger.info({ signal }, 'shutting down: finishing in-flight requests');
-    await running.close();
-    await simulator?.close();
-    logger.info('stopped');
-    process.exit(0);
-  };
-  process.once('SIGTERM', () => void stop('SIGTERM'));
-  process.once('SIGINT', () => void stop('SIGINT'));
+  stopOnSignals({
+    timeoutMs: config.shutdownTimeoutMs,
+    async stop() {
+      await running.close(config.shutdownTimeoutMs);
+      await simulator?.close();
+    },
+    log,
+  });
 }
 
 try {

@@ -24,6 +24,7 @@ import { type AuthMode, callerFor, serverCaller } from './caller.js';
 import { clientAddressOf, clientIdOf } from './client-identity.js';
 import { type StoreOptions, createStores } from './stores.js';
 import { exampleGraphiQL } from './examples.js';
+import { yogaLogger } from './yoga-logger.js';
 import { useClientKeyCheck } from './plugins/use-client-key-check.js';
 import { useCostReport } from './plugins/use-cost-report.js';
 import { type ClientRateLimitOptions, createClientRateLimiter, useClientRateLimit } from './plugins/use-client-rate-limit.js';
@@ -131,7 +132,7 @@ export function createGateway(options: GatewayOptions) {
     schema,
     graphqlEndpoint: '/graphql',
     landingPage: false,
-    logging: options.logger,
+    logging: yogaLogger(options.logger),
     maskedErrors: { maskError },
     // graphql-codegen's client preset sends trusted documents as `{ documentId }` (use-persisted-operations.ts).
     extraParamNames: ['documentId'],
