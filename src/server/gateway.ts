@@ -9,6 +9,9 @@ import type { Logger } from 'pino';
 import type { ResponseCache } from '../cache/cache.js';
 import type { GatewayConfig } from '../config.js';
 import { MemoryCache } from '../cache/memory-cache.js';
+import { GatewayMetrics } from '../observability/metrics.js';
+import { traceObserver } from '../observability/trace-observer.js';
+import { observeAll } from '../observability/upstream-observer.js';
 import { RequestLoader } from '../loaders/request-loader.js';
 import type { GatewayContext } from '../schema/context.js';
 import { maskError } from '../schema/errors.js';
@@ -24,6 +27,7 @@ import { type AuthMode, callerFor, serverCaller } from './caller.js';
 import { exampleGraphiQL } from './examples.js';
 import { useClientKeyCheck } from './plugins/use-client-key-check.js';
 import { useCostReport } from './plugins/use-cost-report.js';
+import { useMetrics } from './plugins/use-metrics.js';
 import { type ClientRateLimitOptions, useClientRateLimit } from './plugins/use-client-rate-limit.js';
 import { useHttpCaching } from './plugins/use-http-caching.js';
 import {
@@ -86,9 +90,11 @@ export function createGateway(options: GatewayOptions) {
     options.upstreamApiKey === undefined ? { kind: 'pass-through' } : { kind: 'server', apiKey: options.upstreamApiKey };
   const server: Caller | undefined = auth.kind === 'server' ? serverCaller(auth.apiKey) : undefined;
 
-  const client = new UpstreamClient({ baseUrl: options.upstreamUrl, ...options.client });
   const cache = options.responseCache ?? new MemoryCache(options.cache);
   const budget = new BudgetLedger(options.dailyLimit, options.now);
+  const metrics = new GatewayMetrics({ budget, serverKeyId: server?.keyId });
+  const observer = observeAll(metrics.upstreamObserver, traceObserver);
+  const client = new UpstreamClient({ baseUrl: options.upstreamUrl, ...options.client, observer });
   const keys = new KeyRegistry();
   const upstream = new CachedUpstream({
     client,
@@ -99,7 +105,9 @@ export function createGateway(options: GatewayOptions) {
     retry: { maxAttempts: options.retries + 1, baseDelayMs: 100, maxDelayMs: 2_000 },
     deadlineMs: options.deadlineMs,
     notices: new UpstreamNotices(options.logger),
+    observer,
   });
+  metrics.sampled('gateway_upstream_in_flight', 'Distinct upstream reads under way now', [], (set) => set(upstream.inFlight));
   const assumptions = options.assumptions ?? DEFAULT_ASSUMPTIONS;
   let draining = false;
 
@@ -136,6 +144,7 @@ export function createGateway(options: GatewayOptions) {
     },
     plugins: [
       useReadinessCheck({ endpoint: '/ready', check: () => !draining }),
+      ...useMetrics(metrics),
       // Cheap refusals first: who is asking too often, how big the body is, which document it names.
       ...(auth.kind === 'server' && protection.rateLimit !== undefined ? [useClientRateLimit(protection.rateLimit)] : []),
       useRequestSizeLimit({ maxBytes: protection.maxRequestBytes }),
@@ -165,6 +174,7 @@ export function createGateway(options: GatewayOptions) {
     cache,
     budget,
     upstream,
+    metrics,
     authMode: auth.kind,
     /** Stop reporting ready (load balancers move away) before the server closes. */
     drain() {

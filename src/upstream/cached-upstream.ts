@@ -5,6 +5,7 @@
  * set per GraphQL request.
  */
 import type { CacheEntry, ResponseCache } from '../cache/cache.js';
+import { SILENT_OBSERVER, type UpstreamObserver } from '../observability/upstream-observer.js';
 import type { BudgetLedger } from './budget.js';
 import type { UpstreamClient } from './client.js';
 import type { UpstreamRequest } from './endpoints.js';
@@ -43,12 +44,18 @@ export interface CachedUpstreamOptions {
   readonly deadlineMs: number;
   /** Where tolerated oddities of upstream bodies and contradicted assumptions are reported. */
   readonly notices: UpstreamNotices;
+  /** Told of cache, single-flight and stale decisions (metrics, traces). */
+  readonly observer?: UpstreamObserver;
 }
 
 export class CachedUpstream {
   readonly #inFlight = new Map<string, Promise<CacheEntry>>();
 
   constructor(private readonly options: CachedUpstreamOptions) {}
+
+  get #observer(): UpstreamObserver {
+    return this.options.observer ?? SILENT_OBSERVER;
+  }
 
   /** Distinct upstream reads under way now, shared by however many requests wait on them. */
   get inFlight(): number {
@@ -64,6 +71,7 @@ export class CachedUpstream {
     // A client key must be proven good by one real call before it may read what other keys cached.
     const trusted = caller.mode === 'server' || keys.status(caller.keyId) === 'accepted';
     const cached = trusted ? cache.get(request.key) : undefined;
+    if (trusted) this.#observer.cacheLookup('l1', cached !== undefined && cached.freshUntil > Date.now(), request.resource);
     if (cached !== undefined && cached.freshUntil > Date.now()) {
       stats.cacheHits += 1;
       return unwrap<T>(cached, request);
@@ -76,6 +84,7 @@ export class CachedUpstream {
       this.#inFlight.set(flightKey, flight);
     } else {
       stats.deduplicated += 1;
+      this.#observer.singleFlightJoined(request.resource);
     }
 
     try {
@@ -95,6 +104,7 @@ export class CachedUpstream {
           path: request.key.split('?')[0] ?? request.key,
           ageSeconds: Math.round((Date.now() - cached.storedAt) / 1000),
         });
+        this.#observer.staleServed(request.resource);
         return unwrap<T>(cached, request);
       }
       throw error;
@@ -130,7 +140,7 @@ export class CachedUpstream {
       }
       stats.countCall();
       budget.spend(caller.keyId);
-      return client.get(request.key, caller.apiKey, signal);
+      return client.get(request.key, caller.apiKey, signal, request.resource);
     };
 
     try {
