@@ -6,6 +6,7 @@
 import { ConfigError, type GatewayConfig, loadConfig } from './config.js';
 import { createLogger } from './logger.js';
 import { createGateway } from './server/gateway.js';
+import { listenMetrics } from './observability/metrics-server.js';
 import { listen } from './server/http-server.js';
 import { type Simulator, startSimulator } from './simulator/index.js';
 
@@ -55,10 +56,12 @@ async function main(config: GatewayConfig): Promise<void> {
     exampleVariables: upstream.exampleVariables,
   });
   const running = await listen(gateway, config.port, config.host);
+  const metricsServer = config.metricsPort === undefined ? undefined : await listenMetrics(gateway.metrics, config.metricsPort, config.host);
 
   logger.info({ url: `${running.url}/graphql`, mode: gateway.authMode }, 'gateway listening');
   console.log(`\n  GraphQL + GraphiQL  ${running.url}/graphql`);
   console.log(`  Health             ${running.url}/health   Ready ${running.url}/ready`);
+  console.log(`  Metrics            ${metricsServer?.url ?? `${running.url}/metrics`}`);
   if (simulator !== undefined) {
     console.log(`  Upstream simulator ${simulator.url}/api/v1 (key "${SIMULATOR_KEY}", server-key mode)\n`);
   } else {
@@ -68,6 +71,7 @@ async function main(config: GatewayConfig): Promise<void> {
   const stop = async (signal: string) => {
     logger.info({ signal }, 'shutting down: finishing in-flight requests');
     await running.close();
+    await metricsServer?.close();
     await simulator?.close();
     logger.info('stopped');
     process.exit(0);
