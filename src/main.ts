@@ -7,6 +7,7 @@ import { ConfigError, type GatewayConfig, loadConfig } from './config.js';
 import { createLogger } from './logger.js';
 import { createGateway } from './server/gateway.js';
 import { listenMetrics } from './observability/metrics-server.js';
+import { startTracing } from './observability/tracing.js';
 import { listen } from './server/http-server.js';
 import { type Simulator, startSimulator } from './simulator/index.js';
 
@@ -36,6 +37,7 @@ async function embeddedSimulator(config: GatewayConfig): Promise<Upstream> {
 }
 
 async function main(config: GatewayConfig): Promise<void> {
+  const tracing = startTracing();
   const logger = createLogger(config.logLevel);
   const upstream: Upstream =
     config.upstreamUrl === undefined
@@ -54,6 +56,7 @@ async function main(config: GatewayConfig): Promise<void> {
     upstreamApiKey: upstream.apiKey,
     logger,
     exampleVariables: upstream.exampleVariables,
+    tracing: tracing !== undefined,
   });
   const running = await listen(gateway, config.port, config.host);
   const metricsServer = config.metricsPort === undefined ? undefined : await listenMetrics(gateway.metrics, config.metricsPort, config.host);
@@ -72,6 +75,7 @@ async function main(config: GatewayConfig): Promise<void> {
     logger.info({ signal }, 'shutting down: finishing in-flight requests');
     await running.close();
     await metricsServer?.close();
+    await tracing?.shutdown();
     await simulator?.close();
     logger.info('stopped');
     process.exit(0);

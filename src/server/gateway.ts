@@ -40,6 +40,7 @@ import { useNestingLimit } from './plugins/use-nesting-limit.js';
 import { useQueryOperationsOnly } from './plugins/use-query-operations-only.js';
 import { useRequestErrorCodes } from './plugins/use-request-error-codes.js';
 import { useRequestLog } from './plugins/use-request-log.js';
+import { useTracing } from './plugins/use-tracing.js';
 import { useRequestReadErrors } from './plugins/use-request-read-errors.js';
 import { useRequestSizeLimit } from './plugins/use-request-size-limit.js';
 import { type ShapeLimitOptions, useShapeLimits } from './plugins/use-shape-limits.js';
@@ -81,6 +82,8 @@ export interface GatewayOptions {
   readonly responseCache?: ResponseCache;
   readonly now?: () => Date;
   readonly protection?: ProtectionOptions;
+  /** Trace requests with the registered OpenTelemetry tracer provider (observability/tracing.ts). */
+  readonly tracing?: boolean;
   /** What to send where the upstream description is silent (default: DEFAULT_ASSUMPTIONS). */
   readonly assumptions?: UpstreamAssumptions;
 }
@@ -143,6 +146,7 @@ export function createGateway(options: GatewayOptions) {
       return { request, caller, stats, budget, assumptions, loader: new RequestLoader(upstream, caller, stats, options.logger) };
     },
     plugins: [
+      ...(options.tracing ? useTracing() : []),
       useReadinessCheck({ endpoint: '/ready', check: () => !draining }),
       ...useMetrics(metrics),
       // Cheap refusals first: who is asking too often, how big the body is, which document it names.
