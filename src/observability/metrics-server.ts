@@ -3,7 +3,7 @@
  * the scrape endpoint off the public one. It serves the same registry as
  * the gateway port's `/metrics`, and nothing else.
  */
-import { type Server, createServer } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { GatewayMetrics } from './metrics.js';
 
@@ -12,15 +12,27 @@ export interface MetricsServer {
   close(): Promise<void>;
 }
 
-export async function listenMetrics(metrics: GatewayMetrics, port: number, host: string): Promise<MetricsServer> {
+export async function listenMetrics(
+  metrics: GatewayMetrics,
+  port: number,
+  host: string,
+): Promise<MetricsServer> {
   const server: Server = createServer((request, response) => {
-    if (request.method !== 'GET' || new URL(request.url ?? '/', 'http://metrics').pathname !== '/metrics') {
-      response.writeHead(404, { 'content-type': 'text/plain' }).end('Not found: the metrics are at /metrics\n');
+    if (
+      request.method !== 'GET' ||
+      new URL(request.url ?? '/', 'http://metrics').pathname !== '/metrics'
+    ) {
+      response
+        .writeHead(404, { 'content-type': 'text/plain' })
+        .end('Not found: the metrics are at /metrics\n');
       return;
     }
     metrics.scrape().then(
       (text) => response.writeHead(200, { 'content-type': metrics.registry.contentType }).end(text),
-      () => response.writeHead(500, { 'content-type': 'text/plain' }).end('The metrics could not be collected\n'),
+      () =>
+        response
+          .writeHead(500, { 'content-type': 'text/plain' })
+          .end('The metrics could not be collected\n'),
     );
   });
   await new Promise<void>((resolve, reject) => {

@@ -6,7 +6,7 @@
  * time, so with a shared ledger every replica reports the same value.
  */
 import { LRUCache } from 'lru-cache';
-import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 import type { BudgetUsage } from '../upstream/budget.js';
 import { BoundedLabels } from './bounded-labels.js';
 import type { UpstreamObserver } from './upstream-observer.js';
@@ -90,20 +90,35 @@ export class GatewayMetrics {
   constructor(options: GatewayMetricsOptions) {
     this.#spenders = new LRUCache({ max: options.maxKeys ?? 50 });
     this.#clients = new BoundedLabels(options.maxClients ?? 100);
-    if (options.serverKeyId !== undefined) this.#spenders.set(keyLabelOf(options.serverKeyId), options.serverKeyId);
+    if (options.serverKeyId !== undefined)
+      this.#spenders.set(keyLabelOf(options.serverKeyId), options.serverKeyId);
     collectDefaultMetrics({ register: this.registry });
     const { budget } = options;
     const spenders = this.#spenders;
-    this.sampled('gateway_upstream_budget_remaining', "Upstream calls left in the key's UTC day", ['key'], async (set) => {
-      await Promise.all(
-        [...spenders.entries()].map(async ([label, keyId]) => set((await budget.usage(keyId)).remaining, { key: label })),
-      );
-    });
-    this.sampled('gateway_upstream_budget_limit', "The key's daily upstream call limit", ['key'], async (set) => {
-      await Promise.all(
-        [...spenders.entries()].map(async ([label, keyId]) => set((await budget.usage(keyId)).dailyLimit, { key: label })),
-      );
-    });
+    this.sampled(
+      'gateway_upstream_budget_remaining',
+      "Upstream calls left in the key's UTC day",
+      ['key'],
+      async (set) => {
+        await Promise.all(
+          [...spenders.entries()].map(async ([label, keyId]) =>
+            set((await budget.usage(keyId)).remaining, { key: label }),
+          ),
+        );
+      },
+    );
+    this.sampled(
+      'gateway_upstream_budget_limit',
+      "The key's daily upstream call limit",
+      ['key'],
+      async (set) => {
+        await Promise.all(
+          [...spenders.entries()].map(async ([label, keyId]) =>
+            set((await budget.usage(keyId)).dailyLimit, { key: label }),
+          ),
+        );
+      },
+    );
   }
 
   /**
@@ -115,7 +130,9 @@ export class GatewayMetrics {
     name: string,
     help: string,
     labelNames: readonly L[],
-    sample: (set: (value: number, labels?: Partial<Record<L, string>>) => void) => void | Promise<void>,
+    sample: (
+      set: (value: number, labels?: Partial<Record<L, string>>) => void,
+    ) => void | Promise<void>,
   ): void {
     new Gauge<L>({
       name,
@@ -124,7 +141,9 @@ export class GatewayMetrics {
       registers: [this.registry],
       async collect() {
         this.reset();
-        await sample((value, labels) => (labels === undefined ? this.set(value) : this.set(labels, value)));
+        await sample((value, labels) =>
+          labels === undefined ? this.set(value) : this.set(labels, value),
+        );
       },
     });
   }

@@ -8,14 +8,23 @@ import { SpanStatusCode, trace } from '@opentelemetry/api';
 import { SERVICE_NAME } from './tracing.js';
 
 export function readSpan<T>(resource: string, read: () => Promise<T>): Promise<T> {
-  return trace.getTracer(SERVICE_NAME).startActiveSpan(`upstream ${resource}`, { attributes: { 'upstream.resource': resource } }, async (span) => {
-    try {
-      return await read();
-    } catch (error) {
-      span.setStatus({ code: SpanStatusCode.ERROR, message: error instanceof Error ? error.message : String(error) });
-      throw error;
-    } finally {
-      span.end();
-    }
-  });
+  return trace
+    .getTracer(SERVICE_NAME)
+    .startActiveSpan(
+      `upstream ${resource}`,
+      { attributes: { 'upstream.resource': resource } },
+      async (span) => {
+        try {
+          return await read();
+        } catch (error) {
+          span.setStatus({
+            code: SpanStatusCode.ERROR,
+            message: error instanceof Error ? error.message : String(error),
+          });
+          throw error;
+        } finally {
+          span.end();
+        }
+      },
+    );
 }

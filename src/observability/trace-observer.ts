@@ -8,11 +8,15 @@
 import { trace } from '@opentelemetry/api';
 import type { UpstreamObserver } from './upstream-observer.js';
 
-const event = (name: string, attributes: Record<string, string>) => trace.getActiveSpan()?.addEvent(name, attributes);
+const event = (name: string, attributes: Record<string, string>) =>
+  trace.getActiveSpan()?.addEvent(name, attributes);
 
 export const traceObserver: UpstreamObserver = {
   cacheLookup: (level, hit, resource) =>
-    event(hit ? 'cache hit' : 'cache miss', { 'cache.level': level, 'upstream.resource': resource }),
+    event(hit ? 'cache hit' : 'cache miss', {
+      'cache.level': level,
+      'upstream.resource': resource,
+    }),
   singleFlightJoined: (resource) => event('single-flight join', { 'upstream.resource': resource }),
   staleServed: (resource) => event('stale answer served', { 'upstream.resource': resource }),
   requestSent: () => () => {},

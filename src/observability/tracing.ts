@@ -17,7 +17,11 @@ export const SERVICE_NAME = 'music-stats-gateway';
 export function tracingRequested(env: NodeJS.ProcessEnv = process.env): boolean {
   const exporter = env.OTEL_TRACES_EXPORTER?.trim();
   if (exporter === 'none') return false;
-  return Boolean(exporter || env.OTEL_EXPORTER_OTLP_ENDPOINT?.trim() || env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT?.trim());
+  return Boolean(
+    exporter ||
+      env.OTEL_EXPORTER_OTLP_ENDPOINT?.trim() ||
+      env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT?.trim(),
+  );
 }
 
 /** The instrumentations the gateway runs with: the upstream client's requests (undici). */

@@ -1,7 +1,7 @@
 /** METRICS_PORT: validated at start, and a second listener serving only the gateway's `/metrics`. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../src/config.js';
-import { type MetricsServer, listenMetrics } from '../../src/observability/metrics-server.js';
+import { listenMetrics, type MetricsServer } from '../../src/observability/metrics-server.js';
 import { scrape, total } from '../support/prometheus.js';
 import { type Stack, startStack } from '../support/stack.js';
 
@@ -10,9 +10,13 @@ describe('METRICS_PORT', () => {
     expect(loadConfig({}).metricsPort).toBeUndefined();
     expect(loadConfig({ METRICS_PORT: '' }).metricsPort).toBeUndefined();
     expect(loadConfig({ METRICS_PORT: '9464' }).metricsPort).toBe(9464);
-    expect(() => loadConfig({ METRICS_PORT: '9e3' })).toThrow(new ConfigError('Invalid configuration:\n  METRICS_PORT: must be a whole number'));
+    expect(() => loadConfig({ METRICS_PORT: '9e3' })).toThrow(
+      new ConfigError('Invalid configuration:\n  METRICS_PORT: must be a whole number'),
+    );
     expect(() => loadConfig({ METRICS_PORT: '0' })).toThrow(/METRICS_PORT: must be at least 1/);
-    expect(() => loadConfig({ METRICS_PORT: '4000' })).toThrow(/METRICS_PORT: must differ from PORT/);
+    expect(() => loadConfig({ METRICS_PORT: '4000' })).toThrow(
+      /METRICS_PORT: must differ from PORT/,
+    );
   });
 
   describe('the metrics listener', () => {

@@ -7,7 +7,12 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { REFERENCE_QUERIES } from '../../bench/reference-queries.js';
 import { type Sample, scrape, total } from '../support/prometheus.js';
-import { type GraphQLResponse, type Stack, type StackOptions, startStack } from '../support/stack.js';
+import {
+  type GraphQLResponse,
+  type Stack,
+  type StackOptions,
+  startStack,
+} from '../support/stack.js';
 
 const stacks: Stack[] = [];
 afterEach(async () => {
@@ -19,12 +24,14 @@ async function stackWith(options: StackOptions = {}): Promise<Stack> {
   return stack;
 }
 
-const costOf = (response: GraphQLResponse) => response.body.extensions?.cost as { upstreamCalls: number; cacheHits: number };
+const costOf = (response: GraphQLResponse) =>
+  response.body.extensions?.cost as { upstreamCalls: number; cacheHits: number };
 
 /** Upstream calls the simulator answered, by status. */
 function simulatorStatuses(stack: Stack): Map<string, number> {
   const counts = new Map<string, number>();
-  for (const call of stack.simulator.calls) counts.set(String(call.status), (counts.get(String(call.status)) ?? 0) + 1);
+  for (const call of stack.simulator.calls)
+    counts.set(String(call.status), (counts.get(String(call.status)) ?? 0) + 1);
   return counts;
 }
 
@@ -43,13 +50,19 @@ describe('/metrics', () => {
     const responses: GraphQLResponse[] = [];
     // Cold, then warm: the second round is answered by the cache.
     for (let round = 0; round < 2; round += 1) {
-      for (const reference of REFERENCE_QUERIES) responses.push(await stack.query(reference.query, reference.variables?.(slug)));
+      for (const reference of REFERENCE_QUERIES)
+        responses.push(await stack.query(reference.query, reference.variables?.(slug)));
     }
     // A 404, and a 500 the gateway retries.
     responses.push(await stack.query('{ artist(slug: "nobody-at-all") { name } }'));
-    stack.simulator.injectFault({ kind: 'status', status: 500 }, { path: '/api/v1/charts', times: 1 });
+    stack.simulator.injectFault(
+      { kind: 'status', status: 500 },
+      { path: '/api/v1/charts', times: 1 },
+    );
     responses.push(await stack.query('{ charts { name } }'));
-    responses.push(await stack.query('query ($slug: String!) { artist(slug: $slug) { name } }', { slug }));
+    responses.push(
+      await stack.query('query ($slug: String!) { artist(slug: $slug) { name } }', { slug }),
+    );
 
     const usage = await stack.query('{ apiUsage { remaining used } }');
     const samples = await scrape(`${stack.url}/metrics`);
@@ -62,13 +75,17 @@ describe('/metrics', () => {
     expect(gatewayStatuses(samples).get('404')).toBe(1);
     expect(total(samples, 'gateway_upstream_request_duration_seconds_count')).toBe(sent);
     // Endpoints are resource names, never paths.
-    const endpoints = new Set(samples.filter((s) => s.name === 'gateway_upstream_requests_total').map((s) => s.labels.endpoint));
+    const endpoints = new Set(
+      samples
+        .filter((s) => s.name === 'gateway_upstream_requests_total')
+        .map((s) => s.labels.endpoint),
+    );
     expect(endpoints).toContain('charts');
     for (const endpoint of endpoints) expect(endpoint).not.toContain('/');
 
-    const apiUsage = usage.body.data?.apiUsage as { remaining: number; used: number };
-    expect(apiUsage.used).toBe(sent);
-    expect(total(samples, 'gateway_upstream_budget_remaining')).toBe(apiUsage.remaining);
+    const apiUsage = usage.body.data?.apiUsage as { remaining: number; used: number } | undefined;
+    expect(apiUsage?.used).toBe(sent);
+    expect(total(samples, 'gateway_upstream_budget_remaining')).toBe(apiUsage?.remaining);
     expect(total(samples, 'gateway_upstream_budget_limit')).toBe(1000);
     expect(total(samples, 'gateway_upstream_budget_spent_total')).toBe(sent);
 
@@ -86,7 +103,10 @@ describe('/metrics', () => {
     const stack = await stackWith();
     const { slug } = stack.simulator.data.allArtists()[1]!;
     const query = 'query ($slug: String!) { artist(slug: $slug) { name } }';
-    stack.simulator.injectFault({ kind: 'delay', ms: 1_500 }, { path: `/api/v1/artists/${slug}`, times: 1 });
+    stack.simulator.injectFault(
+      { kind: 'delay', ms: 1_500 },
+      { path: `/api/v1/artists/${slug}`, times: 1 },
+    );
     const first = stack.query(query, { slug });
     await until(() => stack.simulator.calls.length === 1);
     const second = stack.query(query, { slug });
@@ -101,7 +121,16 @@ describe('/metrics', () => {
   it('counts a stale answer served while the upstream is down', async () => {
     // A TTL of 0: every entry is past its freshness at once, but may stand in for a failing upstream.
     const stack = await stackWith({
-      gateway: { retries: 0, cache: { ttlMs: 0, notFoundTtlMs: 0, staleIfErrorMs: 60_000, maxEntries: 100, maxBytes: 1e7 } },
+      gateway: {
+        retries: 0,
+        cache: {
+          ttlMs: 0,
+          notFoundTtlMs: 0,
+          staleIfErrorMs: 60_000,
+          maxEntries: 100,
+          maxBytes: 1e7,
+        },
+      },
     });
     await stack.query('{ charts { name } }');
     await stack.simulator.stop();
@@ -122,10 +151,13 @@ describe('/metrics', () => {
     const response = await fetch(`${stack.url}/metrics`);
     const text = await response.text();
     expect(text).not.toContain('test-client-key');
-    const remaining = (await scrape(`${stack.url}/metrics`)).filter((s) => s.name === 'gateway_upstream_budget_remaining');
+    const remaining = (await scrape(`${stack.url}/metrics`)).filter(
+      (s) => s.name === 'gateway_upstream_budget_remaining',
+    );
     expect(remaining).toHaveLength(1);
     expect(remaining[0]!.labels.key).toMatch(/^[0-9a-f]{8}$/);
-    expect(remaining[0]!.value).toBe((usage.body.data?.apiUsage as { remaining: number }).remaining);
+    const apiUsage = usage.body.data?.apiUsage as { remaining: number } | undefined;
+    expect(remaining[0]!.value).toBe(apiUsage?.remaining);
   });
 });
 

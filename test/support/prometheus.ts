@@ -22,15 +22,24 @@ export function parsePrometheus(text: string): Sample[] {
 }
 
 /** The sum of `name`'s samples whose labels include `labels`. */
-export function total(samples: readonly Sample[], name: string, labels: Record<string, string> = {}): number {
+export function total(
+  samples: readonly Sample[],
+  name: string,
+  labels: Record<string, string> = {},
+): number {
   return samples
-    .filter((sample) => sample.name === name && Object.entries(labels).every(([key, value]) => sample.labels[key] === value))
+    .filter(
+      (sample) =>
+        sample.name === name &&
+        Object.entries(labels).every(([key, value]) => sample.labels[key] === value),
+    )
     .reduce((sum, sample) => sum + sample.value, 0);
 }
 
 export async function scrape(url: string): Promise<Sample[]> {
   const response = await fetch(url);
   if (response.status !== 200) throw new Error(`${url} answered ${response.status}`);
-  if (!response.headers.get('content-type')?.startsWith('text/plain')) throw new Error(`${url} is not Prometheus text`);
+  if (!response.headers.get('content-type')?.startsWith('text/plain'))
+    throw new Error(`${url} is not Prometheus text`);
   return parsePrometheus(await response.text());
 }

@@ -8,7 +8,7 @@
  * trace id.
  */
 import { useOpenTelemetry } from '@envelop/opentelemetry';
-import { SpanKind, SpanStatusCode, context, propagation, trace } from '@opentelemetry/api';
+import { context, propagation, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import type { Plugin } from 'graphql-yoga';
 import { SERVICE_NAME } from '../../observability/tracing.js';
 
@@ -27,7 +27,10 @@ export function useTracing(): Plugin[] {
           const { pathname } = new URL(request.url);
           return tracer.startActiveSpan(
             `${request.method} ${pathname}`,
-            { kind: SpanKind.SERVER, attributes: { 'http.request.method': request.method, 'url.path': pathname } },
+            {
+              kind: SpanKind.SERVER,
+              attributes: { 'http.request.method': request.method, 'url.path': pathname },
+            },
             parent,
             async (span) => {
               try {
