@@ -27,6 +27,15 @@ const flag = (fallback: boolean) =>
     .transform((value) => value === 'true' || value === '1')
     .default(fallback ? 'true' : 'false');
 
+const fraction = (fallback: number) =>
+  z
+    .string()
+    .trim()
+    .regex(/^(0|1)?(\.\d+)?$/, 'must be a number such as 0.5')
+    .transform(Number)
+    .pipe(z.number().gt(0, 'must be more than 0').max(1, 'must be at most 1'))
+    .default(String(fallback));
+
 const optionalText = z
   .string()
   .trim()
@@ -61,7 +70,7 @@ const environment = z.object({
   UPSTREAM_HEADERS_TIMEOUT_MS: integer(8_000, 1, 600_000),
   UPSTREAM_BODY_TIMEOUT_MS: integer(8_000, 1, 600_000),
   UPSTREAM_DEADLINE_MS: integer(15_000, 1, 600_000),
-  UPSTREAM_MAX_CONCURRENCY: integer(16, 1, 1_000),
+  UPSTREAM_MAX_CONCURRENCY: integer(32, 1, 1_000),
   UPSTREAM_MAX_QUEUE: integer(1_000, 0, 1_000_000),
   UPSTREAM_MAX_BODY_BYTES: integer(20 * 1024 * 1024, 1_024, 1024 * 1024 * 1024),
   UPSTREAM_RETRIES: integer(2, 0, 10),
@@ -85,10 +94,23 @@ const environment = z.object({
   RATE_LIMIT_REQUESTS: integer(120, 0, 1_000_000),
   RATE_LIMIT_WINDOW_SECONDS: integer(60, 1, DAY_SECONDS),
   RATE_LIMIT_TRUST_PROXY: flag(false),
+  REDIS_URL: optionalText.pipe(
+    z
+      .string()
+      .url('must be a URL such as redis://127.0.0.1:6379/0')
+      .refine((url) => /^rediss?:$/.test(new URL(url).protocol), 'must be a redis:// or rediss:// URL')
+      .optional(),
+  ),
+  REDIS_KEY_PREFIX: z.string().trim().min(1).max(100).default('music-gateway:'),
+  BUDGET_FILE: z.string().trim().min(1).default('.gateway/budget.json'),
+  CLIENT_BUDGET_SHARE: fraction(0.5),
+  KEY_ACCEPTED_TTL_SECONDS: integer(300, 1, DAY_SECONDS),
+  WORKERS: integer(1, 1, 64),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   SIMULATOR_ARTISTS: integer(300, 1, 20_000),
   SIMULATOR_SEED: integer(20_261_121, 0, 2 ** 32 - 1),
   SIMULATOR_LATENCY_MS: integer(0, 0, 60_000),
+  SIMULATOR_ROUGHNESS: flag(false),
 });
 
 export type Environment = z.infer<typeof environment>;
@@ -115,8 +137,28 @@ export interface GatewayConfig {
     readonly maxBytes: number;
   };
   readonly protection: ProtectionOptions;
+  readonly scaleOut: ScaleOutConfig;
   readonly logLevel: Environment['LOG_LEVEL'];
-  readonly simulator: { readonly artists: number; readonly seed: number; readonly latencyMs: number };
+  readonly simulator: {
+    readonly artists: number;
+    readonly seed: number;
+    readonly latencyMs: number;
+    readonly roughness: boolean;
+  };
+}
+
+/** Issue 9: what replicas share, and what a single process keeps on disk. */
+export interface ScaleOutConfig {
+  /** Absent: everything stays in this process (and the budget in `budgetFile`). */
+  readonly redisUrl: string | undefined;
+  readonly redisKeyPrefix: string;
+  /** Used only without Redis. */
+  readonly budgetFile: string;
+  readonly clientBudgetShare: number;
+  /** Whether X-Forwarded-For names the client (RATE_LIMIT_TRUST_PROXY), for its budget share too. */
+  readonly trustProxy: boolean;
+  readonly keyAcceptedTtlMs: number;
+  readonly workers: number;
 }
 
 export class ConfigError extends Error {
@@ -136,6 +178,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig 
   if (e.UPSTREAM_API_KEY !== undefined && e.UPSTREAM_URL === undefined) {
     throw new ConfigError(
       'Invalid configuration:\n  UPSTREAM_API_KEY: is set but UPSTREAM_URL is not (the embedded simulator has its own key)',
+    );
+  }
+  if (e.WORKERS > 1 && e.REDIS_URL === undefined) {
+    throw new ConfigError(
+      'Invalid configuration:\n  WORKERS: more than 1 needs REDIS_URL (workers share their cache and budget through Redis)',
     );
   }
   return {
@@ -181,7 +228,21 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig 
           ? undefined
           : { requests: e.RATE_LIMIT_REQUESTS, windowSeconds: e.RATE_LIMIT_WINDOW_SECONDS, trustProxy: e.RATE_LIMIT_TRUST_PROXY },
     },
+    scaleOut: {
+      redisUrl: e.REDIS_URL,
+      redisKeyPrefix: e.REDIS_KEY_PREFIX,
+      budgetFile: e.BUDGET_FILE,
+      clientBudgetShare: e.CLIENT_BUDGET_SHARE,
+      trustProxy: e.RATE_LIMIT_TRUST_PROXY,
+      keyAcceptedTtlMs: e.KEY_ACCEPTED_TTL_SECONDS * 1000,
+      workers: e.WORKERS,
+    },
     logLevel: e.LOG_LEVEL,
-    simulator: { artists: e.SIMULATOR_ARTISTS, seed: e.SIMULATOR_SEED, latencyMs: e.SIMULATOR_LATENCY_MS },
+    simulator: {
+      artists: e.SIMULATOR_ARTISTS,
+      seed: e.SIMULATOR_SEED,
+      latencyMs: e.SIMULATOR_LATENCY_MS,
+      roughness: e.SIMULATOR_ROUGHNESS,
+    },
   };
 }

@@ -3,8 +3,11 @@
  * and the gateway against it (server-key mode); with UPSTREAM_URL, starts
  * only the gateway, against that upstream.
  */
+import cluster from 'node:cluster';
+import { exitWithPrimary, runPrimary } from './cluster.js';
 import { ConfigError, type GatewayConfig, loadConfig } from './config.js';
 import { createLogger } from './logger.js';
+import { connectRedis } from './redis/connection.js';
 import { createGateway } from './server/gateway.js';
 import { listenMetrics } from './observability/metrics-server.js';
 import { startTracing } from './observability/tracing.js';
@@ -25,6 +28,7 @@ async function embeddedSimulator(config: GatewayConfig): Promise<Upstream> {
     artists: config.simulator.artists,
     seed: config.simulator.seed,
     latencyMs: config.simulator.latencyMs,
+    roughness: config.simulator.roughness,
     apiKeys: [SIMULATOR_KEY],
     dailyLimit: config.dailyLimit,
   });
@@ -50,12 +54,16 @@ async function main(config: GatewayConfig): Promise<void> {
         };
   const { simulator } = upstream;
 
+  const { redisUrl, redisKeyPrefix, budgetFile, clientBudgetShare, trustProxy, keyAcceptedTtlMs } = config.scaleOut;
+  const redis = redisUrl === undefined ? undefined : await connectRedis(redisUrl, redisKeyPrefix, logger);
   const gateway = createGateway({
     ...config,
     upstreamUrl: upstream.url,
     upstreamApiKey: upstream.apiKey,
     logger,
     exampleVariables: upstream.exampleVariables,
+    ...(redis ? { redis } : {}),
+    stores: { clientBudgetShare, trustProxy, keyAcceptedTtlMs, ...(redis ? {} : { budgetFile }) },
     tracing: tracing !== undefined,
   });
   const running = await listen(gateway, config.port, config.host);
@@ -85,7 +93,13 @@ async function main(config: GatewayConfig): Promise<void> {
 }
 
 try {
-  await main(loadConfig());
+  const config = loadConfig();
+  if (config.scaleOut.workers > 1 && cluster.isPrimary) {
+    await runPrimary(config, () => embeddedSimulator(config));
+  } else {
+    if (cluster.isWorker) exitWithPrimary();
+    await main(config);
+  }
 } catch (error) {
   if (error instanceof ConfigError) {
     console.error(error.message);

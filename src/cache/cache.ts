@@ -17,11 +17,19 @@ export interface CacheEntry {
   readonly staleUntil: number;
 }
 
+/**
+ * Asynchronous, because the shared level lives in Redis. Implementations
+ * never reject: a store that cannot answer behaves as a miss (get) or as a
+ * dropped write (set), so a cache outage costs upstream calls, not answers.
+ */
 export interface ResponseCache {
   /** The entry for `key`, fresh or stale, or undefined once it is past `staleUntil`. */
-  get(key: string): CacheEntry | undefined;
-  set(key: string, entry: CacheEntry): void;
-  delete(key: string): void;
-  /** Entries held now, for metrics. */
-  readonly size: number;
+  get(key: string): Promise<CacheEntry | undefined>;
+  set(key: string, entry: CacheEntry): Promise<void>;
+  delete(key: string): Promise<void>;
+}
+
+/** How long a store must keep `entry`: its freshness plus its stale-if-error allowance. */
+export function retentionMs(entry: CacheEntry): number {
+  return Math.max(1, entry.staleUntil - entry.storedAt);
 }

@@ -1,10 +1,15 @@
 import { LRUCache } from 'lru-cache';
-import type { CacheEntry, ResponseCache } from './cache.js';
+import type { UpstreamObserver } from '../observability/upstream-observer.js';
+import { type CacheEntry, type ResponseCache, retentionMs } from './cache.js';
 
 export interface MemoryCacheOptions {
   readonly maxEntries: number;
   readonly maxBytes: number;
+  /** Told of every lookup, hit or miss, here and at the level behind it (metrics, traces). */
+  readonly observer?: Pick<UpstreamObserver, 'cacheLookup'>;
 }
+
+export const isFresh = (entry: CacheEntry | undefined): boolean => entry !== undefined && entry.freshUntil > Date.now();
 
 /** Each entry also costs its key and bookkeeping, whatever its body size. */
 const ENTRY_OVERHEAD_BYTES = 256;
@@ -12,8 +17,10 @@ const ENTRY_OVERHEAD_BYTES = 256;
 /** An in-process LRU bounded both by entry count and by approximate bytes. */
 export class MemoryCache implements ResponseCache {
   readonly #lru: LRUCache<string, CacheEntry>;
+  readonly observer: MemoryCacheOptions['observer'];
 
-  constructor({ maxEntries, maxBytes }: MemoryCacheOptions) {
+  constructor({ maxEntries, maxBytes, observer }: MemoryCacheOptions) {
+    this.observer = observer;
     this.#lru = new LRUCache<string, CacheEntry>({
       max: maxEntries,
       maxSize: maxBytes,
@@ -21,7 +28,14 @@ export class MemoryCache implements ResponseCache {
     });
   }
 
-  get(key: string): CacheEntry | undefined {
+  async get(key: string): Promise<CacheEntry | undefined> {
+    const entry = this.getNow(key);
+    this.observer?.cacheLookup('l1', isFresh(entry));
+    return entry;
+  }
+
+  /** The same as `get`, without a promise: the two-level cache consults its first level this way. */
+  getNow(key: string): CacheEntry | undefined {
     const entry = this.#lru.get(key);
     if (entry !== undefined && entry.staleUntil <= Date.now()) {
       this.#lru.delete(key);
@@ -30,15 +44,15 @@ export class MemoryCache implements ResponseCache {
     return entry;
   }
 
-  set(key: string, entry: CacheEntry): void {
-    this.#lru.set(key, entry, { ttl: Math.max(1, entry.staleUntil - Date.now()) });
+  async set(key: string, entry: CacheEntry): Promise<void> {
+    this.setNow(key, entry);
   }
 
-  delete(key: string): void {
+  setNow(key: string, entry: CacheEntry): void {
+    this.#lru.set(key, entry, { ttl: retentionMs(entry) });
+  }
+
+  async delete(key: string): Promise<void> {
     this.#lru.delete(key);
-  }
-
-  get size(): number {
-    return this.#lru.size;
   }
 }

@@ -23,10 +23,12 @@ import type { RequestStats } from '../upstream/request-stats.js';
 export class RequestLoader {
   readonly #loader: DataLoader<UpstreamRequest<unknown>, unknown, string>;
   readonly #seen = new Set<string>();
+  /** Reads started ahead of the field that needs them: its own load is not a duplicate. */
+  readonly #prefetched = new Set<string>();
 
   constructor(
-    upstream: CachedUpstream,
-    caller: Caller,
+    private readonly upstream: CachedUpstream,
+    private readonly caller: Caller,
     private readonly stats: RequestStats,
     logger?: Logger,
   ) {
@@ -53,8 +55,23 @@ export class RequestLoader {
 
   /** Reads one upstream resource, at most once per request. */
   load<T>(request: UpstreamRequest<T>): Promise<T> {
-    if (this.#seen.has(request.key)) this.stats.deduplicated += 1;
+    if (this.#prefetched.delete(request.key)) {
+      // The field this read was started for: not a second read.
+    } else if (this.#seen.has(request.key)) this.stats.deduplicated += 1;
     else this.#seen.add(request.key);
     return this.#loader.load(request) as Promise<T>;
+  }
+
+  /** Starts a read that a field further down will need; its failure is that field's to report. */
+  prefetch(request: UpstreamRequest<unknown>): void {
+    if (this.#seen.has(request.key)) return;
+    this.#seen.add(request.key);
+    this.#prefetched.add(request.key);
+    this.#loader.load(request).catch(() => undefined);
+  }
+
+  /** Whether the upstream recently answered not-found for this resource (no call is made to find out). */
+  knownMissing(request: UpstreamRequest<unknown>): Promise<boolean> {
+    return this.upstream.knownMissing(request, this.caller);
   }
 }

@@ -12,11 +12,7 @@ const event = (name: string, attributes: Record<string, string>) =>
   trace.getActiveSpan()?.addEvent(name, attributes);
 
 export const traceObserver: UpstreamObserver = {
-  cacheLookup: (level, hit, resource) =>
-    event(hit ? 'cache hit' : 'cache miss', {
-      'cache.level': level,
-      'upstream.resource': resource,
-    }),
+  cacheLookup: (level, hit) => event(hit ? 'cache hit' : 'cache miss', { 'cache.level': level }),
   singleFlightJoined: (resource) => event('single-flight join', { 'upstream.resource': resource }),
   staleServed: (resource) => event('stale answer served', { 'upstream.resource': resource }),
   requestSent: () => () => {},

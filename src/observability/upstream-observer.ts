@@ -14,7 +14,7 @@ export type UpstreamOutcome = number | 'error';
 
 export interface UpstreamObserver {
   /** A cache level was asked for an answer; `hit` when a fresh entry answered. */
-  cacheLookup(level: CacheLevel, hit: boolean, resource: string): void;
+  cacheLookup(level: CacheLevel, hit: boolean, resource?: string): void;
   /** A read joined a call already in flight instead of making its own. */
   singleFlightJoined(resource: string): void;
   /** An expired entry answered because the upstream failed. */

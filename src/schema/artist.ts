@@ -13,6 +13,7 @@ import {
   StreamSnapshotRef,
 } from './object-refs.js';
 import { type ArtistShape, artistField, artistFromSummary, nodeLoaders, songFromSummary } from './refs.js';
+import { prefetchArtistChildren } from './prefetch.js';
 import { listItems, reportDropped } from './upstream-fields.js';
 
 builder.node(ArtistRef, {
@@ -140,7 +141,15 @@ builder.queryFields((t) => ({
     nullable: true,
     description: 'An artist by slug; null with a NOT_FOUND error when there is none.',
     args: { slug: t.arg.string({ required: true, description: 'Artist slug, e.g. `burna-boy`.' }) },
-    resolve: (_, args, c) => nodeLoaders.Artist(slugArg(args.slug), c),
+    resolve: async (_, args, c, info) => {
+      const slug = slugArg(args.slug);
+      // The children's reads start with the profile's: one upstream round trip for a whole page.
+      const [artist] = await Promise.all([
+        nodeLoaders.Artist(slug, c),
+        prefetchArtistChildren(slug, info, c).catch(() => undefined),
+      ]);
+      return artist;
+    },
   }),
   artists: t.connection(
     {

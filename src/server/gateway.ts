@@ -12,18 +12,19 @@ import { MemoryCache } from '../cache/memory-cache.js';
 import { GatewayMetrics } from '../observability/metrics.js';
 import { traceObserver } from '../observability/trace-observer.js';
 import { observeAll } from '../observability/upstream-observer.js';
+import type { SharedRedis } from '../redis/connection.js';
 import { RequestLoader } from '../loaders/request-loader.js';
 import type { GatewayContext } from '../schema/context.js';
 import { maskError } from '../schema/errors.js';
 import { schema } from '../schema/index.js';
-import { BudgetLedger } from '../upstream/budget.js';
 import { CachedUpstream, type Caller } from '../upstream/cached-upstream.js';
 import { UpstreamClient, type UpstreamClientOptions } from '../upstream/client.js';
-import { KeyRegistry } from '../upstream/key-registry.js';
 import { DEFAULT_ASSUMPTIONS, type UpstreamAssumptions } from '../upstream/endpoints.js';
 import { UpstreamNotices } from '../upstream/upstream-notices.js';
 import { RequestStats } from '../upstream/request-stats.js';
 import { type AuthMode, callerFor, serverCaller } from './caller.js';
+import { clientAddressOf, clientIdOf } from './client-identity.js';
+import { type StoreOptions, createStores } from './stores.js';
 import { exampleGraphiQL } from './examples.js';
 import { useClientKeyCheck } from './plugins/use-client-key-check.js';
 import { useCostReport } from './plugins/use-cost-report.js';
@@ -82,6 +83,9 @@ export interface GatewayOptions {
   readonly responseCache?: ResponseCache;
   readonly now?: () => Date;
   readonly protection?: ProtectionOptions;
+  /** Shared stores of issue 9; absent: every store in this process. */
+  readonly redis?: SharedRedis;
+  readonly stores?: StoreOptions;
   /** Trace requests with the registered OpenTelemetry tracer provider (observability/tracing.ts). */
   readonly tracing?: boolean;
   /** What to send where the upstream description is silent (default: DEFAULT_ASSUMPTIONS). */
@@ -93,17 +97,24 @@ export function createGateway(options: GatewayOptions) {
     options.upstreamApiKey === undefined ? { kind: 'pass-through' } : { kind: 'server', apiKey: options.upstreamApiKey };
   const server: Caller | undefined = auth.kind === 'server' ? serverCaller(auth.apiKey) : undefined;
 
-  const cache = options.responseCache ?? new MemoryCache(options.cache);
-  const budget = new BudgetLedger(options.dailyLimit, options.now);
-  const metrics = new GatewayMetrics({ budget, serverKeyId: server?.keyId });
+  // Metrics read the budget at scrape time, from whichever ledger the stores hold.
+  const budgetOf = { usage: (keyId: string) => stores.budget.usage(keyId) };
+  const metrics = new GatewayMetrics({ budget: budgetOf, serverKeyId: server?.keyId });
   const observer = observeAll(metrics.upstreamObserver, traceObserver);
   const client = new UpstreamClient({ baseUrl: options.upstreamUrl, ...options.client, observer });
-  const keys = new KeyRegistry();
+  const stores = createStores({
+    redis: options.redis?.client,
+    cache: options.responseCache ?? new MemoryCache({ ...options.cache, observer }),
+    budget: { dailyLimit: options.dailyLimit, ...(options.now ? { now: options.now } : {}) },
+    ...options.stores,
+  });
+  const { cache, budget, keys, locks } = stores;
   const upstream = new CachedUpstream({
     client,
     cache,
     budget,
     keys,
+    locks,
     cachePolicy: options.cache,
     retry: { maxAttempts: options.retries + 1, baseDelayMs: 100, maxDelayMs: 2_000 },
     deadlineMs: options.deadlineMs,
@@ -139,18 +150,21 @@ export function createGateway(options: GatewayOptions) {
         ? { defaultHeaders: JSON.stringify({ Authorization: 'Bearer <your API key>' }) }
         : {}),
     },
-    context: ({ request }) => {
-      const caller = callerFor(request, auth, server);
+    context: (initial) => {
+      const { request } = initial;
+      const caller = withClientIdentity(callerFor(request, auth, server), request, initial);
       // The estimate refuses costly operations early; this cap bounds what the data makes of the rest.
       const stats = new RequestStats(protection.maxUpstreamCost ?? DEFAULT_MAX_UPSTREAM_COST);
       return { request, caller, stats, budget, assumptions, loader: new RequestLoader(upstream, caller, stats, options.logger) };
     },
     plugins: [
       ...(options.tracing ? useTracing() : []),
-      useReadinessCheck({ endpoint: '/ready', check: () => !draining }),
+      useReadinessCheck({ endpoint: '/ready', check: () => !draining && (options.redis?.isUp() ?? true) }),
       ...useMetrics(metrics),
       // Cheap refusals first: who is asking too often, how big the body is, which document it names.
-      ...(auth.kind === 'server' && protection.rateLimit !== undefined ? [useClientRateLimit(protection.rateLimit)] : []),
+      ...(auth.kind === 'server' && protection.rateLimit !== undefined
+        ? [useClientRateLimit({ ...protection.rateLimit, ...(options.redis ? { redis: options.redis.client } : {}) })]
+        : []),
       useRequestSizeLimit({ maxBytes: protection.maxRequestBytes }),
       useRequestReadErrors(),
       // Before persisted operations, so a document too deeply nested to parse is never registered.
@@ -184,8 +198,19 @@ export function createGateway(options: GatewayOptions) {
     drain() {
       draining = true;
     },
-    close: () => client.close(),
+    close: async () => {
+      await client.close();
+      await options.redis?.close();
+    },
   };
+
+  /** In server-key mode, who the call is for: each client may spend only its share of the key's day. */
+  function withClientIdentity(caller: Caller, request: Request, context: object): Caller {
+    if (caller.mode !== 'server' || !stores.capsClients) return caller;
+    const trustProxy = options.stores?.trustProxy ?? protection.rateLimit?.trustProxy ?? false;
+    const address = clientAddressOf(request, context, trustProxy);
+    return { ...caller, clientId: clientIdOf(address) };
+  }
 }
 
 export type Gateway = ReturnType<typeof createGateway>;

@@ -7,6 +7,7 @@ import type { ArtistCore } from './model.js';
 import { PLATFORM_WEIGHTS } from './model.js';
 import { artistName, pickCountry, slugify } from './names.js';
 import { Salt, gaussish, intBetween, pickWeighted, rngFor, type Rng } from './prng.js';
+import type { Roughness } from './roughness.js';
 
 const AFROBEATS_SHARE = 0.6;
 const TOP_TOTAL_STREAMS = 24_500_000_000;
@@ -17,7 +18,7 @@ const MIN_SONGS = 8;
 const MAX_SONGS = 113; // mean about 60 songs per artist, as upstream has
 const DAYS_PER_YEAR = 365;
 
-export function generateArtists(seed: number, count: number, dataDay: number): ArtistCore[] {
+export function generateArtists(seed: number, count: number, dataDay: number, rough: Roughness): ArtistCore[] {
   const rng = rngFor(seed, Salt.artists);
   const ranks = shuffledRanks(rng, count);
   const usedSlugs = new Map<string, number>();
@@ -53,6 +54,7 @@ export function generateArtists(seed: number, count: number, dataDay: number): A
       platform: pickWeighted(rng, PLATFORM_WEIGHTS),
       songCount: intBetween(rng, MIN_SONGS, MAX_SONGS),
       popularityRank: rank,
+      gaps: rough.artistGaps(index),
     });
   }
   return artists;

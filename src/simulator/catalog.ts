@@ -10,12 +10,15 @@ import { Lru } from './lru.js';
 import type { ArtistCore, ArtistText, SongNumbers } from './model.js';
 import { ALBUM_TYPES } from './model.js';
 import { Salt, hash32 } from './prng.js';
+import { Roughness } from './roughness.js';
 import { artistText, songNoiseKey, songNumbers } from './songs.js';
 
 const DETAIL_CACHE_ARTISTS = 1000;
 const SONG_SCORE_DIGITS = 7;
 
 export interface SongRef { readonly artist: number; readonly local: number }
+/** A song found by title and artist name; `exact` when both match whole (case aside). */
+export interface SongMatch { readonly g: number; readonly exact: boolean }
 
 interface ArtistDetail { readonly numbers: SongNumbers; text: ArtistText | null }
 
@@ -40,10 +43,12 @@ export class Catalog {
   readonly artistsByListeners: Uint32Array;
   readonly artistsByName: Uint32Array;
   readonly artistsByMomentum: Uint32Array;
+  readonly rough: Roughness;
   private readonly details = new Lru<number, ArtistDetail>(DETAIL_CACHE_ARTISTS);
 
-  constructor(readonly seed: number, artistCount: number, readonly dataDay: number) {
-    this.artists = generateArtists(seed, artistCount, dataDay);
+  constructor(readonly seed: number, artistCount: number, readonly dataDay: number, roughness = false) {
+    this.rough = new Roughness(roughness, seed);
+    this.artists = generateArtists(seed, artistCount, dataDay, this.rough);
     for (const artist of this.artists) this.artistBySlug.set(artist.slug, artist.index);
 
     const songCount = this.artists.reduce((sum, artist) => sum + artist.songCount, 0);
@@ -116,9 +121,25 @@ export class Catalog {
   text(artistIndex: number): ArtistText {
     const detail = this.detail(artistIndex);
     if (detail.text === null) {
-      detail.text = artistText(this.seed, this.artist(artistIndex), detail.numbers, this.artists.length);
+      detail.text = artistText(this.seed, this.artist(artistIndex), detail.numbers, this.artists.length, this.rough);
     }
     return detail.text;
+  }
+
+  /** The search rule: the title and the artist name each contained, case aside, in the song's. */
+  matchSongs(title: string, artistName: string): SongMatch[] {
+    const t = title.toLowerCase();
+    const a = artistName.toLowerCase();
+    const found: SongMatch[] = [];
+    for (const index of this.artistsByStreams) {
+      const artist = this.artist(index);
+      if (!artist.nameLower.includes(a)) continue;
+      this.text(index).songTitles.forEach((songTitle, local) => {
+        const lower = songTitle.toLowerCase();
+        if (lower.includes(t)) found.push({ g: this.songGlobal({ artist: index, local }), exact: lower === t && artist.nameLower === a });
+      });
+    }
+    return found;
   }
 
   songGlobal(ref: SongRef): number {

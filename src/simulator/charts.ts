@@ -2,10 +2,12 @@
  * The three known charts. Entries are real generated songs, picked by daily
  * streams with a per-chart taste factor; last week's ranks are then invented
  * consistently (delta = prevRank - position, peakPosition <= position) and
- * redrawn until every trend value (NEW, UP, DOWN, SAME, RE) occurs.
+ * redrawn until every trend value (NEW, UP, DOWN, SAME, RE) occurs. With
+ * roughness, a few entries name a song the catalogue does not hold instead.
  */
 import type { Catalog } from './catalog.js';
 import { lastFridayOnOrBefore } from './dates.js';
+import { artistName, pickCountry, songTitle } from './names.js';
 import { Salt, intBetween, rngFor, unitHash, type Rng } from './prng.js';
 import { topK } from './top-k.js';
 import type { ChartTrend } from './types.js';
@@ -26,8 +28,13 @@ export const CHART_DEFINITIONS: readonly ChartDefinition[] = [
   { name: 'itunes_daily_ng', territory: 'NG', size: 100, weekly: false, salt: 3, homeCountry: 'NG' },
 ];
 
+/** What a chart entry names when its song is not in the catalogue (a search for it finds nothing). */
+export interface UnlistedSong { readonly songTitle: string; readonly artistName: string }
+
 export interface ChartSlot {
+  /** Global song index; when `unlisted` is set, the catalogue song whose place it took. */
   readonly song: number;
+  readonly unlisted: UnlistedSong | null;
   readonly position: number;
   readonly prevRank: number | null;
   readonly peakPosition: number;
@@ -35,6 +42,9 @@ export interface ChartSlot {
   readonly trend: ChartTrend;
   readonly delta: number;
 }
+
+/** A slot before roughness decides whether its song is listed. */
+type Movement = Omit<ChartSlot, 'unlisted'>;
 
 export interface BuiltChart {
   readonly definition: ChartDefinition;
@@ -47,6 +57,7 @@ const NEWCOMER_SHARE = 0.15;
 const MAX_ATTEMPTS = 200;
 const NON_AFROBEATS_WEIGHT = 0.15;
 const HOME_COUNTRY_WEIGHT = 2;
+const UNLISTED_ATTEMPTS = 20;
 
 export function buildCharts(catalog: Catalog): BuiltChart[] {
   return CHART_DEFINITIONS.map((definition) => {
@@ -58,12 +69,32 @@ export function buildCharts(catalog: Catalog): BuiltChart[] {
       return Math.sqrt(catalog.songDaily[g] ?? 0) * taste * (0.3 + 1.4 * unitHash(catalog.seed, Salt.chartPick, definition.salt, g));
     });
     const week = definition.weekly ? lastFridayOnOrBefore(catalog.dataDay) : catalog.dataDay;
-    return { definition, week, slots: movements(catalog.seed, definition.salt, songs) };
+    const slots = movements(catalog.seed, definition.salt, songs).map((slot) => ({
+      ...slot,
+      unlisted: catalog.rough.unlistedChartEntry(definition.salt, slot.position) ? unlistedSong(catalog, definition.salt, slot) : null,
+    }));
+    return { definition, week, slots };
   });
 }
 
-function movements(seed: number, salt: number, songs: readonly number[]): ChartSlot[] {
-  let slots: ChartSlot[] = [];
+/**
+ * A song the catalogue lacks: an unknown title by the displaced song's artist,
+ * or a song by an unknown artist. Checked against the search rule, so searching
+ * for it finds nothing; null (the entry stays listed) if no draw qualifies.
+ */
+function unlistedSong(catalog: Catalog, chartSalt: number, slot: Movement): UnlistedSong | null {
+  const rng = rngFor(catalog.seed, Salt.unlisted, chartSalt, slot.position + 1);
+  const artist = catalog.artist(catalog.songArtist[slot.song] ?? 0);
+  for (let attempt = 0; attempt < UNLISTED_ATTEMPTS; attempt += 1) {
+    const name = rng() < 0.5 ? artist.name : artistName(rng, pickCountry(rng, artist.isAfrobeats));
+    const title = songTitle(rng);
+    if (catalog.matchSongs(title, name).length === 0) return { songTitle: title, artistName: name };
+  }
+  return null;
+}
+
+function movements(seed: number, salt: number, songs: readonly number[]): Movement[] {
+  let slots: Movement[] = [];
   for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt += 1) {
     slots = drawMovements(rngFor(seed, Salt.charts, salt, attempt), songs);
     const trends = new Set(slots.map((slot) => slot.trend));
@@ -72,7 +103,7 @@ function movements(seed: number, salt: number, songs: readonly number[]): ChartS
   return slots;
 }
 
-function drawMovements(rng: Rng, songs: readonly number[]): ChartSlot[] {
+function drawMovements(rng: Rng, songs: readonly number[]): Movement[] {
   const n = songs.length;
   const newcomers = Math.min(n, Math.max(2, Math.round(n * NEWCOMER_SHARE)));
   const newcomerPositions = new Set(sample(rng, n, newcomers));

@@ -7,10 +7,11 @@ import type { AlbumSort, Dataset } from './dataset.js';
 import { MAX_RANKED_ITEMS } from './dataset.js';
 import type { Milestone } from './milestones.js';
 import { ARTIST_TIERS, SONG_TIERS, type ArtistCore } from './model.js';
+import { ArtistGap, lacks } from './roughness.js';
 import {
   albumRecord, albumSummary, artistHistory, artistListenersFact, artistProfile, artistStreamsFact,
   artistSummary, chartListItem, chartResponse, milestoneRecord, songHistory, songRecord,
-  songStreamsFact, songSummary, songsByStreams,
+  songStreamsFact, songSummary, songsByStreams, trendingArtist, trendingSong,
 } from './records.js';
 import type {
   AlbumRecord, AlbumSummary, AlbumType, ArtistProfile, ArtistSnapshot, ArtistSummary, ArtistTierItem,
@@ -81,7 +82,7 @@ export function createSimulatorData(ds: Dataset): SimulatorData {
   const c = ds.catalog;
   const artistMatches = (artist: ArtistCore, query: ArtistQuery | RankQuery): boolean =>
     (query.isAfrobeats === undefined || artist.isAfrobeats === query.isAfrobeats)
-    && (query.country === undefined || artist.country === query.country.toUpperCase());
+    && (query.country === undefined || (artist.country === query.country.toUpperCase() && !lacks(artist.gaps, ArtistGap.country)));
   const rankedArtists = (order: Uint32Array, query: RankQuery): ArtistCore[] => {
     const limit = query.limit ?? DEFAULT_LIMIT;
     const result: ArtistCore[] = [];
@@ -128,18 +129,7 @@ export function createSimulatorData(ds: Dataset): SimulatorData {
     artistHistory: (slug) => withArtist(slug, (artist) => artistHistory(ds, artist.index)),
 
     searchSongs(title, artistName) {
-      const t = title.toLowerCase();
-      const a = artistName.toLowerCase();
-      const found: { g: number; exact: boolean }[] = [];
-      for (const index of c.artistsByStreams) {
-        const artist = c.artist(index);
-        if (!artist.nameLower.includes(a)) continue;
-        const titles = c.text(index).songTitles;
-        titles.forEach((songTitle, local) => {
-          const lower = songTitle.toLowerCase();
-          if (lower.includes(t)) found.push({ g: c.songGlobal({ artist: index, local }), exact: lower === t && artist.nameLower === a });
-        });
-      }
+      const found = c.matchSongs(title, artistName);
       found.sort((x, y) => Number(y.exact) - Number(x.exact) || (c.songTotal[y.g] ?? 0) - (c.songTotal[x.g] ?? 0) || x.g - y.g);
       return found.slice(0, SEARCH_MAX_RESULTS).map(({ g }) => songSummary(ds, c.songRefOf(g)));
     },
@@ -202,11 +192,10 @@ export function createSimulatorData(ds: Dataset): SimulatorData {
     leaderboardSongs: (query = {}) => ds.topSongs('streams', query.isAfrobeats)
       .slice(0, query.limit ?? DEFAULT_LIMIT)
       .map((g, i) => ({ ...songSummary(ds, c.songRefOf(g)), rank: i + 1 })),
-    trendingArtists: (query = {}) => rankedArtists(c.artistsByMomentum, query)
-      .map((a, i) => ({ ...artistSummary(a), rank: i + 1, momentumScore: a.momentumScore })),
+    trendingArtists: (query = {}) => rankedArtists(c.artistsByMomentum, query).map((a, i) => trendingArtist(a, i + 1)),
     trendingSongs: (query = {}) => ds.topSongs('momentum', query.isAfrobeats)
       .slice(0, Math.min(query.limit ?? DEFAULT_LIMIT, MAX_RANKED_ITEMS))
-      .map((g, i) => ({ ...songSummary(ds, c.songRefOf(g)), rank: i + 1, momentumScore: roundScore(c.songScore[g] ?? 0) })),
+      .map((g, i) => trendingSong(ds, g, i + 1)),
 
     charts: () => ds.charts.map(chartListItem),
     chart(chartName, territory, limit) {
@@ -229,9 +218,4 @@ function paginate<S, T>(items: readonly S[], query: PageQuery, shape: (item: S) 
     data: items.slice(start, start + limit).map(shape),
     meta: { total: items.length, page, limit, totalPages: Math.ceil(items.length / limit) },
   };
-}
-
-/** Scores are stored as float32; serve them with one decimal as computed. */
-function roundScore(score: number): number {
-  return Math.round(score * 10) / 10;
 }

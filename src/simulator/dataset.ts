@@ -24,13 +24,14 @@ export class Dataset {
   private readonly albumOrders = new Map<AlbumSort, Uint32Array>();
   private readonly rankedSongs = new Map<string, readonly number[]>();
 
-  constructor(seed: number, artistCount: number, dataDay: number) {
-    this.catalog = new Catalog(seed, artistCount, dataDay);
+  constructor(seed: number, artistCount: number, dataDay: number, roughness = false) {
+    this.catalog = new Catalog(seed, artistCount, dataDay, roughness);
     this.dataDate = formatDay(dataDay);
     this.charts = buildCharts(this.catalog);
     this.milestones = buildMilestones(this.catalog);
     for (const chart of this.charts) {
       for (const slot of chart.slots) {
+        if (slot.unlisted !== null) continue;
         const artist = this.catalog.songArtist[slot.song] ?? 0;
         const list = this.placements.get(artist) ?? [];
         list.push({ chart, slot });

@@ -24,6 +24,15 @@ function listEnv(name: string): string[] | undefined {
   return items;
 }
 
+function booleanEnv(name: string): boolean | undefined {
+  const raw = process.env[name];
+  if (raw === undefined || raw.trim() === '') return undefined;
+  const value = raw.trim().toLowerCase();
+  if (value === 'true' || value === '1') return true;
+  if (value === 'false' || value === '0') return false;
+  throw new Error(`${name} must be true or false, got "${raw}"`);
+}
+
 function readOptions(): SimulatorOptions {
   const host = process.env.SIMULATOR_HOST;
   return {
@@ -34,6 +43,7 @@ function readOptions(): SimulatorOptions {
     latencyMs: integerEnv('SIMULATOR_LATENCY_MS', 0, 600_000),
     apiKeys: listEnv('SIMULATOR_API_KEYS'),
     dailyLimit: integerEnv('SIMULATOR_DAILY_LIMIT', 0, Number.MAX_SAFE_INTEGER),
+    roughness: booleanEnv('SIMULATOR_ROUGHNESS'),
   };
 }
 
@@ -49,6 +59,7 @@ async function main(): Promise<void> {
   console.log(`Music stats upstream simulator listening on ${simulator.url}/api/v1`);
   console.log(`  data date ${simulator.data.dataDate}, ${simulator.data.artistCount} artists, ${simulator.data.songCount} songs`);
   console.log(`  API keys: ${(options.apiKeys ?? ['demo-key']).join(', ')}`);
+  if (options.roughness === true) console.log('  roughness on: gaps, unlisted chart songs, repeated titles, unordered milestone ids');
   const shutdown = (signal: string): void => {
     console.log(`simulator: ${signal}, closing`);
     simulator.close().then(() => process.exit(0), () => process.exit(1));

@@ -23,17 +23,18 @@ export function buildMilestones(catalog: Catalog): Milestone[] {
   const milestones: Milestone[] = [];
   const lowestArtistTier = ARTIST_TIERS[0]?.value ?? 0;
   const lowestSongTier = SONG_TIERS[0]?.value ?? 0;
+  const opaqueId = catalog.rough.milestoneIds();
   for (const artist of catalog.artists) {
     if (artist.totalStreams >= lowestArtistTier) {
       const series = catalog.artistSeries(artist.index);
-      for (const tier of ARTIST_TIERS) {
+      ARTIST_TIERS.forEach((tier, tierIndex) => {
         const crossed = crossing(series.total, series.firstDay, tier.value, artist.debutDay);
-        if (crossed === null) continue;
+        if (crossed === null) return;
         milestones.push({
-          id: `ms_${artist.id}_${tier.label}`, artist: artist.index, song: -1, tier,
+          id: opaqueId?.(false, artist.index, tierIndex) ?? `ms_${artist.id}_${tier.label}`, artist: artist.index, song: -1, tier,
           day: crossed.day, value: crossed.value, platform: artist.platform,
         });
-      }
+      });
     }
     const start = catalog.songStart[artist.index] ?? 0;
     for (let local = 0; local < artist.songCount; local += 1) {
@@ -41,14 +42,14 @@ export function buildMilestones(catalog: Catalog): Milestone[] {
       const ref: SongRef = { artist: artist.index, local };
       const series = catalog.songSeries(ref);
       const numbers = catalog.numbers(artist.index);
-      for (const tier of SONG_TIERS) {
+      SONG_TIERS.forEach((tier, tierIndex) => {
         const crossed = crossing(series.total, series.firstDay, tier.value, numbers.releaseDay[local] ?? series.firstDay);
-        if (crossed === null) continue;
+        if (crossed === null) return;
         milestones.push({
-          id: `ms_${songId(start + local)}_${tier.label}`, artist: artist.index, song: start + local, tier,
+          id: opaqueId?.(true, start + local, tierIndex) ?? `ms_${songId(start + local)}_${tier.label}`, artist: artist.index, song: start + local, tier,
           day: crossed.day, value: crossed.value, platform: numbers.platform[local] ?? 0,
         });
-      }
+      });
     }
   }
   // Newest first; ties broken so the order never depends on generation order.

@@ -56,6 +56,8 @@ export interface ArtistCore {
   readonly songCount: number;
   /** Rank by total streams, 0-based. */
   readonly popularityRank: number;
+  /** Optional fields the artist's records lack (ArtistGap bits, see roughness.ts); 0 when complete. */
+  readonly gaps: number;
 }
 
 export interface AlbumNumbers {

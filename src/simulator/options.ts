@@ -21,6 +21,12 @@ export interface SimulatorOptions {
   dailyLimit?: number;
   /** Clock for the daily budget (and the default dataDate). */
   now?: () => Date;
+  /**
+   * Serve the real upstream's roughness: records lacking optional fields, chart
+   * entries naming songs outside the catalogue, repeated song titles, milestone
+   * ids out of time order. Default false (the tidy shapes of upstream-api.md Part 2).
+   */
+  roughness?: boolean;
 }
 
 export const DEFAULT_HOST = '127.0.0.1';
@@ -45,12 +51,16 @@ export function resolveOptions(options: SimulatorOptions): ResolvedOptions {
     revokedKeys: options.revokedKeys ?? [],
     dailyLimit: options.dailyLimit ?? DEFAULT_DAILY_LIMIT,
     now: options.now ?? (() => new Date()),
+    roughness: options.roughness ?? false,
   };
   requireInteger('port', resolved.port, 0, MAX_PORT);
   requireInteger('seed', resolved.seed, -(2 ** 31), 2 ** 32 - 1);
   requireInteger('artists', resolved.artists, 1, MAX_ARTISTS);
   requireLatency(resolved.latencyMs);
   requireInteger('dailyLimit', resolved.dailyLimit, 0, Number.MAX_SAFE_INTEGER);
+  if (typeof resolved.roughness !== 'boolean') {
+    throw new Error(`roughness must be true or false: ${JSON.stringify(resolved.roughness)}`);
+  }
   if (resolved.apiKeys.some((key) => !/^\S+$/.test(key))) {
     throw new Error(`apiKeys must be non-empty strings without spaces: ${JSON.stringify(resolved.apiKeys)}`);
   }

@@ -87,4 +87,9 @@ export const Salt = {
   charts: 7,
   chartPick: 8,
   platform: 9,
+  gaps: 10,
+  gapFields: 11,
+  rerelease: 12,
+  unlisted: 13,
+  milestoneIds: 14,
 } as const;

@@ -12,16 +12,17 @@ import { albumId, songId, type Milestone } from './milestones.js';
 import { ALBUM_TYPES, PLATFORMS, type ArtistCore } from './model.js';
 import { AWARD_CATEGORIES, AWARD_NAMES } from './names.js';
 import { Salt, intBetween, pick, rngFor } from './prng.js';
+import { AlbumGap, ArtistGap, AwardGap, SongGap, omitGaps } from './roughness.js';
 import type {
   AlbumRecord, AlbumSummary, ArtistProfile, ArtistSnapshot, ArtistSummary, Award, ChartListItem,
-  ChartResponse, MilestoneFact, MilestoneRecord, SongRecord, SongSnapshot, SongSummary,
+  ChartResponse, MilestoneFact, MilestoneRecord, SongRecord, SongSnapshot, SongSummary, TrendingArtist, TrendingSong,
 } from './types.js';
 
 const TOP_SONGS = 10;
 const AWARD_WIN_CHANCE = 0.4;
 
 export function artistSummary(artist: ArtistCore): ArtistSummary {
-  return {
+  return omitGaps({
     id: artist.id,
     slug: artist.slug,
     name: artist.name,
@@ -31,11 +32,11 @@ export function artistSummary(artist: ArtistCore): ArtistSummary {
     totalStreams: artist.totalStreams,
     dailyStreams: artist.dailyStreams,
     monthlyListeners: artist.monthlyListeners,
-  };
+  }, artist.gaps, { imageUrl: ArtistGap.imageUrl, country: ArtistGap.country, dailyStreams: ArtistGap.dailyStreams });
 }
 
 export function artistProfile(ds: Dataset, artist: ArtistCore): ArtistProfile {
-  return {
+  return omitGaps({
     ...artistSummary(artist),
     followers: artist.followers,
     charts: ds.chartPlacements(artist.index).map(({ chart, slot }) => ({
@@ -48,7 +49,11 @@ export function artistProfile(ds: Dataset, artist: ArtistCore): ArtistProfile {
     })),
     awards: awards(ds, artist),
     topSongs: songsByStreams(ds, artist.index).slice(0, TOP_SONGS),
-  };
+  }, artist.gaps, { followers: ArtistGap.followers });
+}
+
+export function trendingArtist(artist: ArtistCore, rank: number): TrendingArtist {
+  return omitGaps({ ...artistSummary(artist), rank, momentumScore: artist.momentumScore }, artist.gaps, { momentumScore: ArtistGap.momentumScore });
 }
 
 /** Awards go mostly to popular artists; their years fall within the career. */
@@ -67,7 +72,8 @@ function awards(ds: Dataset, artist: ArtistCore): Award[] {
       result: rng() < AWARD_WIN_CHANCE ? 'won' : 'nominated',
     });
   }
-  return list.sort((a, b) => b.year - a.year);
+  list.sort((a, b) => b.year - a.year);
+  return list.map((award, i) => omitGaps(award, ds.catalog.rough.awardGaps(artist.index, i), { category: AwardGap.category, year: AwardGap.year }));
 }
 
 /** All songs of an artist, by total streams descending. */
@@ -88,7 +94,7 @@ export function songSummary(ds: Dataset, ref: SongRef): SongSummary {
   const album = numbers.album[ref.local] ?? -1;
   const slug = text.songSlugs[ref.local] ?? '';
   const global = c.songGlobal(ref);
-  return {
+  return omitGaps({
     id: songId(global),
     slug,
     title: text.songTitles[ref.local] ?? '',
@@ -100,20 +106,33 @@ export function songSummary(ds: Dataset, ref: SongRef): SongSummary {
     imageUrl: `https://img.example/songs/${slug}.jpg`,
     totalStreams: c.songTotal[global] ?? 0,
     dailyStreams: c.songDaily[global] ?? 0,
-  };
+  }, c.rough.songGaps(global), { albumSlug: SongGap.albumSlug, releaseDate: SongGap.releaseDate, imageUrl: SongGap.imageUrl });
+}
+
+export function trendingSong(ds: Dataset, global: number, rank: number): TrendingSong {
+  const c = ds.catalog;
+  return omitGaps(
+    { ...songSummary(ds, c.songRefOf(global)), rank, momentumScore: roundScore(c.songScore[global] ?? 0) },
+    c.rough.songGaps(global), { momentumScore: SongGap.momentumScore },
+  );
+}
+
+/** Scores are stored as float32; serve them with one decimal as computed. */
+function roundScore(score: number): number {
+  return Math.round(score * 10) / 10;
 }
 
 export function songRecord(ds: Dataset, ref: SongRef): SongRecord {
   const c = ds.catalog;
   const text = c.text(ref.artist);
-  return {
+  return omitGaps({
     ...songSummary(ds, ref),
     durationMs: text.durationMs[ref.local] ?? 0,
     featuredArtists: (text.featured[ref.local] ?? []).map((index) => {
       const guest = c.artist(index);
       return { slug: guest.slug, name: guest.name };
     }),
-  };
+  }, c.rough.songGaps(c.songGlobal(ref)), { durationMs: SongGap.durationMs });
 }
 
 export function albumSummary(ds: Dataset, global: number): AlbumSummary {
@@ -123,7 +142,7 @@ export function albumSummary(ds: Dataset, global: number): AlbumSummary {
   const artist = c.artist(artistIndex);
   const text = c.text(artistIndex);
   const slug = text.albumSlugs[local] ?? '';
-  return {
+  return omitGaps({
     id: albumId(global),
     slug,
     title: text.albumTitles[local] ?? '',
@@ -136,7 +155,7 @@ export function albumSummary(ds: Dataset, global: number): AlbumSummary {
     trackCount: c.numbers(artistIndex).albums[local]?.tracks.length ?? 0,
     totalStreams: c.albumTotal[global] ?? 0,
     dailyStreams: c.albumDaily[global] ?? 0,
-  };
+  }, c.rough.albumGaps(global), { imageUrl: AlbumGap.imageUrl, trackCount: AlbumGap.trackCount });
 }
 
 export function albumRecord(ds: Dataset, global: number): AlbumRecord {
@@ -253,8 +272,8 @@ export function chartResponse(ds: Dataset, chart: BuiltChart, limit: number): Ch
       const ref = c.songRefOf(slot.song);
       return {
         position: slot.position,
-        songTitle: c.text(ref.artist).songTitles[ref.local] ?? '',
-        artistName: c.artist(ref.artist).name,
+        songTitle: slot.unlisted?.songTitle ?? c.text(ref.artist).songTitles[ref.local] ?? '',
+        artistName: slot.unlisted?.artistName ?? c.artist(ref.artist).name,
         peakPosition: slot.peakPosition,
         weeksOnChart: slot.weeksOnChart,
         trend: slot.trend,

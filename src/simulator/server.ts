@@ -46,7 +46,7 @@ export interface Simulator {
 export async function startSimulator(options: SimulatorOptions = {}): Promise<Simulator> {
   const config = resolveOptions(options);
   const dataDay = config.dataDate === undefined ? utcDayOf(config.now()) : parseDay(config.dataDate);
-  const data = createSimulatorData(new Dataset(config.seed, config.artists, dataDay));
+  const data = createSimulatorData(new Dataset(config.seed, config.artists, dataDay, config.roughness));
   const keys = new KeyRing(config.apiKeys, config.revokedKeys);
   const budget = new DailyBudget(config.dailyLimit, config.now);
   const calls = new CallLog();

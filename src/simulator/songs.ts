@@ -10,6 +10,7 @@ import type { AlbumNumbers, ArtistCore, ArtistText, SongNumbers } from './model.
 import { HISTORY_DAYS, PLATFORM_WEIGHTS } from './model.js';
 import { albumTitle, slugify, songTitle } from './names.js';
 import { Salt, gaussish, hash32, intBetween, pickWeighted, rngFor } from './prng.js';
+import type { Roughness } from './roughness.js';
 import type { AlbumType } from './types.js';
 
 /** Share of an artist's streams that comes from its listed songs. */
@@ -111,7 +112,7 @@ export function songNumbers(seed: number, artist: ArtistCore, dataDay: number): 
   return { total, daily, releaseDay, momentum, album, trackNumber, platform, albums };
 }
 
-export function artistText(seed: number, artist: ArtistCore, numbers: SongNumbers, artistCount: number): ArtistText {
+export function artistText(seed: number, artist: ArtistCore, numbers: SongNumbers, artistCount: number, rough: Roughness): ArtistText {
   const rng = rngFor(seed, Salt.songText, artist.index);
   const n = numbers.total.length;
   const songTitles: string[] = [];
@@ -141,6 +142,8 @@ export function artistText(seed: number, artist: ArtistCore, numbers: SongNumber
     }
     featured.push(guests);
   }
+  const rerelease = rough.rerelease(artist.index, n);
+  if (rerelease !== null) reissue(songTitles, songSlugs, songBySlug, rerelease.song, rerelease.original);
 
   const albumTitles: string[] = [];
   const albumSlugs: string[] = [];
@@ -160,6 +163,18 @@ export function artistText(seed: number, artist: ArtistCore, numbers: SongNumber
   });
 
   return { songTitles, songSlugs, durationMs, featured, songBySlug, albumTitles, albumSlugs, albumBySlug };
+}
+
+/** Song `song` takes the title of `original` (a re-release or remix); its slug gets the first free `-<n>` suffix. */
+function reissue(titles: string[], slugs: string[], bySlug: Map<string, number>, song: number, original: number): void {
+  const title = titles[original] ?? '';
+  const base = slugs[original] ?? '';
+  let n = 2;
+  while (bySlug.has(`${base}-${n}`)) n += 1;
+  bySlug.delete(slugs[song] ?? '');
+  titles[song] = title;
+  slugs[song] = `${base}-${n}`;
+  bySlug.set(`${base}-${n}`, song);
 }
 
 function songSlug(artist: ArtistCore, title: string): string {

@@ -1,4 +1,9 @@
-/** The JSON records the simulator serves, exactly as upstream-api.md Part 2 fixes them. */
+/**
+ * The JSON records the simulator serves, exactly as upstream-api.md Part 2 fixes them.
+ * With the `roughness` option some records lack the optional fields roughness.ts
+ * names (its *Gap tables): these types stay the documented shapes, which is what
+ * the rough data deliberately departs from.
+ */
 
 export interface ArtistSummary {
   id: string;

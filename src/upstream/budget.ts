@@ -1,10 +1,17 @@
 /**
  * The daily upstream budget of each API key, counted by the gateway itself so
- * that `apiUsage` and the cost report need no upstream call. Counts are kept
- * per UTC day; once the upstream has answered 429 (or the configured limit is
- * reached) a key makes no further calls until midnight UTC.
+ * that `apiUsage` and the cost report need no upstream call. One seam, two
+ * stores: in memory with an optional file (memory-budget.ts), and in Redis,
+ * shared by every replica (redis-budget.ts).
+ *
+ * A call is counted when it leaves (in its connection slot), not when it is
+ * queued, and the count is taken before it is sent: the day can never be
+ * overrun, however many processes share it. A daily-limit 429 stops the key
+ * until midnight UTC; any other 429 pauses it for its Retry-After.
  */
+import { performance } from 'node:perf_hooks';
 import { nextUtcMidnight, utcDay } from '../time.js';
+import { UpstreamError } from './errors.js';
 
 export interface BudgetUsage {
   readonly dailyLimit: number;
@@ -13,72 +20,98 @@ export interface BudgetUsage {
   readonly resetsAt: string;
 }
 
-interface DayCount {
-  day: string;
-  used: number;
-  /** Set once the upstream said 429 for this key today. */
-  exhausted: boolean;
+/** Who spends: the key, and in server-key mode the client it is spent for (fairness). */
+export interface Spender {
+  readonly keyId: string;
+  /** Hashed client identity; absent in pass-through mode, where each client has its own key. */
+  readonly clientId?: string;
 }
 
-/** Keys seen in one day are few (one per client in pass-through mode); this bounds a flood of made-up keys. */
-const MAX_TRACKED_KEYS = 10_000;
+export interface BudgetOptions {
+  readonly dailyLimit: number;
+  /** Largest part of the day one client may spend (server-key mode); 1 means no cap. */
+  readonly clientShare: number;
+  readonly now?: () => Date;
+}
 
-export class BudgetLedger {
-  readonly #counts = new Map<string, DayCount>();
+export interface BudgetLedger {
+  /** Takes one call from the day just before it leaves; throws RATE_LIMITED (or UPSTREAM_ERROR when it cannot count). */
+  reserve(spender: Spender): Promise<void>;
+  /** The upstream answered 429. Takes effect in this process at once, then for every replica. */
+  rateLimited(keyId: string, error: UpstreamError): void;
+  usage(keyId: string): Promise<BudgetUsage>;
+  resetsAt(): string;
+}
 
-  constructor(
-    private readonly dailyLimit: number,
-    private readonly now: () => Date = () => new Date(),
-  ) {}
+/** The upstream's own wording when a key's day is spent (upstream-api.md, Errors). */
+const DAILY_LIMIT_MESSAGE = /^Daily limit of \d+ requests reached\b/;
+/** Pause after a 429 that is not the daily one and names no Retry-After. */
+export const DEFAULT_PAUSE_MS = 10_000;
 
-  #today(keyId: string): DayCount {
-    const day = utcDay(this.now());
-    let count = this.#counts.get(keyId);
-    if (count === undefined || count.day !== day) {
-      if (this.#counts.size >= MAX_TRACKED_KEYS) this.#forgetOtherDays(day);
-      count = { day, used: 0, exhausted: false };
-      this.#counts.set(keyId, count);
-    }
-    return count;
+export type RateLimitKind = { readonly kind: 'daily' } | { readonly kind: 'pause'; readonly ms: number };
+
+export function rateLimitKindOf(error: UpstreamError): RateLimitKind {
+  if (DAILY_LIMIT_MESSAGE.test(error.message)) return { kind: 'daily' };
+  const ms = error.retryAfterSeconds === undefined ? DEFAULT_PAUSE_MS : Math.ceil(error.retryAfterSeconds * 1000);
+  return { kind: 'pause', ms: Math.max(1, ms) };
+}
+
+/** Largest number of calls one client may make in a day. */
+export function clientCap(options: BudgetOptions): number {
+  return options.clientShare >= 1 ? options.dailyLimit : Math.max(1, Math.floor(options.dailyLimit * options.clientShare));
+}
+
+/**
+ * What this process itself heard from the upstream: keys stopped for the
+ * day and keys paused. Checked synchronously before anything else, so that a
+ * 429 stops the very next call of this process even before the shared store
+ * has been told.
+ */
+export class LocalStops {
+  readonly #stoppedDay = new Map<string, string>();
+  /** performance.now() deadlines: a pause is a duration, immune to wall clock steps. */
+  readonly #pausedUntil = new Map<string, number>();
+
+  constructor(private readonly now: () => Date) {}
+
+  record(keyId: string, kind: RateLimitKind): void {
+    if (kind.kind === 'daily') this.#stoppedDay.set(keyId, utcDay(this.now()));
+    else this.#pausedUntil.set(keyId, Math.max(this.#pausedUntil.get(keyId) ?? 0, performance.now() + kind.ms));
   }
 
-  #forgetOtherDays(day: string): void {
-    for (const [keyId, count] of this.#counts) if (count.day !== day) this.#counts.delete(keyId);
-    // Still full of today's keys: drop the oldest entry rather than grow without bound.
-    if (this.#counts.size >= MAX_TRACKED_KEYS) {
-      const oldest = this.#counts.keys().next().value;
-      if (oldest !== undefined) this.#counts.delete(oldest);
-    }
+  /** Throws the error the key's state calls for, if any. */
+  check(keyId: string, resetsAt: string): void {
+    if (this.#stoppedDay.get(keyId) === utcDay(this.now())) throw budgetSpent(resetsAt);
+    const pausedFor = (this.#pausedUntil.get(keyId) ?? 0) - performance.now();
+    if (pausedFor > 0) throw keyPaused(pausedFor, resetsAt);
+    this.#pausedUntil.delete(keyId);
   }
 
-  /** True when the key may make another upstream call today. */
-  canSpend(keyId: string): boolean {
-    const count = this.#today(keyId);
-    return !count.exhausted && count.used < this.dailyLimit;
+  isStoppedToday(keyId: string): boolean {
+    return this.#stoppedDay.get(keyId) === utcDay(this.now());
   }
+}
 
-  /** Records one upstream call made with the key. */
-  spend(keyId: string): void {
-    this.#today(keyId).used += 1;
-  }
+export function budgetSpent(resetsAt: string): UpstreamError {
+  return new UpstreamError('RATE_LIMITED', 'The daily upstream request budget of this API key is spent', { resetsAt });
+}
 
-  /** The upstream said 429: no more calls with this key until the reset. */
-  markExhausted(keyId: string): void {
-    this.#today(keyId).exhausted = true;
-  }
+export function keyPaused(ms: number, resetsAt: string): UpstreamError {
+  const seconds = Math.max(1, Math.ceil(ms / 1000));
+  return new UpstreamError('RATE_LIMITED', `The upstream API asked for a pause; retry in ${seconds} s`, {
+    resetsAt,
+    retryAfterSeconds: seconds,
+  });
+}
 
-  usage(keyId: string): BudgetUsage {
-    const count = this.#today(keyId);
-    const remaining = count.exhausted ? 0 : Math.max(0, this.dailyLimit - count.used);
-    return {
-      dailyLimit: this.dailyLimit,
-      used: count.used,
-      remaining,
-      resetsAt: this.resetsAt(),
-    };
-  }
+export function clientShareSpent(cap: number, resetsAt: string): UpstreamError {
+  return new UpstreamError(
+    'RATE_LIMITED',
+    `This client has used its share of today's upstream budget (${cap} calls); cached data is still served`,
+    { resetsAt },
+  );
+}
 
-  resetsAt(): string {
-    return nextUtcMidnight(this.now()).toISOString();
-  }
+export function resetsAtOf(now: Date): string {
+  return nextUtcMidnight(now).toISOString();
 }

@@ -1,15 +1,18 @@
 /**
  * Every upstream read goes through here: the cross-request cache, the
- * single flight that lets concurrent requests share one call, the daily
- * budget, retries, and stale-if-error. DataLoaders sit in front of it, one
- * set per GraphQL request.
+ * single flight that lets concurrent requests (of this process, and of every
+ * replica through FlightLocks) share one call, the daily budget, retries,
+ * and stale-if-error. DataLoaders sit in front of it, one set per GraphQL
+ * request.
  */
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { CacheEntry, ResponseCache } from '../cache/cache.js';
 import { SILENT_OBSERVER, type UpstreamObserver } from '../observability/upstream-observer.js';
 import type { BudgetLedger } from './budget.js';
-import type { UpstreamClient } from './client.js';
+import type { SendGate, UpstreamClient } from './client.js';
 import type { UpstreamRequest } from './endpoints.js';
 import { UpstreamError } from './errors.js';
+import type { FlightLocks } from './flight-locks.js';
 import type { KeyRegistry } from './key-registry.js';
 import { ShapeError } from './readers.js';
 import type { UpstreamNotices } from './upstream-notices.js';
@@ -24,6 +27,8 @@ export interface Caller {
   readonly keyId: string;
   /** `server`: the gateway's configured key; `client`: a key the client passed through. */
   readonly mode: 'server' | 'client';
+  /** Hashed identity of the client (server-key mode), for its share of the day's budget. */
+  readonly clientId?: string;
 }
 
 export interface CachePolicy {
@@ -38,6 +43,7 @@ export interface CachedUpstreamOptions {
   readonly cache: ResponseCache;
   readonly budget: BudgetLedger;
   readonly keys: KeyRegistry;
+  readonly locks: FlightLocks;
   readonly cachePolicy: CachePolicy;
   readonly retry: RetryPolicy;
   /** Longest time one read may take, retries included. */
@@ -62,16 +68,23 @@ export class CachedUpstream {
     return this.#inFlight.size;
   }
 
+  /** True when a fresh cached answer says the resource does not exist; never calls the upstream. */
+  async knownMissing(request: UpstreamRequest<unknown>, caller: Caller): Promise<boolean> {
+    if (caller.mode === 'client' && (await this.options.keys.status(caller.keyId)) !== 'accepted') return false;
+    const cached = await this.options.cache.get(request.key);
+    return cached !== undefined && cached.outcome === 'not-found' && cached.freshUntil > Date.now();
+  }
+
   async read<T>(request: UpstreamRequest<T>, caller: Caller, stats: RequestStats): Promise<T> {
     const { cache, keys } = this.options;
-    if (caller.mode === 'client' && keys.status(caller.keyId) === 'rejected') {
+    const keyStatus = caller.mode === 'client' ? await keys.status(caller.keyId) : 'accepted';
+    if (keyStatus === 'rejected') {
       stats.unauthenticated = true;
       throw new UpstreamError('UNAUTHENTICATED', 'Invalid or revoked API key');
     }
     // A client key must be proven good by one real call before it may read what other keys cached.
-    const trusted = caller.mode === 'server' || keys.status(caller.keyId) === 'accepted';
-    const cached = trusted ? cache.get(request.key) : undefined;
-    if (trusted) this.#observer.cacheLookup('l1', cached !== undefined && cached.freshUntil > Date.now(), request.resource);
+    const trusted = keyStatus === 'accepted';
+    const cached = trusted ? await cache.get(request.key) : undefined;
     if (cached !== undefined && cached.freshUntil > Date.now()) {
       stats.cacheHits += 1;
       return unwrap<T>(cached, request);
@@ -80,7 +93,8 @@ export class CachedUpstream {
     const flightKey = trusted ? request.key : `${caller.keyId} ${request.key}`;
     let flight = this.#inFlight.get(flightKey);
     if (flight === undefined) {
-      flight = this.#fetchAndStore(request, caller, stats).finally(() => this.#inFlight.delete(flightKey));
+      const fetched = trusted ? this.#fetchOnce(request, caller, stats) : this.#fetchAndStore(request, caller, stats);
+      flight = fetched.finally(() => this.#inFlight.delete(flightKey));
       this.#inFlight.set(flightKey, flight);
     } else {
       stats.deduplicated += 1;
@@ -101,7 +115,7 @@ export class CachedUpstream {
       ) {
         stats.stale.push({
           resource: request.resource,
-          path: request.key.split('?')[0] ?? request.key,
+          path: pathOf(request),
           ageSeconds: Math.round((Date.now() - cached.storedAt) / 1000),
         });
         this.#observer.staleServed(request.resource);
@@ -127,35 +141,83 @@ export class CachedUpstream {
     }
   }
 
-  async #fetchAndStore(request: UpstreamRequest<unknown>, caller: Caller, stats: RequestStats): Promise<CacheEntry> {
-    const { client, cache, budget, keys, cachePolicy, retry, deadlineMs } = this.options;
+  /**
+   * Cross-replica single flight: the process holding the resource's lease
+   * fetches; the others poll the shared cache for its answer. When the lease
+   * ends without an answer (the fetch failed, or its process died and the
+   * lease ran out), the next process to take the lease fetches.
+   */
+  async #fetchOnce(request: UpstreamRequest<unknown>, caller: Caller, stats: RequestStats): Promise<CacheEntry> {
+    const { cache, locks, deadlineMs } = this.options;
     const signal = AbortSignal.timeout(deadlineMs);
-    const attempt = () => {
-      if (!budget.canSpend(caller.keyId)) {
-        return Promise.reject(
-          new UpstreamError('RATE_LIMITED', 'The daily upstream request budget of this API key is spent', {
-            resetsAt: budget.resetsAt(),
-          }),
-        );
+    for (;;) {
+      const lease = await locks.acquire(request.key);
+      if (lease !== undefined) {
+        try {
+          // Another replica may have stored the answer between our cache miss and our lease.
+          const stored = await cache.get(request.key);
+          if (stored !== undefined && stored.freshUntil > Date.now()) {
+            stats.deduplicated += 1;
+            return stored;
+          }
+          return await this.#fetchAndStore(request, caller, stats, signal);
+        } finally {
+          await lease.release();
+        }
       }
-      stats.countCall();
-      budget.spend(caller.keyId);
-      return client.get(request.key, caller.apiKey, signal, request.resource);
+      do {
+        try {
+          await sleep(PEER_POLL_MS, undefined, { signal });
+        } catch {
+          throw new UpstreamError('UPSTREAM_ERROR', 'The upstream API did not answer in time', {
+            path: pathOf(request),
+            reason: 'timeout',
+          });
+        }
+        const entry = await cache.get(request.key);
+        if (entry !== undefined && entry.freshUntil > Date.now()) {
+          stats.deduplicated += 1;
+          return entry;
+        }
+      } while (await locks.isHeld(request.key));
+    }
+  }
+
+  async #fetchAndStore(
+    request: UpstreamRequest<unknown>,
+    caller: Caller,
+    stats: RequestStats,
+    signal = AbortSignal.timeout(this.options.deadlineMs),
+  ): Promise<CacheEntry> {
+    const { client, cache, budget, keys, cachePolicy, retry, deadlineMs } = this.options;
+    const gate: SendGate = {
+      async admit() {
+        // The request's own cap first: a call it refuses spends nothing of the day.
+        stats.countCall();
+        try {
+          await budget.reserve({ keyId: caller.keyId, ...(caller.clientId === undefined ? {} : { clientId: caller.clientId }) });
+        } catch (error) {
+          stats.upstreamCalls -= 1;
+          throw error;
+        }
+      },
+      rateLimited: (error) => budget.rateLimited(caller.keyId, error),
     };
+    const attempt = () => client.get(request.key, caller.apiKey, signal, gate, request.resource);
 
     try {
       const response = await withRetries(attempt, retry, Date.now() + deadlineMs, signal);
-      if (caller.mode === 'client') keys.markAccepted(caller.keyId);
+      if (caller.mode === 'client') await keys.markAccepted(caller.keyId);
       const entry = entryFor('value', this.#readBody(request, response.body), response.bytes, cachePolicy.ttlMs);
-      cache.set(request.key, entry);
+      await cache.set(request.key, entry);
       return entry;
     } catch (error) {
       if (!(error instanceof UpstreamError)) throw error;
       switch (error.code) {
         case 'NOT_FOUND': {
-          if (caller.mode === 'client') keys.markAccepted(caller.keyId);
+          if (caller.mode === 'client') await keys.markAccepted(caller.keyId);
           const entry = entryFor('not-found', error.message, error.message.length, cachePolicy.notFoundTtlMs);
-          cache.set(request.key, entry);
+          await cache.set(request.key, entry);
           return entry;
         }
         case 'BAD_USER_INPUT':
@@ -169,14 +231,14 @@ export class CachedUpstream {
               path: error.path,
             });
           }
-          keys.markRejected(caller.keyId);
+          await keys.markRejected(caller.keyId);
           throw error;
         case 'RATE_LIMITED':
-          if (error.status === 429) budget.markExhausted(caller.keyId);
           throw new UpstreamError('RATE_LIMITED', error.message, {
             status: error.status,
             path: error.path,
             resetsAt: error.resetsAt ?? budget.resetsAt(),
+            ...(error.retryAfterSeconds === undefined ? {} : { retryAfterSeconds: error.retryAfterSeconds }),
           });
         default:
           throw error;
@@ -197,13 +259,16 @@ export class CachedUpstream {
   }
 }
 
+/** How often a process waiting for another replica's fetch looks for its answer. */
+const PEER_POLL_MS = 25;
+
 function pathOf(request: UpstreamRequest<unknown>): string {
   return request.key.split('?')[0] ?? request.key;
 }
 
 function unwrap<T>(entry: CacheEntry, request: UpstreamRequest<T>): T {
   if (entry.outcome === 'not-found') {
-    throw new UpstreamError('NOT_FOUND', String(entry.value), { status: 404, path: request.key.split('?')[0] });
+    throw new UpstreamError('NOT_FOUND', String(entry.value), { status: 404, path: pathOf(request) });
   }
   return entry.value as T;
 }

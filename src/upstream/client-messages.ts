@@ -5,6 +5,7 @@
  * or anything else an upstream or a proxy put there. That text goes to the
  * debug log only, with secrets redacted (`upstreamTextForLog`).
  */
+import { keyPaused, rateLimitKindOf } from './budget.js';
 import type { UpstreamRequest } from './endpoints.js';
 import { UpstreamError } from './errors.js';
 
@@ -29,8 +30,13 @@ function clientMessage(error: UpstreamError, request: UpstreamRequest<unknown>):
       return `${subjectOf(request)} not found`;
     case 'UNAUTHENTICATED':
       return 'Invalid or revoked API key';
-    case 'RATE_LIMITED':
+    case 'RATE_LIMITED': {
+      // The gateway's own ledger refused (day spent, key paused, client's share spent): its message says which.
+      if (error.status === undefined) return error.message;
+      const kind = rateLimitKindOf(error);
+      if (kind.kind === 'pause') return keyPaused(kind.ms, error.resetsAt ?? '').message;
       return `The daily upstream request budget of this API key is spent${error.resetsAt ? `; it resets at ${error.resetsAt}` : ''}`;
+    }
     default:
       // No upstream status: the upstream said nothing, so the message is already the gateway's own.
       if (error.status === undefined) return error.message;

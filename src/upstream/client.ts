@@ -25,6 +25,18 @@ export interface UpstreamClientOptions {
   readonly observer?: UpstreamObserver;
 }
 
+/**
+ * The budget's hold on a call: asked once the call has its connection slot,
+ * right before it leaves (a queued call spends nothing and can still be
+ * refused), and told at once when a 429 comes back, before the slot passes
+ * to the next queued call, so that call is refused too.
+ */
+export interface SendGate {
+  /** Throws to keep the call from leaving. */
+  admit(): Promise<void>;
+  rateLimited(error: UpstreamError): void;
+}
+
 export interface UpstreamResponse {
   readonly body: unknown;
   readonly bytes: number;
@@ -49,7 +61,7 @@ export class UpstreamClient {
   }
 
   /** GETs `path` with `apiKey`; resolves with the parsed JSON of a 2xx answer, throws UpstreamError otherwise. */
-  get(path: string, apiKey: string, signal: AbortSignal, resource = 'unknown'): Promise<UpstreamResponse> {
+  get(path: string, apiKey: string, signal: AbortSignal, gate?: SendGate, resource = 'unknown'): Promise<UpstreamResponse> {
     // Waiting calls hold memory and a client's patience: past the queue bound, fail fast instead.
     // p-limit starts queued work on a later tick, so count running and waiting calls together.
     if (this.#limit.activeCount + this.#limit.pendingCount >= this.options.maxConcurrency + this.options.maxQueue) {
@@ -60,7 +72,15 @@ export class UpstreamClient {
         }),
       );
     }
-    return this.#limit(() => this.#send(path, apiKey, signal, resource));
+    return this.#limit(async () => {
+      await gate?.admit();
+      try {
+        return await this.#send(path, apiKey, signal, resource);
+      } catch (error) {
+        if (error instanceof UpstreamError && error.status === 429) gate?.rateLimited(error);
+        throw error;
+      }
+    });
   }
 
   async #send(path: string, apiKey: string, signal: AbortSignal, resource: string): Promise<UpstreamResponse> {

@@ -20,8 +20,11 @@ export interface UpstreamErrorDetails {
   readonly resetsAt?: string;
   /** Seconds the upstream asked us to wait (Retry-After), when it said so. */
   readonly retryAfterSeconds?: number;
-  /** Why no answer came, when none did: the gateway's own queue was full, the upstream was slow, or unreachable. */
-  readonly reason?: 'overloaded' | 'timeout' | 'unreachable';
+  /**
+   * Why no answer came, when none did: the gateway's own queue was full, the upstream was slow, or unreachable,
+   * or the call was never sent because the shared budget ledger could not count it.
+   */
+  readonly reason?: 'overloaded' | 'timeout' | 'unreachable' | 'uncountable';
   readonly cause?: unknown;
 }
 

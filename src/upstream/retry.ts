@@ -21,6 +21,8 @@ export function isRetriable(error: unknown): boolean {
   if (!(error instanceof UpstreamError) || error.code !== 'UPSTREAM_ERROR') return false;
   // A full queue of our own is not the upstream's fault, and retrying would only add to it.
   if (error.reason === 'overloaded') return false;
+  // The ledger is down: a retry within this request would meet the same outage.
+  if (error.reason === 'uncountable') return false;
   return error.status === undefined || RETRIABLE_STATUSES.has(error.status);
 }
 

@@ -120,7 +120,8 @@ describe('tracing', () => {
     const calls = stack.simulator.calls;
     expect(calls).toHaveLength(3);
     for (const read of reads) {
-      expect(read.events.map((event) => event.name)).toEqual(['cache miss']);
+      // A miss, then a miss again under the single-flight lease (another replica may have stored it).
+      expect(new Set(read.events.map((event) => event.name))).toEqual(new Set(['cache miss']));
       const [http] = children(spans, read);
       expect(http?.name).toBe('GET');
       const traceparent = `00-${CLIENT_TRACE}-${http!.spanContext().spanId}-01`;

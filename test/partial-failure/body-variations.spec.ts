@@ -5,10 +5,9 @@
  * (code and path) and list warnings appear, and that the siblings survive.
  * Each row runs on a fresh gateway (a cold cache) against one simulator.
  */
-import { Writable } from 'node:stream';
-import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Simulator, startSimulator } from '../../src/simulator/index.js';
+import { captureLog } from '../support/log-capture.js';
 import { type GraphQLResponse, SERVER_KEY, startStack } from '../support/stack.js';
 
 // Bodies are arbitrary JSON here: the rewrites reach into them freely.
@@ -56,16 +55,10 @@ const without = (item: Json, ...keys: string[]) => {
 const atIndex = (index: number, fn: (item: Json) => Json) => (item: Json, i: number) => (i === index ? fn(item) : item);
 
 async function run(variation: Variation, maxUpstreamCost = 100): Promise<{ response: GraphQLResponse; log: string }> {
-  const lines: string[] = [];
-  const sink = new Writable({
-    write(chunk, _encoding, done) {
-      lines.push(String(chunk));
-      done();
-    },
-  });
+  const log = captureLog();
   const stack = await startStack({
     sharedSimulator: simulator,
-    gateway: { retries: 0, logger: pino({ level: 'warn' }, sink), protection: { maxUpstreamCost } },
+    gateway: { retries: 0, logger: log.logger, protection: { maxUpstreamCost } },
   });
   try {
     simulator.injectFault(
@@ -75,7 +68,7 @@ async function run(variation: Variation, maxUpstreamCost = 100): Promise<{ respo
       { path: variation.path, times: 1 },
     );
     const response = await stack.query(variation.query, { slug: artist.slug });
-    return { response, log: lines.join('') };
+    return { response, log: log.lines().join('') };
   } finally {
     simulator.clearFaults();
     await stack.close();

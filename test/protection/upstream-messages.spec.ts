@@ -111,7 +111,8 @@ describe('pass-through: the upstream’s 429 and 401 texts stay out too', () => 
   });
   afterAll(() => passThrough.close());
 
-  it('429 → RATE_LIMITED with the budget message and resetsAt', async () => {
+  // Not the upstream's daily-limit wording, so a pause (issue 9), told in the gateway's words.
+  it('429 → RATE_LIMITED with the pause message and resetsAt', async () => {
     const slug = freshArtist();
     stack.simulator.injectFault(fault(429), { path: `/api/v1/artists/${slug}` });
     const response = await passThrough.query(`{ artist(slug: "${slug}") { name } }`, undefined, {
@@ -119,7 +120,8 @@ describe('pass-through: the upstream’s 429 and 401 texts stay out too', () => 
     });
     const error = onlyError(response);
     expect(error.extensions?.['code']).toBe('RATE_LIMITED');
-    expect(error.message).toBe(`The daily upstream request budget of this API key is spent; it resets at ${String(error.extensions?.['resetsAt'])}`);
+    expect(error.message).toBe('The upstream API asked for a pause; retry in 10 s');
+    expect(error.extensions?.['resetsAt']).toEqual(expect.any(String));
   });
 
   it('401 → UNAUTHENTICATED, HTTP 401, the gateway’s message', async () => {

@@ -14,10 +14,10 @@ export function useCostReport(): Plugin<GatewayContext> {
   return {
     onExecute() {
       return {
-        onExecuteDone({ args, result, setResult }) {
+        async onExecuteDone({ args, result, setResult }) {
           if (Symbol.asyncIterator in result) return;
           const { stats, budget, caller } = args.contextValue;
-          const usage = budget.usage(caller.keyId);
+          const usage = await budget.usage(caller.keyId);
           setResult({
             ...result,
             extensions: {

@@ -1,0 +1,39 @@
+/**
+ * The in-process LRU (L1) in front of the shared Redis level (L2). A fresh
+ * L1 entry answers without a round trip; otherwise L2 is asked, because
+ * another replica may have stored a newer answer, and what it holds is
+ * copied into L1. When Redis cannot answer, L1 still serves what it has,
+ * stale entries included (for stale-if-error).
+ */
+import type { CacheEntry, ResponseCache } from './cache.js';
+import { type MemoryCache, isFresh } from './memory-cache.js';
+
+export class TwoLevelCache implements ResponseCache {
+  constructor(
+    private readonly l1: MemoryCache,
+    private readonly l2: ResponseCache,
+  ) {}
+
+  async get(key: string): Promise<CacheEntry | undefined> {
+    const local = this.l1.getNow(key);
+    this.l1.observer?.cacheLookup('l1', isFresh(local));
+    if (local !== undefined && local.freshUntil > Date.now()) return local;
+    const shared = await this.l2.get(key);
+    this.l1.observer?.cacheLookup('l2', isFresh(shared));
+    if (shared === undefined) return local;
+    if (local === undefined || shared.storedAt > local.storedAt) {
+      this.l1.setNow(key, shared);
+      return shared;
+    }
+    return local;
+  }
+
+  async set(key: string, entry: CacheEntry): Promise<void> {
+    this.l1.setNow(key, entry);
+    await this.l2.set(key, entry);
+  }
+
+  async delete(key: string): Promise<void> {
+    await Promise.all([this.l1.delete(key), this.l2.delete(key)]);
+  }
+}

@@ -1,0 +1,59 @@
+/**
+ * `WORKERS=N` (N > 1): N gateway processes on one machine, sharing the port
+ * through node:cluster and their cache, budget and keys through Redis
+ * (config.ts refuses N > 1 without REDIS_URL). The primary serves nothing
+ * itself: it starts the embedded simulator when there is no UPSTREAM_URL (so
+ * all workers read one upstream), forks the workers, replaces one that
+ * crashes, and passes SIGTERM/SIGINT on for a graceful stop.
+ */
+import cluster, { type Worker } from 'node:cluster';
+import { once } from 'node:events';
+import type { GatewayConfig } from './config.js';
+import type { Simulator } from './simulator/index.js';
+
+/** A worker that refuses its configuration (exit status 2) would refuse it again: stop instead of re-forking. */
+const CONFIG_REFUSED = 2;
+
+export async function runPrimary(
+  config: GatewayConfig,
+  startEmbeddedSimulator: () => Promise<{ url: string; apiKey: string | undefined; simulator: Simulator | undefined }>,
+): Promise<void> {
+  const embedded = config.upstreamUrl === undefined ? await startEmbeddedSimulator() : undefined;
+  const workerEnv = embedded === undefined ? {} : { UPSTREAM_URL: embedded.url, UPSTREAM_API_KEY: embedded.apiKey };
+  let stopping = false;
+
+  const fork = (): Worker => cluster.fork(workerEnv);
+  cluster.on('exit', (worker, code, signal) => {
+    if (stopping) return;
+    if (code === CONFIG_REFUSED) {
+      stopping = true;
+      for (const other of Object.values(cluster.workers ?? {})) other?.process.kill('SIGTERM');
+      void embedded?.simulator?.close().finally(() => process.exit(CONFIG_REFUSED));
+      return;
+    }
+    console.error(`worker ${worker.process.pid} ended (${signal ?? code}); starting another`);
+    fork();
+  });
+  for (let i = 0; i < config.scaleOut.workers; i += 1) fork();
+
+  const stop = async (signal: NodeJS.Signals) => {
+    stopping = true;
+    const workers = Object.values(cluster.workers ?? {}).filter((worker): worker is Worker => worker !== undefined);
+    await Promise.all(
+      workers.map(async (worker) => {
+        const exited = once(worker, 'exit');
+        worker.process.kill(signal);
+        await exited;
+      }),
+    );
+    await embedded?.simulator?.close();
+    process.exit(0);
+  };
+  process.once('SIGTERM', () => void stop('SIGTERM'));
+  process.once('SIGINT', () => void stop('SIGINT'));
+}
+
+/** In a worker: end with the primary, rather than serve on as an orphan nobody supervises. */
+export function exitWithPrimary(): void {
+  cluster.worker?.on('disconnect', () => process.exit(1));
+}

@@ -1,0 +1,58 @@
+/**
+ * The gateway's stores, each behind its seam, in memory or in Redis: the
+ * response cache (Redis as L2 behind the in-process L1), the budget ledger
+ * (in Redis, or in memory written through to a file), the key registry, and
+ * the single-flight leases.
+ */
+import type { Redis } from 'ioredis';
+import type { ResponseCache } from '../cache/cache.js';
+import { MemoryCache } from '../cache/memory-cache.js';
+import { RedisCache } from '../cache/redis-cache.js';
+import { TwoLevelCache } from '../cache/two-level-cache.js';
+import type { BudgetLedger, BudgetOptions } from '../upstream/budget.js';
+import { LocalFlightLocks, type FlightLocks } from '../upstream/flight-locks.js';
+import { DEFAULT_KEY_TTLS, type KeyRegistry, MemoryKeyRegistry } from '../upstream/key-registry.js';
+import { MemoryBudgetLedger } from '../upstream/memory-budget.js';
+import { RedisBudgetLedger } from '../upstream/redis-budget.js';
+import { RedisFlightLocks } from '../upstream/redis-flight-locks.js';
+import { RedisKeyRegistry } from '../upstream/redis-key-registry.js';
+
+export interface StoreOptions {
+  /** Without Redis: where the day's budget is kept across restarts; absent: memory only (tests). */
+  readonly budgetFile?: string;
+  /** Largest part of the day one client may spend in server-key mode (default 0.5; 1: no cap). */
+  readonly clientBudgetShare?: number;
+  /** Clients are told apart by X-Forwarded-For (client-identity.ts); default: as the rate limit says. */
+  readonly trustProxy?: boolean;
+  /** How long an accepted pass-through key reads cached data before it is proven again. */
+  readonly keyAcceptedTtlMs?: number;
+}
+
+interface StoreInputs extends StoreOptions {
+  readonly redis: Redis | undefined;
+  /** The in-process cache: the only level without Redis, L1 with it (a custom one is used as given). */
+  readonly cache: ResponseCache;
+  readonly budget: Omit<BudgetOptions, 'clientShare'>;
+}
+
+export const DEFAULT_CLIENT_BUDGET_SHARE = 0.5;
+
+export function createStores({ redis, cache, budget, budgetFile, clientBudgetShare, keyAcceptedTtlMs }: StoreInputs) {
+  const ledgerOptions: BudgetOptions = { ...budget, clientShare: clientBudgetShare ?? DEFAULT_CLIENT_BUDGET_SHARE };
+  const keyTtls = { ...DEFAULT_KEY_TTLS, ...(keyAcceptedTtlMs === undefined ? {} : { acceptedTtlMs: keyAcceptedTtlMs }) };
+  const stores: { cache: ResponseCache; budget: BudgetLedger; keys: KeyRegistry; locks: FlightLocks } =
+    redis === undefined
+      ? {
+          cache,
+          budget: new MemoryBudgetLedger(ledgerOptions, budgetFile),
+          keys: new MemoryKeyRegistry(keyTtls),
+          locks: new LocalFlightLocks(),
+        }
+      : {
+          cache: cache instanceof MemoryCache ? new TwoLevelCache(cache, new RedisCache(redis)) : cache,
+          budget: new RedisBudgetLedger(redis, ledgerOptions),
+          keys: new RedisKeyRegistry(redis, keyTtls),
+          locks: new RedisFlightLocks(redis),
+        };
+  return { ...stores, capsClients: ledgerOptions.clientShare < 1 };
+}

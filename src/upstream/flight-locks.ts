@@ -1,0 +1,32 @@
+/**
+ * Which process fetches a resource that several want at once. Within one
+ * process the in-flight map of CachedUpstream already shares the call; across
+ * replicas a short lease per resource decides (redis-flight-locks.ts), and
+ * the others wait for the answer to appear in the shared cache.
+ */
+export interface FlightLease {
+  /** Gives the resource back; the holder calls it once its answer is stored (or its fetch failed). */
+  release(): Promise<void>;
+}
+
+export interface FlightLocks {
+  /** A lease when this process should fetch `key`; undefined while another process holds it. */
+  acquire(key: string): Promise<FlightLease | undefined>;
+  /** Whether some process still holds the lease of `key` (false once it is released or its holder died). */
+  isHeld(key: string): Promise<boolean>;
+}
+
+const NO_LEASE: FlightLease = { release: async () => undefined };
+
+/** One process alone: it always fetches itself. */
+export class LocalFlightLocks implements FlightLocks {
+  async acquire(): Promise<FlightLease> {
+    return NO_LEASE;
+  }
+
+  async isHeld(): Promise<boolean> {
+    return false;
+  }
+}
+
+export { NO_LEASE };

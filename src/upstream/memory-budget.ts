@@ -1,0 +1,150 @@
+/**
+ * The budget ledger of a gateway without Redis: counts in memory, written
+ * through to `file` (when given) before each call leaves, so that a restart
+ * remembers the day. The file is replaced atomically (write, then rename),
+ * so a crash leaves either the old or the new count, never half of one.
+ */
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { ConfigError } from '../config.js';
+import { utcDay } from '../time.js';
+import {
+  type BudgetLedger,
+  type BudgetOptions,
+  type BudgetUsage,
+  LocalStops,
+  type Spender,
+  budgetSpent,
+  clientCap,
+  clientShareSpent,
+  rateLimitKindOf,
+  resetsAtOf,
+} from './budget.js';
+import type { UpstreamError } from './errors.js';
+
+interface DayCount {
+  used: number;
+  /** Set once the upstream said its daily-limit 429 for this key today. */
+  exhausted: boolean;
+}
+
+interface DayState {
+  readonly day: string;
+  readonly keys: Record<string, DayCount>;
+  readonly clients: Record<string, number>;
+}
+
+/** Keys and clients seen in one day are bounded: a flood of made-up keys cannot grow the ledger without end. */
+const MAX_TRACKED = 10_000;
+
+export class MemoryBudgetLedger implements BudgetLedger {
+  #state: DayState;
+  readonly #now: () => Date;
+  readonly #stops: LocalStops;
+
+  constructor(
+    private readonly options: BudgetOptions,
+    private readonly file?: string,
+  ) {
+    this.#now = options.now ?? (() => new Date());
+    this.#stops = new LocalStops(this.#now);
+    this.#state = this.#load() ?? emptyDay(utcDay(this.#now()));
+  }
+
+  #today(): DayState {
+    const day = utcDay(this.#now());
+    if (this.#state.day !== day) this.#state = emptyDay(day);
+    return this.#state;
+  }
+
+  async reserve({ keyId, clientId }: Spender): Promise<void> {
+    const resetsAt = this.resetsAt();
+    this.#stops.check(keyId, resetsAt);
+    const state = this.#today();
+    const count = state.keys[keyId] ?? { used: 0, exhausted: false };
+    if (count.exhausted || count.used >= this.options.dailyLimit) throw budgetSpent(resetsAt);
+    const cap = clientCap(this.options);
+    if (clientId !== undefined && (state.clients[clientId] ?? 0) >= cap) throw clientShareSpent(cap, resetsAt);
+    if (!(keyId in state.keys) && Object.keys(state.keys).length >= MAX_TRACKED) throw budgetSpent(resetsAt);
+    count.used += 1;
+    state.keys[keyId] = count;
+    if (clientId !== undefined && (clientId in state.clients || Object.keys(state.clients).length < MAX_TRACKED)) {
+      state.clients[clientId] = (state.clients[clientId] ?? 0) + 1;
+    }
+    this.#save();
+  }
+
+  rateLimited(keyId: string, error: UpstreamError): void {
+    const kind = rateLimitKindOf(error);
+    this.#stops.record(keyId, kind);
+    if (kind.kind !== 'daily') return;
+    const state = this.#today();
+    state.keys[keyId] = { used: state.keys[keyId]?.used ?? 0, exhausted: true };
+    this.#save();
+  }
+
+  async usage(keyId: string): Promise<BudgetUsage> {
+    const count = this.#today().keys[keyId] ?? { used: 0, exhausted: false };
+    const dailyLimit = this.options.dailyLimit;
+    const exhausted = count.exhausted || this.#stops.isStoppedToday(keyId);
+    return {
+      dailyLimit,
+      used: count.used,
+      remaining: exhausted ? 0 : Math.max(0, dailyLimit - count.used),
+      resetsAt: this.resetsAt(),
+    };
+  }
+
+  resetsAt(): string {
+    return resetsAtOf(this.#now());
+  }
+
+  #load(): DayState | undefined {
+    if (this.file === undefined) return undefined;
+    let text: string;
+    try {
+      text = readFileSync(this.file, 'utf8');
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+      throw new ConfigError(`Invalid configuration:\n  BUDGET_FILE: cannot read ${this.file} (${(error as Error).message})`);
+    }
+    const state = parseState(text);
+    // Refusing to start beats forgetting the day: a gateway that starts at zero may overrun it.
+    if (state === undefined) {
+      throw new ConfigError(`Invalid configuration:\n  BUDGET_FILE: ${this.file} is not a budget file; move it away to start over`);
+    }
+    return state.day === utcDay(this.#now()) ? state : undefined;
+  }
+
+  #save(): void {
+    if (this.file === undefined) return;
+    // Synchronous on purpose: the count is on disk before the call it allows leaves.
+    mkdirSync(dirname(this.file), { recursive: true });
+    const temporary = `${this.file}.${process.pid}.tmp`;
+    writeFileSync(temporary, JSON.stringify(this.#state));
+    renameSync(temporary, this.file);
+  }
+}
+
+function emptyDay(day: string): DayState {
+  return { day, keys: {}, clients: {} };
+}
+
+function parseState(text: string): DayState | undefined {
+  try {
+    const value = JSON.parse(text) as Partial<DayState>;
+    if (typeof value.day !== 'string' || typeof value.keys !== 'object' || value.keys === null) return undefined;
+    const keys: Record<string, DayCount> = {};
+    for (const [keyId, count] of Object.entries(value.keys)) {
+      if (!Number.isSafeInteger(count?.used) || count.used < 0) return undefined;
+      keys[keyId] = { used: count.used, exhausted: count.exhausted === true };
+    }
+    const clients: Record<string, number> = {};
+    for (const [clientId, used] of Object.entries(value.clients ?? {})) {
+      if (Number.isSafeInteger(used)) clients[clientId] = used;
+    }
+    return { day: value.day, keys, clients };
+  } catch {
+    return undefined;
+  }
+}

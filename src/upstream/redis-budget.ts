@@ -1,0 +1,145 @@
+/**
+ * The budget ledger shared by every replica: one Redis hash per key and UTC
+ * day (`budget:<key hash>:<day>`, fields `used` and `exhausted`), one counter
+ * per client and day for fairness, one `pause:<key hash>` key while the
+ * upstream asked for a pause. All of it expires on its own: the day's keys an
+ * hour after midnight UTC, a pause with its Retry-After.
+ *
+ * Reserving is one Lua script, so checking and counting are atomic across
+ * replicas. While Redis cannot answer, no call is made at all: a call that
+ * cannot be counted could be the one that overruns the day.
+ */
+import type { Redis } from 'ioredis';
+import { LRUCache } from 'lru-cache';
+import { nextUtcMidnight, utcDay } from '../time.js';
+import {
+  type BudgetLedger,
+  type BudgetOptions,
+  type BudgetUsage,
+  LocalStops,
+  type Spender,
+  budgetSpent,
+  clientCap,
+  clientShareSpent,
+  keyPaused,
+  rateLimitKindOf,
+  resetsAtOf,
+} from './budget.js';
+import { UpstreamError } from './errors.js';
+
+/** Kept past midnight UTC so that a replica whose clock lags a little still finds the day it counts in. */
+const DAY_KEY_GRACE_SECONDS = 60 * 60;
+
+// KEYS: day hash, pause key, client counter. ARGV: daily limit, expiry (unix seconds), client cap (0: none),
+// the count this replica last saw (a Redis restarted without its data learns the day back from its replicas).
+// Answers {used, 0} when reserved, or {reason, detail}: -1 day spent, -2 paused (detail: ms left), -3 client share spent.
+const RESERVE = `
+if redis.call('EXISTS', KEYS[2]) == 1 then return {-2, redis.call('PTTL', KEYS[2])} end
+local used = math.max(tonumber(redis.call('HGET', KEYS[1], 'used') or '0'), tonumber(ARGV[4]))
+if redis.call('HGET', KEYS[1], 'exhausted') == '1' or used >= tonumber(ARGV[1]) then return {-1, used} end
+local cap = tonumber(ARGV[3])
+if cap > 0 then
+  local mine = tonumber(redis.call('GET', KEYS[3]) or '0')
+  if mine >= cap then return {-3, mine} end
+  redis.call('INCR', KEYS[3])
+  redis.call('EXPIREAT', KEYS[3], ARGV[2])
+end
+used = used + 1
+redis.call('HSET', KEYS[1], 'used', used)
+redis.call('EXPIREAT', KEYS[1], ARGV[2])
+return {used, 0}
+`;
+
+export class RedisBudgetLedger implements BudgetLedger {
+  readonly #now: () => Date;
+  readonly #stops: LocalStops;
+  /** Last figures read or written: answered by `usage` while Redis is down, and a floor for the shared count. */
+  readonly #lastKnown = new LRUCache<string, { day: string; used: number }>({ max: 10_000 });
+
+  constructor(
+    private readonly redis: Redis,
+    private readonly options: BudgetOptions,
+  ) {
+    this.#now = options.now ?? (() => new Date());
+    this.#stops = new LocalStops(this.#now);
+  }
+
+  async reserve({ keyId, clientId }: Spender): Promise<void> {
+    const resetsAt = this.resetsAt();
+    this.#stops.check(keyId, resetsAt);
+    const day = utcDay(this.#now());
+    const cap = clientId === undefined ? 0 : clientCap(this.options);
+    let answer: [number, number];
+    try {
+      answer = (await this.redis.eval(
+        RESERVE,
+        3,
+        dayKey(keyId, day),
+        pauseKey(keyId),
+        `budget-client:${clientId ?? '-'}:${day}`,
+        this.options.dailyLimit,
+        this.#expiresAt(),
+        cap,
+        this.#lastUsed(keyId, day),
+      )) as [number, number];
+    } catch (error) {
+      throw new UpstreamError('UPSTREAM_ERROR', 'The gateway cannot count upstream calls while its shared store is unreachable', {
+        reason: 'uncountable',
+        cause: error,
+      });
+    }
+    const [result, detail] = answer;
+    if (result === -1) throw budgetSpent(resetsAt);
+    if (result === -2) throw keyPaused(detail, resetsAt);
+    if (result === -3) throw clientShareSpent(cap, resetsAt);
+    this.#lastKnown.set(keyId, { day, used: result });
+    // A 429 may have come back to this process while the script ran: the call must not leave then.
+    this.#stops.check(keyId, resetsAt);
+  }
+
+  rateLimited(keyId: string, error: UpstreamError): void {
+    const kind = rateLimitKindOf(error);
+    this.#stops.record(keyId, kind);
+    const today = dayKey(keyId, utcDay(this.#now()));
+    const written =
+      kind.kind === 'daily'
+        ? this.redis.multi().hset(today, 'exhausted', '1').expireat(today, this.#expiresAt()).exec()
+        : this.redis.set(pauseKey(keyId), '1', 'PX', kind.ms);
+    // Not shared while Redis is down: other replicas then make no call anyway.
+    written.catch(() => undefined);
+  }
+
+  async usage(keyId: string): Promise<BudgetUsage> {
+    const day = utcDay(this.#now());
+    let used: number;
+    let exhausted: boolean;
+    try {
+      const [usedText, exhaustedText] = await this.redis.hmget(dayKey(keyId, day), 'used', 'exhausted');
+      used = Math.max(Number(usedText ?? 0), this.#lastUsed(keyId, day));
+      exhausted = exhaustedText === '1';
+      this.#lastKnown.set(keyId, { day, used });
+    } catch {
+      used = this.#lastUsed(keyId, day);
+      exhausted = false;
+    }
+    exhausted ||= this.#stops.isStoppedToday(keyId);
+    const dailyLimit = this.options.dailyLimit;
+    return { dailyLimit, used, remaining: exhausted ? 0 : Math.max(0, dailyLimit - used), resetsAt: this.resetsAt() };
+  }
+
+  resetsAt(): string {
+    return resetsAtOf(this.#now());
+  }
+
+  #lastUsed(keyId: string, day: string): number {
+    const known = this.#lastKnown.get(keyId);
+    return known?.day === day ? known.used : 0;
+  }
+
+  #expiresAt(): number {
+    return Math.floor(nextUtcMidnight(this.#now()).getTime() / 1000) + DAY_KEY_GRACE_SECONDS;
+  }
+}
+
+const dayKey = (keyId: string, day: string) => `budget:${keyId}:${day}`;
+const pauseKey = (keyId: string) => `pause:${keyId}`;

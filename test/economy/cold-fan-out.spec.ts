@@ -1,0 +1,66 @@
+/**
+ * Cold fan-out: `artist(slug:)` starts the reads its selected children need
+ * (history, timeline, songs) together with the profile's, so a cold page is
+ * one upstream round trip; an unknown slug costs them once, and nothing once
+ * its not-found answer is cached.
+ */
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { type Stack, startStack } from '../support/stack.js';
+
+const PAGE = `query ($slug: String!) {
+  artist(slug: $slug) { name history { date } milestones { id } songs(first: 3) { totalCount } }
+}`;
+
+let stack: Stack;
+beforeAll(async () => {
+  stack = await startStack();
+});
+afterAll(() => stack.close());
+
+async function until(condition: () => boolean): Promise<void> {
+  while (!condition()) await new Promise((resolve) => setImmediate(resolve));
+}
+
+it("reaches the upstream for the children while the profile's own call is still pending", async () => {
+  const artist = stack.simulator.data.allArtists()[5]!;
+  const profilePath = `/api/v1/artists/${artist.slug}`;
+  // The profile is held back long enough that a gateway waiting for it could not have asked for the rest.
+  stack.simulator.injectFault({ kind: 'delay', ms: 3_000 }, { path: profilePath, times: 1 });
+  stack.simulator.resetCalls();
+  const answer = stack.query(PAGE, { slug: artist.slug });
+
+  const pending = () => stack.simulator.calls.find((call) => call.rawPath === profilePath);
+  await until(() => stack.simulator.calls.length >= 4);
+  expect(pending()?.status).toBe(0);
+  expect(stack.simulator.calls.map((call) => call.rawPath).sort()).toEqual(
+    [profilePath, `${profilePath}/history`, `/api/v1/milestones/timeline/${artist.slug}`, `/api/v1/songs/${artist.slug}/songs`].sort(),
+  );
+
+  const response = await answer;
+  expect(response.body.errors).toBeUndefined();
+  expect(response.body.extensions?.['cost']).toMatchObject({ upstreamCalls: 4, deduplicated: 0 });
+});
+
+it('an unknown slug costs its children once; once its not-found is cached, nothing', async () => {
+  stack.simulator.resetCalls();
+  const first = await stack.query(PAGE, { slug: 'no-such-artist-x' });
+  expect(first.body.data).toEqual({ artist: null });
+  expect(first.body.errors?.[0]?.extensions?.['code']).toBe('NOT_FOUND');
+  expect(stack.upstreamCalls()).toBe(4);
+
+  stack.simulator.resetCalls();
+  const second = await stack.query(PAGE, { slug: 'no-such-artist-x' });
+  expect(second.body.data).toEqual({ artist: null });
+  expect(stack.upstreamCalls()).toBe(0);
+});
+
+it('a child under @include is not read ahead: it may not run', async () => {
+  const artist = stack.simulator.data.allArtists()[7]!;
+  stack.simulator.resetCalls();
+  const response = await stack.query(
+    'query ($slug: String!, $h: Boolean!) { artist(slug: $slug) { name history @include(if: $h) { date } } }',
+    { slug: artist.slug, h: false },
+  );
+  expect(response.body.data).toEqual({ artist: { name: artist.name } });
+  expect(stack.upstreamCalls()).toBe(1);
+});

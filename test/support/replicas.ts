@@ -1,0 +1,92 @@
+/**
+ * Gateway processes started the way an operator starts them (`tsx
+ * src/main.ts` with environment variables), for tests where several replicas,
+ * restarts or exit statuses matter. Each prints its URL once listening.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import type { GraphQLResponse } from './stack.js';
+
+/** One process per replica (the tsx CLI would add a parent process in between, which SIGKILL would orphan). */
+const COMMAND = [process.execPath, '--import', 'tsx', 'src/main.ts'] as const;
+const STARTUP_TIMEOUT_MS = 60_000;
+
+export interface Replica {
+  readonly url: string;
+  readonly process: ChildProcess;
+  /** Everything the process printed, stdout and stderr. */
+  output(): string;
+  query(query: string, variables?: Record<string, unknown>, headers?: Record<string, string>): Promise<GraphQLResponse>;
+  ready(): Promise<number>;
+  /** SIGKILL (a crash) unless told otherwise. */
+  stop(signal?: NodeJS.Signals): Promise<void>;
+}
+
+/** Environment every test replica shares: quiet, no per-client request limit unless a test sets one. */
+const BASE_ENV = { HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'warn', RATE_LIMIT_REQUESTS: '0' };
+
+function spawnGateway(env: Record<string, string>) {
+  const child = spawn(COMMAND[0], COMMAND.slice(1), {
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...BASE_ENV, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  return { child, output: () => output };
+}
+
+export async function startReplica(env: Record<string, string>): Promise<Replica> {
+  const { child, output: printed } = spawnGateway(env);
+
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`replica did not start:\n${printed()}`)), STARTUP_TIMEOUT_MS);
+    const look = () => {
+      const match = /GraphQL \+ GraphiQL\s+(http:\/\/\S+)\/graphql/.exec(printed());
+      if (match?.[1] === undefined) return;
+      clearTimeout(timer);
+      resolve(match[1].replace('localhost', '127.0.0.1'));
+    };
+    child.stdout.on('data', look);
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`replica exited with status ${code}:\n${printed()}`));
+    });
+  });
+
+  return {
+    url,
+    process: child,
+    output: printed,
+    async query(query, variables, headers = {}) {
+      const response = await fetch(`${url}/graphql`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/graphql-response+json', ...headers },
+        body: JSON.stringify({ query, variables }),
+      });
+      const text = await response.text();
+      return { status: response.status, headers: response.headers, body: JSON.parse(text) as GraphQLResponse['body'] };
+    },
+    async ready() {
+      return (await fetch(`${url}/ready`)).status;
+    },
+    async stop(signal = 'SIGKILL') {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      const exited = once(child, 'exit');
+      child.kill(signal);
+      await exited;
+    },
+  };
+}
+
+/** Runs the gateway to its end (it is expected to refuse to start); resolves with its status and output. */
+export async function runToExit(env: Record<string, string>): Promise<{ code: number | null; output: string }> {
+  const { child, output } = spawnGateway(env);
+  const [code] = (await once(child, 'close')) as [number | null];
+  return { code, output: output() };
+}
+
+/** Polls `check` until it holds; the test's own timeout bounds the wait. */
+export async function until(check: () => Promise<boolean> | boolean, intervalMs = 50): Promise<void> {
+  while (!(await check())) await new Promise((resolve) => setTimeout(resolve, intervalMs));
+}
