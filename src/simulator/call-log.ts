@@ -7,7 +7,7 @@ export interface CallRecord {
   query: Record<string, string>;
   key: string | null;
   /** The W3C trace context the caller sent, if any (tracing tests). */
-  traceparent: string | null;
+  traceparent?: string;
   /** The status answered; 0 while pending, and for hung or reset connections. */
   status: number;
   /** Arrival time, epoch milliseconds (wall clock, not the budget clock). */

@@ -25,7 +25,11 @@ async function stackWith(options: StackOptions = {}): Promise<Stack> {
 }
 
 const costOf = (response: GraphQLResponse) =>
-  response.body.extensions?.cost as { upstreamCalls: number; cacheHits: number; deduplicated: number };
+  response.body.extensions?.cost as {
+    upstreamCalls: number;
+    cacheHits: number;
+    deduplicated: number;
+  };
 
 /** Upstream calls the simulator answered, by status. */
 function simulatorStatuses(stack: Stack): Map<string, number> {
@@ -93,12 +97,17 @@ describe('/metrics', () => {
     expect(hits).toBeGreaterThan(0);
     // The metric counts lookups: a read that finds, under its single-flight lease, what another
     // request just stored is a hit there, and a deduplicated read in the response.
-    const deduplicated = responses.reduce((sum, response) => sum + costOf(response).deduplicated, 0);
+    const deduplicated = responses.reduce(
+      (sum, response) => sum + costOf(response).deduplicated,
+      0,
+    );
     const l1Hits = total(samples, 'gateway_cache_hits_total', { level: 'l1' });
     expect(l1Hits).toBeGreaterThanOrEqual(hits);
     expect(l1Hits).toBeLessThanOrEqual(hits + deduplicated);
     // Every new upstream read missed the cache first (a retry is the same read).
-    expect(total(samples, 'gateway_cache_misses_total', { level: 'l1' })).toBeGreaterThanOrEqual(sent - 1);
+    expect(total(samples, 'gateway_cache_misses_total', { level: 'l1' })).toBeGreaterThanOrEqual(
+      sent - 1,
+    );
     expect(total(samples, 'gateway_single_flight_joins_total')).toBe(0);
     // The plugin's GraphQL histograms share the registry.
     expect(total(samples, 'graphql_envelop_phase_execute_count')).toBeGreaterThan(0);

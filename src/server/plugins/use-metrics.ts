@@ -24,8 +24,14 @@ export function useMetrics(metrics: GatewayMetrics): [Plugin, Plugin<GatewayCont
       registry: metrics.registry,
       endpoint: METRICS_PATH,
       labels: { operationName: false, url: false },
-      // The schema has no deprecated fields and never changes at run time.
-      metrics: { graphql_envelop_deprecated_field: false, graphql_envelop_schema_change: false },
+      // The schema has no deprecated fields and never changes at run time. The HTTP histogram of
+      // 6.10 reads the operation of a document that failed to parse, turning a syntax error into
+      // INTERNAL_SERVER_ERROR; graphql_envelop_request_duration times requests instead.
+      metrics: {
+        graphql_envelop_deprecated_field: false,
+        graphql_envelop_schema_change: false,
+        graphql_yoga_http_duration: false,
+      },
     }),
     {
       onExecute() {
