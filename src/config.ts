@@ -42,9 +42,21 @@ const optionalText = z
   .transform((value) => (value === '' ? undefined : value))
   .optional();
 
+/** A whole number with no default: unset or empty means absent. */
+const optionalInteger = (min: number, max: number) =>
+  optionalText.pipe(
+    z
+      .string()
+      .regex(/^\d+$/, 'must be a whole number')
+      .transform(Number)
+      .pipe(z.number().int().min(min, `must be at least ${min}`).max(max, `must be at most ${max}`))
+      .optional(),
+  );
+
 const environment = z.object({
   HOST: z.string().trim().min(1).default('127.0.0.1'),
   PORT: integer(4000, 0, 65_535),
+  METRICS_PORT: optionalInteger(1, 65_535),
   UPSTREAM_URL: optionalText.pipe(
     z
       .string()
@@ -107,6 +119,8 @@ export type Environment = z.infer<typeof environment>;
 export interface GatewayConfig {
   readonly host: string;
   readonly port: number;
+  /** A second port serving only `/metrics`; absent: `/metrics` on the gateway port only. */
+  readonly metricsPort: number | undefined;
   /** Absent: run the embedded simulator and use its key (server-key mode). */
   readonly upstreamUrl: string | undefined;
   /** Present: server-key mode. Absent with an upstream URL: pass-through mode. */
@@ -161,6 +175,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig 
     throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
   }
   const e = parsed.data;
+  if (e.METRICS_PORT !== undefined && e.METRICS_PORT === e.PORT) {
+    throw new ConfigError('Invalid configuration:\n  METRICS_PORT: must differ from PORT');
+  }
   if (e.UPSTREAM_API_KEY !== undefined && e.UPSTREAM_URL === undefined) {
     throw new ConfigError(
       'Invalid configuration:\n  UPSTREAM_API_KEY: is set but UPSTREAM_URL is not (the embedded simulator has its own key)',
@@ -174,6 +191,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig 
   return {
     host: e.HOST,
     port: e.PORT,
+    metricsPort: e.METRICS_PORT,
     upstreamUrl: e.UPSTREAM_URL,
     upstreamApiKey: e.UPSTREAM_API_KEY,
     dailyLimit: e.UPSTREAM_DAILY_LIMIT,

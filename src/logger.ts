@@ -1,10 +1,12 @@
 import pino, { type Logger } from 'pino';
+import { traceFields } from './observability/log-trace.js';
 
 /** What a log write may hold in memory while the reader is slow; past it, lines are dropped and counted. */
 const MAX_BUFFERED_BYTES = 4 * 1024 * 1024;
 
 const OPTIONS = {
   base: { service: 'music-stats-gateway' },
+  mixin: traceFields,
   redact: ['req.headers.authorization', 'headers.authorization', 'apiKey'],
 };
 

@@ -10,6 +10,8 @@ import { createProcessLog } from './logger.js';
 import { connectRedis } from './redis/connection.js';
 import { stopOnSignals } from './stop-on-signals.js';
 import { createGateway } from './server/gateway.js';
+import { listenMetrics } from './observability/metrics-server.js';
+import { startTracing } from './observability/tracing.js';
 import { listen } from './server/http-server.js';
 import { type Simulator, startSimulator } from './simulator/index.js';
 
@@ -40,6 +42,7 @@ async function embeddedSimulator(config: GatewayConfig): Promise<Upstream> {
 }
 
 async function main(config: GatewayConfig): Promise<void> {
+  const tracing = startTracing();
   const log = createProcessLog(config.logLevel);
   const { logger } = log;
   const upstream: Upstream =
@@ -63,12 +66,15 @@ async function main(config: GatewayConfig): Promise<void> {
     exampleVariables: upstream.exampleVariables,
     ...(redis ? { redis } : {}),
     stores: { clientBudgetShare, trustProxy, keyAcceptedTtlMs, ...(redis ? {} : { budgetFile }) },
+    tracing: tracing !== undefined,
   });
   const running = await listen(gateway, config.port, config.host);
+  const metricsServer = config.metricsPort === undefined ? undefined : await listenMetrics(gateway.metrics, config.metricsPort, config.host);
 
   logger.info({ url: `${running.url}/graphql`, mode: gateway.authMode }, 'gateway listening');
   console.log(`\n  GraphQL + GraphiQL  ${running.url}/graphql`);
   console.log(`  Health             ${running.url}/health   Ready ${running.url}/ready`);
+  console.log(`  Metrics            ${metricsServer?.url ?? `${running.url}/metrics`}`);
   if (simulator !== undefined) {
     console.log(`  Upstream simulator ${simulator.url}/api/v1 (key "${SIMULATOR_KEY}", server-key mode)\n`);
   } else {
@@ -79,6 +85,8 @@ async function main(config: GatewayConfig): Promise<void> {
     timeoutMs: config.shutdownTimeoutMs,
     async stop() {
       await running.close(config.shutdownTimeoutMs);
+      await metricsServer?.close();
+      await tracing?.shutdown();
       await simulator?.close();
     },
     log,

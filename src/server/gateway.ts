@@ -10,6 +10,9 @@ import type { Logger } from 'pino';
 import type { ResponseCache } from '../cache/cache.js';
 import type { GatewayConfig } from '../config.js';
 import { MemoryCache } from '../cache/memory-cache.js';
+import { GatewayMetrics } from '../observability/metrics.js';
+import { traceObserver } from '../observability/trace-observer.js';
+import { observeAll } from '../observability/upstream-observer.js';
 import type { SharedRedis } from '../redis/connection.js';
 import { RequestLoader } from '../loaders/request-loader.js';
 import type { GatewayContext } from '../schema/context.js';
@@ -27,6 +30,7 @@ import { exampleGraphiQL } from './examples.js';
 import { yogaLogger } from './yoga-logger.js';
 import { useClientKeyCheck } from './plugins/use-client-key-check.js';
 import { useCostReport } from './plugins/use-cost-report.js';
+import { useMetrics } from './plugins/use-metrics.js';
 import { type ClientRateLimitOptions, createClientRateLimiter, useClientRateLimit } from './plugins/use-client-rate-limit.js';
 import { DEFAULT_HTTP_CACHE_MAX_AGE_SECONDS, useHttpCaching } from './plugins/use-http-caching.js';
 import {
@@ -39,6 +43,7 @@ import { useNestingLimit } from './plugins/use-nesting-limit.js';
 import { useQueryOperationsOnly } from './plugins/use-query-operations-only.js';
 import { useRequestErrorCodes } from './plugins/use-request-error-codes.js';
 import { useRequestLog } from './plugins/use-request-log.js';
+import { useTracing } from './plugins/use-tracing.js';
 import { withResponseCache } from './response-cache/fast-path.js';
 import { useResponseCacheRecorder } from './response-cache/recorder.js';
 import { useRequestReadErrors } from './plugins/use-request-read-errors.js';
@@ -87,6 +92,8 @@ export interface GatewayOptions {
   /** Shared stores of issue 9; absent: every store in this process. */
   readonly redis?: SharedRedis;
   readonly stores?: StoreOptions;
+  /** Trace requests with the registered OpenTelemetry tracer provider (observability/tracing.ts). */
+  readonly tracing?: boolean;
   /** What to send where the upstream description is silent (default: DEFAULT_ASSUMPTIONS). */
   readonly assumptions?: UpstreamAssumptions;
 }
@@ -96,10 +103,14 @@ export function createGateway(options: GatewayOptions) {
     options.upstreamApiKey === undefined ? { kind: 'pass-through' } : { kind: 'server', apiKey: options.upstreamApiKey };
   const server: Caller | undefined = auth.kind === 'server' ? serverCaller(auth.apiKey) : undefined;
 
-  const client = new UpstreamClient({ baseUrl: options.upstreamUrl, ...options.client });
+  // Metrics read the budget at scrape time, from whichever ledger the stores hold.
+  const budgetOf = { usage: (keyId: string) => stores.budget.usage(keyId) };
+  const metrics = new GatewayMetrics({ budget: budgetOf, serverKeyId: server?.keyId });
+  const observer = observeAll(metrics.upstreamObserver, traceObserver);
+  const client = new UpstreamClient({ baseUrl: options.upstreamUrl, ...options.client, observer });
   const stores = createStores({
     redis: options.redis?.client,
-    cache: options.responseCache ?? new MemoryCache(options.cache),
+    cache: options.responseCache ?? new MemoryCache({ ...options.cache, observer }),
     budget: { dailyLimit: options.dailyLimit, ...(options.now ? { now: options.now } : {}) },
     ...options.stores,
   });
@@ -114,7 +125,9 @@ export function createGateway(options: GatewayOptions) {
     retry: { maxAttempts: options.retries + 1, baseDelayMs: 100, maxDelayMs: 2_000 },
     deadlineMs: options.deadlineMs,
     notices: new UpstreamNotices(options.logger),
+    observer,
   });
+  metrics.sampled('gateway_upstream_in_flight', 'Distinct upstream reads under way now', [], (set) => set(upstream.inFlight));
   const assumptions = options.assumptions ?? DEFAULT_ASSUMPTIONS;
   let draining = false;
 
@@ -155,7 +168,9 @@ export function createGateway(options: GatewayOptions) {
       return { request, caller, stats, budget, assumptions, loader: new RequestLoader(upstream, caller, stats, options.logger) };
     },
     plugins: [
+      ...(options.tracing ? useTracing() : []),
       useReadinessCheck({ endpoint: '/ready', check: () => !draining && (options.redis?.isUp() ?? true) }),
+      ...useMetrics(metrics),
       // Cheap refusals first: who is asking too often, how big the body is, which document it names.
       ...(rateLimiter !== undefined ? [useClientRateLimit(rateLimiter)] : []),
       useRequestSizeLimit({ maxBytes: protection.maxRequestBytes }),
@@ -207,6 +222,7 @@ export function createGateway(options: GatewayOptions) {
     cache,
     budget,
     upstream,
+    metrics,
     authMode: auth.kind,
     /** Stop reporting ready (load balancers move away) before the server closes. */
     drain() {

@@ -7,6 +7,7 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { CacheEntry, ResponseCache } from '../cache/cache.js';
+import { SILENT_OBSERVER, type UpstreamObserver } from '../observability/upstream-observer.js';
 import type { BudgetLedger } from './budget.js';
 import type { SendGate, UpstreamClient } from './client.js';
 import type { UpstreamRequest } from './endpoints.js';
@@ -49,12 +50,18 @@ export interface CachedUpstreamOptions {
   readonly deadlineMs: number;
   /** Where tolerated oddities of upstream bodies and contradicted assumptions are reported. */
   readonly notices: UpstreamNotices;
+  /** Told of cache, single-flight and stale decisions (metrics, traces). */
+  readonly observer?: UpstreamObserver;
 }
 
 export class CachedUpstream {
   readonly #inFlight = new Map<string, Promise<CacheEntry>>();
 
   constructor(private readonly options: CachedUpstreamOptions) {}
+
+  get #observer(): UpstreamObserver {
+    return this.options.observer ?? SILENT_OBSERVER;
+  }
 
   /** Distinct upstream reads under way now, shared by however many requests wait on them. */
   get inFlight(): number {
@@ -92,6 +99,7 @@ export class CachedUpstream {
       this.#inFlight.set(flightKey, flight);
     } else {
       stats.deduplicated += 1;
+      this.#observer.singleFlightJoined(request.resource);
     }
 
     try {
@@ -113,6 +121,7 @@ export class CachedUpstream {
           path: pathOf(request),
           ageSeconds: Math.round((Date.now() - cached.storedAt) / 1000),
         });
+        this.#observer.staleServed(request.resource);
         return unwrap<T>(cached, request);
       }
       throw error;
@@ -197,7 +206,7 @@ export class CachedUpstream {
       },
       rateLimited: (error) => budget.rateLimited(caller.keyId, error),
     };
-    const attempt = () => client.get(request.key, caller.apiKey, signal, gate);
+    const attempt = () => client.get(request.key, caller.apiKey, signal, gate, request.resource);
 
     try {
       const response = await withRetries(attempt, retry, Date.now() + deadlineMs, signal);
