@@ -90,9 +90,9 @@ describe('one cache and one flight for all replicas', () => {
     const query = artistsQuery(slugs(1, 3));
     const cold = await first!.query(query);
     expect(calls()).toBe(3);
-    for (const other of others) {
+    for (const [index, other] of others.entries()) {
       // Another document reading the same records: the upstream cache answers, not the response cache.
-      const warm = await other.query(`# warm\n${query}`);
+      const warm = await other.query(`# warm ${index}\n${query}`);
       expect(warm.body.data).toEqual(cold.body.data);
       expect(warm.body.extensions?.cost).toMatchObject({ upstreamCalls: 0, cacheHits: 3 });
     }
