@@ -210,6 +210,7 @@ export function createGateway(options: GatewayOptions) {
           logger: options.logger,
           maxRequestBytes: protection.maxRequestBytes ?? DEFAULT_MAX_REQUEST_BYTES,
           maxTtlMs: options.cache.ttlMs,
+          observer,
           httpCacheMaxAgeSeconds: protection.httpCacheMaxAgeSeconds ?? DEFAULT_HTTP_CACHE_MAX_AGE_SECONDS,
           ...(rateLimiter !== undefined ? { rateLimiter } : {}),
           ...(options.now ? { now: options.now } : {}),

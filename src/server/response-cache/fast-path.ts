@@ -25,6 +25,7 @@ import type { AuthMode } from '../caller.js';
 import { clientIdOf } from '../client-identity.js';
 import type { ClientRateLimiter } from '../plugins/use-client-rate-limit.js';
 import { matches, maxAge } from '../plugins/use-http-caching.js';
+import type { UpstreamObserver } from '../../observability/upstream-observer.js';
 import type { ResponseCacheSlot } from './recorder.js';
 import { type StoredResponse, entryOf, isStoredResponse, responseKey } from './stored-response.js';
 
@@ -46,6 +47,8 @@ export interface ResponseCacheOptions {
   readonly generation?: () => string;
   readonly now?: () => Date;
   readonly graphqlEndpoint?: string;
+  /** Told of every lookup, for the response cache's hit ratio in /metrics. */
+  readonly observer?: UpstreamObserver;
 }
 
 const BEARER = /^Bearer ([\x21-\x7E]{1,512})$/i;
@@ -166,13 +169,9 @@ export function withResponseCache(yoga: NodeHandler, options: ResponseCacheOptio
       generation: options.generation?.() ?? '',
     });
     const [entry, keyId] = await Promise.all([options.cache.get(key), keyIdFor(req)]);
-    if (
-      entry !== undefined &&
-      keyId !== undefined &&
-      entry.freshUntil > Date.now() &&
-      isStoredResponse(entry.value) &&
-      !(await rateLimited(req))
-    ) {
+    const fresh = entry !== undefined && entry.freshUntil > Date.now() && isStoredResponse(entry.value);
+    options.observer?.cacheLookup('response', fresh);
+    if (fresh && keyId !== undefined && isStoredResponse(entry.value) && !(await rateLimited(req))) {
       await serve(req, res, entry.value, keyId, started);
       return;
     }
