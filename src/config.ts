@@ -4,6 +4,8 @@
  */
 import { z } from 'zod';
 import type { UpstreamClientOptions } from './upstream/client.js';
+import { DEFAULT_STALE_GRACE_MS } from './upstream/cached-upstream.js';
+import { type CircuitOptions, DEFAULT_CIRCUIT } from './upstream/circuit-breaker.js';
 import { DEFAULT_ASSUMPTIONS, MAX_PAGE_SIZE, type UpstreamAssumptions } from './upstream/endpoints.js';
 import type { ProtectionOptions } from './server/gateway.js';
 
@@ -79,6 +81,10 @@ const environment = z.object({
   CACHE_TTL_SECONDS: integer(6 * 60 * 60, 0, 7 * DAY_SECONDS),
   CACHE_NOT_FOUND_TTL_SECONDS: integer(10 * 60, 0, 7 * DAY_SECONDS),
   CACHE_STALE_IF_ERROR_SECONDS: integer(DAY_SECONDS, 0, 30 * DAY_SECONDS),
+  PASS_THROUGH_NEW_KEYS_PER_MINUTE: integer(10, 1, 100_000),
+  CACHE_STALE_GRACE_MS: integer(DEFAULT_STALE_GRACE_MS, 0, 60_000),
+  CIRCUIT_FAILURE_THRESHOLD: integer(DEFAULT_CIRCUIT.failureThreshold, 1, 1_000),
+  CIRCUIT_OPEN_MS: integer(DEFAULT_CIRCUIT.openMs, 100, 60 * 60 * 1000),
   CACHE_MAX_ENTRIES: integer(20_000, 1, 10_000_000),
   CACHE_MAX_BYTES: integer(256 * 1024 * 1024, 1_024, 64 * 1024 * 1024 * 1024),
   MAX_UPSTREAM_COST: integer(100, 0, 1_000_000),
@@ -130,6 +136,8 @@ export interface GatewayConfig {
   readonly deadlineMs: number;
   readonly retries: number;
   readonly assumptions: UpstreamAssumptions;
+  readonly unknownKeysPerMinute: number;
+  readonly resilience: { readonly circuit: CircuitOptions; readonly staleGraceMs: number };
   readonly cache: {
     readonly ttlMs: number;
     readonly notFoundTtlMs: number;
@@ -205,6 +213,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig 
     },
     deadlineMs: e.UPSTREAM_DEADLINE_MS,
     retries: e.UPSTREAM_RETRIES,
+    unknownKeysPerMinute: e.PASS_THROUGH_NEW_KEYS_PER_MINUTE,
+    resilience: {
+      circuit: { failureThreshold: e.CIRCUIT_FAILURE_THRESHOLD, openMs: e.CIRCUIT_OPEN_MS },
+      staleGraceMs: e.CACHE_STALE_GRACE_MS,
+    },
     assumptions: { songsOfArtistLimit: e.UPSTREAM_SONGS_OF_ARTIST_LIMIT, rankingLimit: e.UPSTREAM_RANKING_LIMIT },
     cache: {
       ttlMs: e.CACHE_TTL_SECONDS * 1000,

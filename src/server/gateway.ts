@@ -18,7 +18,8 @@ import { RequestLoader } from '../loaders/request-loader.js';
 import type { GatewayContext } from '../schema/context.js';
 import { maskError } from '../schema/errors.js';
 import { schema } from '../schema/index.js';
-import { CachedUpstream, type Caller } from '../upstream/cached-upstream.js';
+import { CachedUpstream, type Caller, DEFAULT_STALE_GRACE_MS } from '../upstream/cached-upstream.js';
+import { type CircuitOptions, DEFAULT_CIRCUIT, LocalCircuitBreaker, SharedCircuitBreaker } from '../upstream/circuit-breaker.js';
 import { UpstreamClient, type UpstreamClientOptions } from '../upstream/client.js';
 import { DEFAULT_ASSUMPTIONS, type UpstreamAssumptions } from '../upstream/endpoints.js';
 import { UpstreamNotices } from '../upstream/upstream-notices.js';
@@ -87,6 +88,10 @@ export interface GatewayOptions {
   readonly responseCache?: ResponseCache;
   readonly now?: () => Date;
   readonly protection?: ProtectionOptions;
+  /** Pass-through mode: keys never seen before that one client may have checked upstream per minute (default 10). */
+  readonly unknownKeysPerMinute?: number;
+  /** How the gateway rides out a failing upstream. */
+  readonly resilience?: { readonly circuit?: CircuitOptions; readonly staleGraceMs?: number };
   /** Repeated operations answered from stored bytes (response-cache/); default true. */
   readonly answerCache?: boolean;
   /** Shared stores of issue 9; absent: every store in this process. */
@@ -97,6 +102,8 @@ export interface GatewayOptions {
   /** What to send where the upstream description is silent (default: DEFAULT_ASSUMPTIONS). */
   readonly assumptions?: UpstreamAssumptions;
 }
+
+const DEFAULT_UNKNOWN_KEYS_PER_MINUTE = 10;
 
 export function createGateway(options: GatewayOptions) {
   const auth: AuthMode =
@@ -115,6 +122,9 @@ export function createGateway(options: GatewayOptions) {
     ...options.stores,
   });
   const { cache, budget, keys, locks } = stores;
+  const circuitOptions = options.resilience?.circuit ?? DEFAULT_CIRCUIT;
+  const localCircuit = new LocalCircuitBreaker(circuitOptions, options.logger);
+  const circuit = options.redis ? new SharedCircuitBreaker(localCircuit, options.redis.client, circuitOptions) : localCircuit;
   const upstream = new CachedUpstream({
     client,
     cache,
@@ -126,7 +136,12 @@ export function createGateway(options: GatewayOptions) {
     deadlineMs: options.deadlineMs,
     notices: new UpstreamNotices(options.logger),
     observer,
+    circuit,
+    staleGraceMs: options.resilience?.staleGraceMs ?? DEFAULT_STALE_GRACE_MS,
   });
+  metrics.sampled('gateway_upstream_circuit_open', 'Upstream circuit in this process: 1 open, 0.5 half-open, 0 closed', [], (set) =>
+    set(circuit.state === 'open' ? 1 : circuit.state === 'half-open' ? 0.5 : 0),
+  );
   metrics.sampled('gateway_upstream_in_flight', 'Distinct upstream reads under way now', [], (set) => set(upstream.inFlight));
   const assumptions = options.assumptions ?? DEFAULT_ASSUMPTIONS;
   let draining = false;
@@ -169,7 +184,16 @@ export function createGateway(options: GatewayOptions) {
     },
     plugins: [
       ...(options.tracing ? useTracing() : []),
-      useReadinessCheck({ endpoint: '/ready', check: () => !draining && (options.redis?.isUp() ?? true) }),
+      useReadinessCheck({
+        endpoint: '/ready',
+        // Not ready while draining or without its Redis; an open circuit is reported but keeps the
+        // gateway ready, since the cache still answers.
+        check: () => {
+          const redis = options.redis === undefined ? 'none' : options.redis.isUp() ? 'up' : 'down';
+          const ready = !draining && redis !== 'down';
+          return Response.json({ ready, draining, redis, upstreamCircuit: circuit.state }, { status: ready ? 200 : 503 });
+        },
+      }),
       ...useMetrics(metrics),
       // Cheap refusals first: who is asking too often, how big the body is, which document it names.
       ...(rateLimiter !== undefined ? [useClientRateLimit(rateLimiter)] : []),
@@ -189,7 +213,20 @@ export function createGateway(options: GatewayOptions) {
       useCostReport(),
       useResponseCacheRecorder(),
       // After the cost report: a rejected key's response is replaced whole, report included.
-      useClientKeyCheck(),
+      useClientKeyCheck({
+        keys,
+        ...(auth.kind === 'pass-through'
+          ? {
+              unknownKeys: createClientRateLimiter({
+                requests: options.unknownKeysPerMinute ?? DEFAULT_UNKNOWN_KEYS_PER_MINUTE,
+                windowSeconds: 60,
+                trustProxy: options.stores?.trustProxy ?? protection.rateLimit?.trustProxy ?? false,
+                keyPrefix: 'new-keys',
+                ...(options.redis ? { redis: options.redis.client } : {}),
+              }),
+            }
+          : {}),
+      }),
       // After both: a refused operation still gets its cost report (with the estimate), and never runs.
       useUpstreamCostLimit({ maxCost: protection.maxUpstreamCost }),
       useRequestLog(options.logger),

@@ -12,6 +12,7 @@ import type { BudgetLedger } from './budget.js';
 import type { SendGate, UpstreamClient } from './client.js';
 import type { UpstreamRequest } from './endpoints.js';
 import { UpstreamError } from './errors.js';
+import { type CircuitBreaker, isUpstreamFailure } from './circuit-breaker.js';
 import type { FlightLocks } from './flight-locks.js';
 import type { KeyRegistry } from './key-registry.js';
 import { ShapeError } from './readers.js';
@@ -50,6 +51,10 @@ export interface CachedUpstreamOptions {
   readonly deadlineMs: number;
   /** Where tolerated oddities of upstream bodies and contradicted assumptions are reported. */
   readonly notices: UpstreamNotices;
+  /** Keeps calls from leaving while the upstream is down. */
+  readonly circuit: CircuitBreaker;
+  /** How long a read waits for a slow upstream before a stale entry answers instead. */
+  readonly staleGraceMs: number;
   /** Told of cache, single-flight and stale decisions (metrics, traces). */
   readonly observer?: UpstreamObserver;
 }
@@ -102,27 +107,31 @@ export class CachedUpstream {
       this.#observer.singleFlightJoined(request.resource);
     }
 
+    const standIn = cached !== undefined && cached.staleUntil > Date.now() ? cached : undefined;
+    const serveStale = (): T => {
+      const entry = standIn as CacheEntry;
+      stats.stale.push({
+        resource: request.resource,
+        path: pathOf(request),
+        ageSeconds: Math.round((Date.now() - entry.storedAt) / 1000),
+      });
+      this.#observer.staleServed(request.resource);
+      return unwrap<T>(entry, request);
+    };
     try {
-      const entry = await flight;
+      // A slow upstream does not hold up an answer that a stale entry can give: past the grace,
+      // the reader gets the stale entry and the call goes on, refreshing the cache when it lands.
+      const entry = standIn === undefined ? await flight : await withinGrace(flight, this.options.staleGraceMs);
+      if (entry === undefined) return serveStale();
       stats.answeredFrom(entry.freshUntil);
       return unwrap<T>(entry, request);
     } catch (error) {
       if (error instanceof UpstreamError && error.code === 'UNAUTHENTICATED' && caller.mode === 'client') {
         stats.unauthenticated = true;
       }
-      if (
-        cached !== undefined &&
-        error instanceof UpstreamError &&
-        error.isTransient &&
-        cached.staleUntil > Date.now()
-      ) {
-        stats.stale.push({
-          resource: request.resource,
-          path: pathOf(request),
-          ageSeconds: Math.round((Date.now() - cached.storedAt) / 1000),
-        });
-        this.#observer.staleServed(request.resource);
-        return unwrap<T>(cached, request);
+      // Any failure that is the upstream's, a garbled 200 included, is answered by a stale entry.
+      if (standIn !== undefined && error instanceof UpstreamError && (error.isTransient || error.code === 'UPSTREAM_INVALID_RESPONSE')) {
+        return serveStale();
       }
       throw error;
     }
@@ -192,9 +201,11 @@ export class CachedUpstream {
     stats: RequestStats,
     signal = AbortSignal.timeout(this.options.deadlineMs),
   ): Promise<CacheEntry> {
-    const { client, cache, budget, keys, cachePolicy, retry, deadlineMs } = this.options;
+    const { client, cache, budget, keys, cachePolicy, retry, deadlineMs, circuit } = this.options;
     const gate: SendGate = {
       async admit() {
+        // An upstream known to be down costs nothing: no call, no budget.
+        await circuit.admit();
         // The request's own cap first: a call it refuses spends nothing of the day.
         stats.countCall();
         try {
@@ -206,10 +217,21 @@ export class CachedUpstream {
       },
       rateLimited: (error) => budget.rateLimited(caller.keyId, error),
     };
-    const attempt = () => client.get(request.key, caller.apiKey, signal, gate, request.resource);
+    const attempt = () =>
+      client.get(request.key, caller.apiKey, signal, gate, request.resource).then(
+        (response) => {
+          circuit.succeeded();
+          return response;
+        },
+        (error: unknown) => {
+          if (isUpstreamFailure(error)) circuit.failed();
+          else if (error instanceof UpstreamError && error.status !== undefined) circuit.succeeded();
+          throw error;
+        },
+      );
 
     try {
-      const response = await withRetries(attempt, retry, Date.now() + deadlineMs, signal);
+      const response = await withRetries(attempt, retry, performance.now() + deadlineMs, signal);
       if (caller.mode === 'client') await keys.markAccepted(caller.keyId);
       const entry = entryFor('value', this.#readBody(request, response.body), response.bytes, cachePolicy.ttlMs);
       await cache.set(request.key, entry);
@@ -261,6 +283,20 @@ export class CachedUpstream {
     }
   }
 }
+
+/** The flight's entry, or undefined when it takes longer than `graceMs` (it goes on; its failure is not lost). */
+function withinGrace(flight: Promise<CacheEntry>, graceMs: number): Promise<CacheEntry | undefined> {
+  let cancel = () => {};
+  const grace = new Promise<undefined>((resolve) => {
+    const timer = setTimeout(() => resolve(undefined), graceMs);
+    cancel = () => clearTimeout(timer);
+  });
+  flight.catch(() => undefined);
+  return Promise.race([flight, grace]).finally(cancel);
+}
+
+/** How long a read waits for a slow upstream before a stale entry answers (CACHE_STALE_GRACE_MS). */
+export const DEFAULT_STALE_GRACE_MS = 1_000;
 
 /** How often a process waiting for another replica's fetch looks for its answer. */
 const PEER_POLL_MS = 25;

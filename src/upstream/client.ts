@@ -84,7 +84,8 @@ export class UpstreamClient {
   }
 
   async #send(path: string, apiKey: string, signal: AbortSignal, resource: string): Promise<UpstreamResponse> {
-    signal.throwIfAborted();
+    // The deadline may have passed while the call waited for a connection: a timeout, like any other.
+    if (signal.aborted) throw connectionError(signal.reason, path);
     const answered = (this.options.observer ?? SILENT_OBSERVER).requestSent(resource);
     let response: Awaited<ReturnType<Pool['request']>>;
     try {

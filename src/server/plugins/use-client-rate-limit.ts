@@ -25,6 +25,8 @@ export interface ClientRateLimitOptions {
   readonly trustProxy?: boolean;
   /** Shared counts across replicas; absent: this process's memory. */
   readonly redis?: Redis;
+  /** Where the counts live, so that several limiters do not share them. */
+  readonly keyPrefix?: string;
 }
 
 /** One request of `client` counted; how long it must wait when it is over its limit. */
@@ -41,12 +43,13 @@ export function createClientRateLimiter({
   windowSeconds = DEFAULT_RATE_LIMIT_WINDOW_SECONDS,
   trustProxy = false,
   redis,
+  keyPrefix = 'rate-limit',
 }: ClientRateLimitOptions = {}): ClientRateLimiter {
   if (!Number.isSafeInteger(requests) || requests < 1) throw new Error(`requests must be a positive integer: ${requests}`);
   if (!Number.isSafeInteger(windowSeconds) || windowSeconds < 1) {
     throw new Error(`windowSeconds must be a positive integer: ${windowSeconds}`);
   }
-  const limits = { points: requests, duration: windowSeconds, keyPrefix: 'rate-limit' };
+  const limits = { points: requests, duration: windowSeconds, keyPrefix };
   const limiter: RateLimiterAbstract =
     redis === undefined
       ? new RateLimiterMemory(limits)
