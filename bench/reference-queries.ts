@@ -1,6 +1,8 @@
 /**
- * The reference queries of the upstream-economy work: the call-count test
- * asserts their exact upstream calls, the benchmark measures them.
+ * The reference queries: those of the upstream-economy work (the call-count
+ * test asserts their exact upstream calls, the benchmark prints them) and
+ * those of the speed work (issue 12), measured warm against a bare server and
+ * cold in upstream round trips.
  */
 export interface ReferenceQuery {
   readonly name: string;
@@ -52,4 +54,30 @@ export const REFERENCE_QUERIES: readonly ReferenceQuery[] = [
     name: 'a chart of 50 entries with song',
     query: '{ chart(name: "spotify_daily_ng", territory: "NG", limit: 50) { entries { position song { slug totalStreams } } } }',
   },
+];
+
+/** A page-sized query: the top 20 artists with 90 days of history each (about 178 KB of answer). */
+export const TOP_20_WITH_HISTORY_QUERY =
+  '{ topArtistsByStreams(limit: 20) { rank artist { slug name history { date dailyStreams totalStreams monthlyListeners } } } }';
+
+/** Issue 12's warm references, each measured against a bare server sending the same bytes. */
+export const WARM_REFERENCE_QUERIES: readonly ReferenceQuery[] = [
+  { name: '{ __typename }', query: '{ __typename }' },
+  {
+    name: 'one artist, two fields',
+    query: 'query Artist($slug: String!) { artist(slug: $slug) { name monthlyListeners } }',
+    variables: (slug) => ({ slug }),
+  },
+  { name: 'top 20 artists with 90-day history', query: TOP_20_WITH_HISTORY_QUERY },
+  {
+    name: 'a chart of 50 entries',
+    query:
+      '{ chart(name: "spotify_daily_ng", territory: "NG", limit: 50) { entries { position previousPosition peakPosition weeksOnChart delta trend songTitle artistName } } }',
+  },
+];
+
+/** Issue 12's cold references, measured in upstream round trips on a fresh gateway. */
+export const COLD_REFERENCE_QUERIES: readonly ReferenceQuery[] = [
+  { name: 'artist page (nested)', query: ARTIST_PAGE_QUERY, variables: (slug) => ({ slug }) },
+  { name: 'top 20 artists with 90-day history', query: TOP_20_WITH_HISTORY_QUERY },
 ];

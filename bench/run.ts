@@ -1,144 +1,221 @@
 /**
- * `npm run bench`: starts the simulator (in its own process, with latency) and
- * the gateway, then prints upstream calls per reference query (cold and warm),
- * warm-cache throughput and latency, the wall time of a cold nested query
- * against the sum of its upstream latencies, and the gateway's peak memory.
+ * `npm run bench`: issue 12's benchmark, in one run on one machine.
+ *
+ * Processes: the simulator (with latency), the gateway (bench/gateway-process.ts)
+ * and a bare node:http server (bench/bare-process.ts) each in their own; the
+ * load generator (autocannon) and this script in a fourth.
+ *
+ * 1. Upstream calls per economy reference query, cold (fresh gateway) and warm.
+ * 2. Cold: issue 12's cold references on a fresh gateway (empty caches) in a
+ *    warm process, in wall time and in upstream round trips (wall / latency).
+ * 3. Warm: each warm reference against the bare server sending the bytes the
+ *    gateway answered, in alternating rounds (gateway, bare, bare, gateway, …)
+ *    so the machine's noise falls on both; req/s, their ratio, and each
+ *    process's CPU time per request.
  *
  * Settings: BENCH_LATENCY_MS (simulated upstream latency, default 50),
- * BENCH_DURATION_S (load per query, default 5), BENCH_CONNECTIONS (default 20).
+ * BENCH_DURATION_S (each warm round, default 5), BENCH_ROUNDS (warm rounds per
+ * server and query, default 2), BENCH_CONNECTIONS (default 10),
+ * BENCH_COLD_REPEATS (fresh gateways per cold query, default 5).
  */
-import { type ChildProcess, spawn } from 'node:child_process';
-import { once } from 'node:events';
-import autocannon from 'autocannon';
-import pino from 'pino';
-import { loadConfig } from '../src/config.js';
-import { createGateway } from '../src/server/gateway.js';
-import { listen } from '../src/server/http-server.js';
-import { ARTIST_PAGE_QUERY, REFERENCE_QUERIES } from './reference-queries.js';
+import { cpus, loadavg } from 'node:os';
+import type { CapturedAnswer } from './http-capture.js';
+import { answerHeaders, capture } from './http-capture.js';
+import { ServerProcess } from './ipc.js';
+import { type Round, type Target, cpuMicrosPerRequest, loadRound, perSecond } from './load-round.js';
+import {
+  COLD_REFERENCE_QUERIES,
+  REFERENCE_QUERIES,
+  type ReferenceQuery,
+  WARM_REFERENCE_QUERIES,
+} from './reference-queries.js';
+import { startSimulatorProcess } from './simulator-process.js';
 
-const LATENCY_MS = Number(process.env.BENCH_LATENCY_MS ?? 50);
-const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 5);
-const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 20);
+function setting(name: string, fallback: number, min: number): number {
+  const raw = process.env[name];
+  if (raw === undefined || raw.trim() === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < min) {
+    console.error(`${name} must be a whole number of at least ${min}, got "${raw}"`);
+    process.exit(2);
+  }
+  return value;
+}
+
+const LATENCY_MS = setting('BENCH_LATENCY_MS', 50, 1);
+const DURATION_S = setting('BENCH_DURATION_S', 5, 1);
+const ROUNDS = setting('BENCH_ROUNDS', 2, 1);
+const CONNECTIONS = setting('BENCH_CONNECTIONS', 10, 1);
+const COLD_REPEATS = setting('BENCH_COLD_REPEATS', 5, 1);
+/** A first short load per server and query, not counted: JIT and connection set-up happen there. */
+const WARMUP_S = 1;
 const KEY = 'bench-key';
 
-let peakRss = 0;
-const sampler = setInterval(() => {
-  peakRss = Math.max(peakRss, process.memoryUsage().rss);
-}, 20);
-
-async function startSimulatorProcess(): Promise<{ url: string; child: ChildProcess }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/simulator/main.ts'], {
-    env: {
-      ...process.env,
-      SIMULATOR_PORT: '0',
-      SIMULATOR_LATENCY_MS: String(LATENCY_MS),
-      SIMULATOR_API_KEYS: KEY,
-      SIMULATOR_DAILY_LIMIT: String(Number.MAX_SAFE_INTEGER),
-    },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  // Keep reading stdout for the child's whole life: a closed pipe would kill it on its next log line.
-  let output = '';
-  const url = await new Promise<string>((resolve, reject) => {
-    child.stdout!.on('data', (chunk: Buffer) => {
-      output += String(chunk);
-      const match = /listening on (http:\/\/\S+)\/api\/v1/.exec(output);
-      if (match?.[1]) resolve(match[1]);
-    });
-    child.once('exit', () => reject(new Error(`the simulator did not start: ${output}`)));
-  });
-  return { url, child };
+interface GraphQLBody {
+  data?: unknown;
+  errors?: unknown[];
+  extensions?: { cost?: { upstreamCalls?: number; responseCache?: string } };
 }
 
-async function startGateway(upstreamUrl: string) {
-  // The per-client rate limit would throttle the load generator, which is one client.
-  const config = loadConfig({ UPSTREAM_DAILY_LIMIT: '100000000', RATE_LIMIT_REQUESTS: '0' });
-  const gateway = createGateway({ ...config, upstreamUrl, upstreamApiKey: KEY, logger: pino({ level: 'silent' }) });
-  const running = await listen(gateway, 0, '127.0.0.1');
-  return { running, url: `${running.url.replace('localhost', '127.0.0.1')}/graphql` };
+const requestBody = (reference: ReferenceQuery, slug: string) =>
+  JSON.stringify({ query: reference.query, variables: reference.variables?.(slug) });
+
+async function post(url: string, body: string) {
+  const answer = await capture(url, body);
+  const parsed = JSON.parse(answer.body.toString('utf8')) as GraphQLBody;
+  if (answer.status !== 200 || parsed.errors) {
+    throw new Error(`query failed (${answer.status}): ${answer.body.toString('utf8').slice(0, 500)}`);
+  }
+  return { ...answer, parsed, calls: parsed.extensions?.cost?.upstreamCalls ?? Number.NaN };
 }
 
-interface Cost {
-  upstreamCalls: number;
+const format = (value: number, digits = 0) =>
+  value.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
+const median = (values: readonly number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+const range = (values: readonly number[], digits: number) =>
+  `${format(Math.min(...values), digits)}–${format(Math.max(...values), digits)}`;
+
+async function topSlug(gatewayUrl: string): Promise<string> {
+  const answer = await post(gatewayUrl, JSON.stringify({ query: '{ topArtistsByStreams(limit: 1) { artist { slug } } }' }));
+  return (answer.parsed.data as { topArtistsByStreams: { artist: { slug: string } }[] }).topArtistsByStreams[0]!.artist.slug;
 }
 
-async function post(url: string, query: string, variables?: Record<string, unknown>) {
-  const started = performance.now();
-  const response = await fetch(url, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ query, variables }),
-  });
-  const body = (await response.json()) as { errors?: unknown[]; extensions?: { cost?: Cost } };
-  if (body.errors) throw new Error(`query failed: ${JSON.stringify(body.errors)}`);
-  return { ms: performance.now() - started, calls: body.extensions?.cost?.upstreamCalls ?? Number.NaN };
-}
-
-async function load(url: string, query: string, variables?: Record<string, unknown>) {
-  const result = await autocannon({
-    url,
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ query, variables }),
-    connections: CONNECTIONS,
-    duration: DURATION_S,
-  });
-  return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, errors: result.errors + result.non2xx };
-}
-
-async function main(): Promise<void> {
-  const simulator = await startSimulatorProcess();
-  const topSlug = await (async () => {
-    const gateway = await startGateway(simulator.url);
-    const response = await fetch(gateway.url, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ query: '{ topArtistsByStreams(limit: 1) { artist { slug } } }' }),
-    });
-    await gateway.running.close();
-    const body = (await response.json()) as { data: { topArtistsByStreams: { artist: { slug: string } }[] } };
-    return body.data.topArtistsByStreams[0]!.artist.slug;
-  })();
-
-  console.log(`\nUpstream latency ${LATENCY_MS} ms; load ${DURATION_S} s x ${CONNECTIONS} connections per query.\n`);
-  console.log('Upstream calls per reference query (fresh gateway each: cold, then the same query again: warm)');
+async function upstreamCalls(fresh: () => Promise<string>, slug: string): Promise<void> {
+  console.log('\n## Upstream calls per economy reference query (fresh gateway each: cold, then the same query again: warm)\n');
   console.log('| query | cold calls | warm calls | cold ms | warm ms |');
   console.log('|---|---:|---:|---:|---:|');
   for (const reference of REFERENCE_QUERIES) {
-    const gateway = await startGateway(simulator.url);
-    const variables = reference.variables?.(topSlug);
-    const cold = await post(gateway.url, reference.query, variables);
-    const warm = await post(gateway.url, reference.query, variables);
+    const url = await fresh();
+    const cold = await post(url, requestBody(reference, slug));
+    const warm = await post(url, requestBody(reference, slug));
     console.log(`| ${reference.name} | ${cold.calls} | ${warm.calls} | ${cold.ms.toFixed(0)} | ${warm.ms.toFixed(1)} |`);
-    await gateway.running.close();
   }
+}
 
-  const gateway = await startGateway(simulator.url);
-  const cold = await post(gateway.url, ARTIST_PAGE_QUERY, { slug: topSlug });
+/** Issue 12's goals for the cold references, in upstream latencies plus the gateway's allowance. */
+const COLD_GOALS: Record<string, { readonly roundTrips: number; readonly allowanceMs: number }> = {
+  'artist page (nested)': { roundTrips: 1, allowanceMs: 40 },
+  'top 20 artists with 90-day history': { roundTrips: 2, allowanceMs: 25 },
+};
+
+async function coldRoundTrips(fresh: () => Promise<string>, slug: string): Promise<void> {
+  console.log(`\n## Cold: fresh gateway (empty caches) in a warm process, upstream latency ${LATENCY_MS} ms\n`);
+  console.log(`Median of ${COLD_REPEATS} fresh gateways each, after one that is not counted.\n`);
+  console.log('| query | upstream calls | wall ms (median) | wall ms (range) | round trips (wall / latency) | goal ms |');
+  console.log('|---|---:|---:|---:|---:|---:|');
+  for (const reference of COLD_REFERENCE_QUERIES) {
+    const walls: number[] = [];
+    let calls = Number.NaN;
+    for (let repeat = 0; repeat <= COLD_REPEATS; repeat++) {
+      const answer = await post(await fresh(), requestBody(reference, slug));
+      if (repeat === 0) continue;
+      walls.push(answer.ms);
+      calls = answer.calls;
+    }
+    const wall = median(walls);
+    const goal = COLD_GOALS[reference.name];
+    const goalMs = goal === undefined ? '–' : `≤ ${goal.roundTrips * LATENCY_MS + goal.allowanceMs}`;
+    console.log(
+      `| ${reference.name} | ${calls} | ${wall.toFixed(0)} | ${range(walls, 0)} | ${(wall / LATENCY_MS).toFixed(2)} | ${goalMs} |`,
+    );
+  }
+}
+
+async function warmAgainstBare(gateway: Target, bare: Target, slug: string): Promise<void> {
   console.log(
-    `\nCold artist page: ${cold.ms.toFixed(0)} ms wall for ${cold.calls} upstream calls of ~${LATENCY_MS} ms ` +
-      `(sum ${cold.calls * LATENCY_MS} ms; query depth 2 → ideal ~${2 * LATENCY_MS} ms): ` +
-      `${(cold.ms / (cold.calls * LATENCY_MS)).toFixed(2)} of the sequential sum.`,
+    `\n## Warm: gateway against a bare node:http server sending the same bytes` +
+      ` (${CONNECTIONS} connections, ${ROUNDS} rounds of ${DURATION_S} s each, alternating)\n`,
+  );
+  const rows: string[] = [];
+  const cacheLines: string[] = [];
+  for (const reference of WARM_REFERENCE_QUERIES) {
+    const body = requestBody(reference, slug);
+    // The first answer fills the upstream cache, the second the response cache (once there is one); the third is kept.
+    await post(gateway.url, body);
+    await post(gateway.url, body);
+    const answer = await post(gateway.url, body);
+    const captured: CapturedAnswer = {
+      status: answer.status,
+      headers: answerHeaders(answer.headers),
+      bodyBase64: answer.body.toString('base64'),
+    };
+    await bare.process.ask({ type: 'serve', answer: captured });
+    const replayed = await capture(bare.url, body);
+    if (!replayed.body.equals(answer.body)) throw new Error(`the bare server does not send the gateway's bytes for ${reference.name}`);
+    const responseCache = answer.parsed.extensions?.cost?.responseCache;
+    cacheLines.push(
+      `- ${reference.name}: ${responseCache === undefined ? 'not reported (no `extensions.cost.responseCache`)' : responseCache}` +
+        `, ${answer.calls} upstream calls`,
+    );
+
+    await loadRound(gateway, body, CONNECTIONS, WARMUP_S);
+    await loadRound(bare, body, CONNECTIONS, WARMUP_S);
+    const ofGateway: Round[] = [];
+    const ofBare: Round[] = [];
+    for (let round = 0; round < ROUNDS; round++) {
+      // Gateway first in even rounds, bare first in odd ones: a drift in the machine's load falls on both alike.
+      const order = round % 2 === 0 ? [gateway, bare] : [bare, gateway];
+      for (const target of order) {
+        const result = await loadRound(target, body, CONNECTIONS, DURATION_S);
+        (target === gateway ? ofGateway : ofBare).push(result);
+      }
+    }
+    const gatewayRate = perSecond(ofGateway);
+    const bareRate = perSecond(ofBare);
+    const roundRatios = ofGateway.map((round, index) => perSecond([round]) / perSecond([ofBare[index]!]));
+    const errors = [...ofGateway, ...ofBare].reduce((sum, round) => sum + round.errors, 0);
+    rows.push(
+      `| ${reference.name} | ${format(answer.body.length)} | ${format(gatewayRate)} | ${format(bareRate)} ` +
+        `| ${format((100 * gatewayRate) / bareRate, 1)} % | ${range(roundRatios.map((ratio) => 100 * ratio), 1)} % ` +
+        `| ${format(cpuMicrosPerRequest(ofGateway))} | ${format(cpuMicrosPerRequest(ofBare))} ` +
+        `| ${Math.max(...ofGateway.map((round) => round.p99Ms))} | ${errors} |`,
+    );
+  }
+  console.log(
+    '| query | answer bytes | gateway req/s | bare req/s | gateway / bare | per round | gateway CPU µs/req | bare CPU µs/req | gateway p99 ms | errors |',
+  );
+  console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
+  for (const row of rows) console.log(row);
+  console.log('\nResponse cache on the measured answer (`extensions.cost.responseCache`):\n');
+  for (const line of cacheLines) console.log(line);
+}
+
+async function main(): Promise<void> {
+  const cores = cpus();
+  console.log('# Benchmark (npm run bench)\n');
+  console.log(
+    `Machine: ${cores.length} × ${cores[0]?.model.trim() ?? 'unknown CPU'}, Node ${process.version}, ` +
+      `load average at start ${loadavg().map((load) => load.toFixed(2)).join(' ')}.`,
   );
 
-  console.log('\nWarm cache under load');
-  console.log('| query | req/s | p50 ms | p99 ms | errors |');
-  console.log('|---|---:|---:|---:|---:|');
-  const loads: [string, string, Record<string, unknown> | undefined][] = [
-    ['artist page (nested)', ARTIST_PAGE_QUERY, { slug: topSlug }],
-    ['top 50 artists, names', REFERENCE_QUERIES[1]!.query, undefined],
-  ];
-  for (const [name, query, variables] of loads) {
-    await post(gateway.url, query, variables);
-    const result = await load(gateway.url, query, variables);
-    console.log(`| ${name} | ${result.rps.toFixed(0)} | ${result.p50} | ${result.p99} | ${result.errors} |`);
-  }
+  const simulator = await startSimulatorProcess(LATENCY_MS, KEY);
+  const started: { stop(): Promise<void> }[] = [simulator];
+  try {
+    const gatewayProcess = await ServerProcess.start('bench/gateway-process.ts', 'gateway', {
+      BENCH_UPSTREAM_URL: simulator.url,
+      BENCH_UPSTREAM_KEY: KEY,
+    });
+    started.push(gatewayProcess);
+    const bareProcess = await ServerProcess.start('bench/bare-process.ts', 'bare server');
+    started.push(bareProcess);
+    const fresh = async () => (await gatewayProcess.ask<{ url: string }>({ type: 'fresh' })).url;
+    const slug = await topSlug(await fresh());
 
-  await gateway.running.close();
-  simulator.child.kill('SIGTERM');
-  await once(simulator.child, 'exit');
-  clearInterval(sampler);
-  console.log(`\nPeak RSS of the bench process (gateway + autocannon; the simulator runs in its own process): ${(peakRss / 1024 / 1024).toFixed(0)} MB.`);
+    await upstreamCalls(fresh, slug);
+    await coldRoundTrips(fresh, slug);
+    const gateway: Target = { url: await fresh(), process: gatewayProcess };
+    const bare: Target = {
+      url: (await bareProcess.ask<{ url: string }>({ type: 'url' })).url,
+      process: bareProcess,
+    };
+    await warmAgainstBare(gateway, bare, slug);
+
+    const { peakRssBytes } = await gatewayProcess.usage();
+    console.log(`\nPeak RSS of the gateway process: ${format(peakRssBytes / 1024 / 1024)} MB.`);
+    console.log(`Load average at the end: ${loadavg().map((load) => load.toFixed(2)).join(' ')}.`);
+  } finally {
+    await Promise.allSettled(started.map((running) => running.stop()));
+  }
 }
 
 await main();

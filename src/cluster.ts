@@ -4,11 +4,13 @@
  * (config.ts refuses N > 1 without REDIS_URL). The primary serves nothing
  * itself: it starts the embedded simulator when there is no UPSTREAM_URL (so
  * all workers read one upstream), forks the workers, replaces one that
- * crashes, and passes SIGTERM/SIGINT on for a graceful stop.
+ * crashes, and passes SIGTERM/SIGINT on for a graceful stop (stop-on-signals.ts).
  */
 import cluster, { type Worker } from 'node:cluster';
 import { once } from 'node:events';
 import type { GatewayConfig } from './config.js';
+import { createProcessLog } from './logger.js';
+import { PRIMARY_CLOSE_ALLOWANCE_MS, stopOnSignals } from './stop-on-signals.js';
 import type { Simulator } from './simulator/index.js';
 
 /** A worker that refuses its configuration (exit status 2) would refuse it again: stop instead of re-forking. */
@@ -36,21 +38,24 @@ export async function runPrimary(
   });
   for (let i = 0; i < config.scaleOut.workers; i += 1) fork();
 
-  const stop = async (signal: NodeJS.Signals) => {
-    stopping = true;
-    const workers = Object.values(cluster.workers ?? {}).filter((worker): worker is Worker => worker !== undefined);
-    await Promise.all(
-      workers.map(async (worker) => {
-        const exited = once(worker, 'exit');
-        worker.process.kill(signal);
-        await exited;
-      }),
-    );
-    await embedded?.simulator?.close();
-    process.exit(0);
-  };
-  process.once('SIGTERM', () => void stop('SIGTERM'));
-  process.once('SIGINT', () => void stop('SIGINT'));
+  // Workers get the signal from the primary, and again from the group when it is signalled: they stop once.
+  stopOnSignals({
+    timeoutMs: config.shutdownTimeoutMs,
+    closeAllowanceMs: PRIMARY_CLOSE_ALLOWANCE_MS,
+    log: createProcessLog(config.logLevel),
+    async stop(signal) {
+      stopping = true;
+      const workers = Object.values(cluster.workers ?? {}).filter((worker): worker is Worker => worker !== undefined && !worker.isDead());
+      await Promise.all(
+        workers.map(async (worker) => {
+          const exited = once(worker, 'exit');
+          worker.process.kill(signal);
+          await exited;
+        }),
+      );
+      await embedded?.simulator?.close();
+    },
+  });
 }
 
 /** In a worker: end with the primary, rather than serve on as an orphan nobody supervises. */

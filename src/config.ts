@@ -4,6 +4,8 @@
  */
 import { z } from 'zod';
 import type { UpstreamClientOptions } from './upstream/client.js';
+import { DEFAULT_STALE_GRACE_MS } from './upstream/cached-upstream.js';
+import { type CircuitOptions, DEFAULT_CIRCUIT } from './upstream/circuit-breaker.js';
 import { DEFAULT_ASSUMPTIONS, MAX_PAGE_SIZE, type UpstreamAssumptions } from './upstream/endpoints.js';
 import type { ProtectionOptions } from './server/gateway.js';
 
@@ -42,9 +44,21 @@ const optionalText = z
   .transform((value) => (value === '' ? undefined : value))
   .optional();
 
+/** A whole number with no default: unset or empty means absent. */
+const optionalInteger = (min: number, max: number) =>
+  optionalText.pipe(
+    z
+      .string()
+      .regex(/^\d+$/, 'must be a whole number')
+      .transform(Number)
+      .pipe(z.number().int().min(min, `must be at least ${min}`).max(max, `must be at most ${max}`))
+      .optional(),
+  );
+
 const environment = z.object({
   HOST: z.string().trim().min(1).default('127.0.0.1'),
   PORT: integer(4000, 0, 65_535),
+  METRICS_PORT: optionalInteger(1, 65_535),
   UPSTREAM_URL: optionalText.pipe(
     z
       .string()
@@ -68,6 +82,10 @@ const environment = z.object({
   REFRESH_POLL_SECONDS: integer(60 * 60, 1, DAY_SECONDS),
   CACHE_NOT_FOUND_TTL_SECONDS: integer(10 * 60, 0, 7 * DAY_SECONDS),
   CACHE_STALE_IF_ERROR_SECONDS: integer(DAY_SECONDS, 0, 30 * DAY_SECONDS),
+  PASS_THROUGH_NEW_KEYS_PER_MINUTE: integer(10, 1, 100_000),
+  CACHE_STALE_GRACE_MS: integer(DEFAULT_STALE_GRACE_MS, 0, 60_000),
+  CIRCUIT_FAILURE_THRESHOLD: integer(DEFAULT_CIRCUIT.failureThreshold, 1, 1_000),
+  CIRCUIT_OPEN_MS: integer(DEFAULT_CIRCUIT.openMs, 100, 60 * 60 * 1000),
   CACHE_MAX_ENTRIES: integer(20_000, 1, 10_000_000),
   CACHE_MAX_BYTES: integer(256 * 1024 * 1024, 1_024, 64 * 1024 * 1024 * 1024),
   MAX_UPSTREAM_COST: integer(100, 0, 1_000_000),
@@ -83,6 +101,7 @@ const environment = z.object({
   RATE_LIMIT_REQUESTS: integer(120, 0, 1_000_000),
   RATE_LIMIT_WINDOW_SECONDS: integer(60, 1, DAY_SECONDS),
   RATE_LIMIT_TRUST_PROXY: flag(false),
+  SHUTDOWN_TIMEOUT_MS: integer(10_000, 0, 600_000),
   REDIS_URL: optionalText.pipe(
     z
       .string()
@@ -107,6 +126,8 @@ export type Environment = z.infer<typeof environment>;
 export interface GatewayConfig {
   readonly host: string;
   readonly port: number;
+  /** A second port serving only `/metrics`; absent: `/metrics` on the gateway port only. */
+  readonly metricsPort: number | undefined;
   /** Absent: run the embedded simulator and use its key (server-key mode). */
   readonly upstreamUrl: string | undefined;
   /** Present: server-key mode. Absent with an upstream URL: pass-through mode. */
@@ -116,6 +137,8 @@ export interface GatewayConfig {
   readonly deadlineMs: number;
   readonly retries: number;
   readonly assumptions: UpstreamAssumptions;
+  readonly unknownKeysPerMinute: number;
+  readonly resilience: { readonly circuit: CircuitOptions; readonly staleGraceMs: number };
   readonly cache: {
     readonly ttlMs: number;
     readonly notFoundTtlMs: number;
@@ -126,6 +149,8 @@ export interface GatewayConfig {
   readonly protection: ProtectionOptions;
   /** How often the deployment polls the upstream for its daily refresh (issue 11). */
   readonly refreshPollMs: number;
+  /** How long in-flight requests get to finish on SIGTERM/SIGINT before their connections are closed. */
+  readonly shutdownTimeoutMs: number;
   readonly scaleOut: ScaleOutConfig;
   readonly logLevel: Environment['LOG_LEVEL'];
   readonly simulator: {
@@ -161,6 +186,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig 
     throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
   }
   const e = parsed.data;
+  if (e.METRICS_PORT !== undefined && e.METRICS_PORT === e.PORT) {
+    throw new ConfigError('Invalid configuration:\n  METRICS_PORT: must differ from PORT');
+  }
   if (e.UPSTREAM_API_KEY !== undefined && e.UPSTREAM_URL === undefined) {
     throw new ConfigError(
       'Invalid configuration:\n  UPSTREAM_API_KEY: is set but UPSTREAM_URL is not (the embedded simulator has its own key)',
@@ -174,6 +202,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig 
   return {
     host: e.HOST,
     port: e.PORT,
+    metricsPort: e.METRICS_PORT,
     upstreamUrl: e.UPSTREAM_URL,
     upstreamApiKey: e.UPSTREAM_API_KEY,
     dailyLimit: e.UPSTREAM_DAILY_LIMIT,
@@ -187,6 +216,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig 
     },
     deadlineMs: e.UPSTREAM_DEADLINE_MS,
     retries: e.UPSTREAM_RETRIES,
+    unknownKeysPerMinute: e.PASS_THROUGH_NEW_KEYS_PER_MINUTE,
+    resilience: {
+      circuit: { failureThreshold: e.CIRCUIT_FAILURE_THRESHOLD, openMs: e.CIRCUIT_OPEN_MS },
+      staleGraceMs: e.CACHE_STALE_GRACE_MS,
+    },
     assumptions: { songsOfArtistLimit: e.UPSTREAM_SONGS_OF_ARTIST_LIMIT, rankingLimit: e.UPSTREAM_RANKING_LIMIT },
     cache: {
       ttlMs: e.CACHE_TTL_SECONDS * 1000,
@@ -214,6 +248,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig 
           ? undefined
           : { requests: e.RATE_LIMIT_REQUESTS, windowSeconds: e.RATE_LIMIT_WINDOW_SECONDS, trustProxy: e.RATE_LIMIT_TRUST_PROXY },
     },
+    shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
     scaleOut: {
       redisUrl: e.REDIS_URL,
       redisKeyPrefix: e.REDIS_KEY_PREFIX,

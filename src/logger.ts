@@ -1,10 +1,84 @@
 import pino, { type Logger } from 'pino';
+import { traceFields } from './observability/log-trace.js';
 
-/** JSON lines on stdout; the Authorization header is never logged, whatever a plugin passes. */
-export function createLogger(level: string): Logger {
-  return pino({
-    level,
-    base: { service: 'music-stats-gateway' },
-    redact: ['req.headers.authorization', 'headers.authorization', 'apiKey'],
+/** What a log write may hold in memory while the reader is slow; past it, lines are dropped and counted. */
+const MAX_BUFFERED_BYTES = 4 * 1024 * 1024;
+
+const OPTIONS = {
+  base: { service: 'music-stats-gateway' },
+  mixin: traceFields,
+  redact: ['req.headers.authorization', 'headers.authorization', 'apiKey'],
+};
+
+/** JSON lines on `destination` (tests pass a sink); the Authorization header is never logged, whatever a plugin passes. */
+export function createLogger(level: string, destination?: pino.DestinationStream): Logger {
+  return destination === undefined ? pino({ level, ...OPTIONS }) : pino({ level, ...OPTIONS }, destination);
+}
+
+export interface ProcessLog {
+  readonly logger: Logger;
+  /**
+   * Writes what is still buffered, for at most `timeoutMs`, then lets go of stdout: nothing is
+   * written synchronously at exit, so a dead or stalled reader cannot hold the process.
+   */
+  close(timeoutMs: number): Promise<void>;
+  /** Lets go of stdout at once (a forced exit). */
+  abandon(): void;
+}
+
+/**
+ * The gateway process's log on stdout. The log must never stop the gateway: writes are
+ * asynchronous into a bounded buffer (a stalled reader costs dropped lines, not blocked
+ * requests), and the first write error (EPIPE once the reader is gone) turns logging off for good.
+ */
+export function createProcessLog(level: string): ProcessLog {
+  const destination = pino.destination({ dest: 1, sync: false, minLength: 0, maxLength: MAX_BUFFERED_BYTES });
+  const logger = createLogger(level, destination);
+  let broken = false;
+  let released = false;
+  let dropped = 0;
+
+  // pino's own listener already turns the destination into a no-op on EPIPE; any other error
+  // would be re-emitted, and unheard, crash the process. Either way: stop logging, once.
+  destination.on('error', () => {
+    broken = true;
+    logger.level = 'silent';
   });
+  destination.on('drop', () => {
+    dropped += 1;
+  });
+  destination.on('drain', () => {
+    if (dropped === 0 || broken) return;
+    const lines = dropped;
+    dropped = 0;
+    logger.warn({ droppedLines: lines }, 'log output stalled: lines were dropped');
+  });
+
+  const abandon = () => {
+    // Destroyed, the destination is skipped by pino's exit hook, whose synchronous flush
+    // would otherwise retry a dead or full pipe for ever.
+    if (released) return;
+    released = true;
+    destination.destroy();
+  };
+
+  return {
+    logger,
+    abandon,
+    async close(timeoutMs) {
+      if (!broken && !released) {
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(resolve, timeoutMs);
+          const done = () => {
+            clearTimeout(timer);
+            resolve();
+          };
+          destination.once('close', done);
+          destination.once('error', done);
+          destination.end();
+        });
+      }
+      abandon();
+    },
+  };
 }

@@ -6,9 +6,12 @@
 import cluster from 'node:cluster';
 import { exitWithPrimary, runPrimary } from './cluster.js';
 import { ConfigError, type GatewayConfig, loadConfig } from './config.js';
-import { createLogger } from './logger.js';
+import { createProcessLog } from './logger.js';
 import { connectRedis } from './redis/connection.js';
+import { stopOnSignals } from './stop-on-signals.js';
 import { createGateway } from './server/gateway.js';
+import { listenMetrics } from './observability/metrics-server.js';
+import { startTracing } from './observability/tracing.js';
 import { listen } from './server/http-server.js';
 import { type Simulator, startSimulator } from './simulator/index.js';
 import { PUBLISH_PATH } from './simulator/server.js';
@@ -40,7 +43,9 @@ async function embeddedSimulator(config: GatewayConfig): Promise<Upstream> {
 }
 
 async function main(config: GatewayConfig): Promise<void> {
-  const logger = createLogger(config.logLevel);
+  const tracing = startTracing();
+  const log = createProcessLog(config.logLevel);
+  const { logger } = log;
   const upstream: Upstream =
     config.upstreamUrl === undefined
       ? await embeddedSimulator(config)
@@ -63,12 +68,15 @@ async function main(config: GatewayConfig): Promise<void> {
     channelPrefix: redisKeyPrefix,
     ...(redis ? { redis } : {}),
     stores: { clientBudgetShare, trustProxy, keyAcceptedTtlMs, ...(redis ? {} : { budgetFile }) },
+    tracing: tracing !== undefined,
   });
   const running = await listen(gateway, config.port, config.host);
+  const metricsServer = config.metricsPort === undefined ? undefined : await listenMetrics(gateway.metrics, config.metricsPort, config.host);
 
   logger.info({ url: `${running.url}/graphql`, mode: gateway.authMode }, 'gateway listening');
   console.log(`\n  GraphQL + GraphiQL  ${running.url}/graphql`);
   console.log(`  Health             ${running.url}/health   Ready ${running.url}/ready`);
+  console.log(`  Metrics            ${metricsServer?.url ?? `${running.url}/metrics`}`);
   if (simulator !== undefined) {
     console.log(`  Upstream simulator ${simulator.url}/api/v1 (key "${SIMULATOR_KEY}", server-key mode)`);
     console.log(`  New milestone      curl -X POST ${simulator.url}${PUBLISH_PATH}   (seen by the next refresh poll)\n`);
@@ -76,15 +84,16 @@ async function main(config: GatewayConfig): Promise<void> {
     console.log(`  Upstream           ${upstream.url} (${gateway.authMode === 'server' ? 'server-key' : 'pass-through'} mode)\n`);
   }
 
-  const stop = async (signal: string) => {
-    logger.info({ signal }, 'shutting down: finishing in-flight requests');
-    await running.close();
-    await simulator?.close();
-    logger.info('stopped');
-    process.exit(0);
-  };
-  process.once('SIGTERM', () => void stop('SIGTERM'));
-  process.once('SIGINT', () => void stop('SIGINT'));
+  stopOnSignals({
+    timeoutMs: config.shutdownTimeoutMs,
+    async stop() {
+      await running.close(config.shutdownTimeoutMs);
+      await metricsServer?.close();
+      await tracing?.shutdown();
+      await simulator?.close();
+    },
+    log,
+  });
 }
 
 try {

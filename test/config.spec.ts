@@ -64,3 +64,15 @@ describe('configuration from the environment', () => {
     expect(() => loadConfig({ UPSTREAM_API_KEY: 'k' })).toThrow(/UPSTREAM_API_KEY: is set but UPSTREAM_URL is not/);
   });
 });
+
+describe('SHUTDOWN_TIMEOUT_MS', () => {
+  it('defaults to 10 s and reads whole milliseconds', () => {
+    expect(loadConfig({}).shutdownTimeoutMs).toBe(10_000);
+    expect(loadConfig({ SHUTDOWN_TIMEOUT_MS: '2500' }).shutdownTimeoutMs).toBe(2_500);
+  });
+
+  it('refuses a value that is not a whole number of milliseconds up to ten minutes', () => {
+    expect(() => loadConfig({ SHUTDOWN_TIMEOUT_MS: '1.5' })).toThrow(/SHUTDOWN_TIMEOUT_MS: must be a whole number/);
+    expect(() => loadConfig({ SHUTDOWN_TIMEOUT_MS: '600001' })).toThrow(/SHUTDOWN_TIMEOUT_MS: must be at most 600000/);
+  });
+});

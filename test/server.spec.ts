@@ -40,20 +40,39 @@ describe('HTTP endpoints', () => {
     expect(typeof line?.durationMs).toBe('number');
     expect(JSON.stringify(lines)).not.toContain('test-server-key');
   });
+
+  it('logs client errors at info and upstream failures at warn, by code and without a stack trace', async () => {
+    const before = lines.length;
+    expect((await stack.query('{ artist(slug: "no-such-artist") { name } }')).body.errors?.[0]?.extensions?.code).toBe('NOT_FOUND');
+    expect((await stack.query('{ node(id: "not-a-global-id") { id } }')).body.errors?.[0]?.extensions?.code).toBe('BAD_USER_INPUT');
+    expect((await fetch(`${stack.url}/no-such-path`)).status).toBe(404);
+    stack.simulator.injectFault({ kind: 'status', status: 500 }, { path: '/api/v1/charts' });
+    try {
+      expect((await stack.query('{ charts { name } }')).body.errors?.[0]?.extensions?.code).toBe('UPSTREAM_ERROR');
+    } finally {
+      stack.simulator.clearFaults();
+    }
+
+    const logged = lines.slice(before);
+    expect(logged).toContainEqual(expect.objectContaining({ level: 30, code: 'NOT_FOUND', path: 'artist' }));
+    expect(logged).toContainEqual(expect.objectContaining({ level: 30, code: 'BAD_USER_INPUT', path: 'node' }));
+    expect(logged).toContainEqual(expect.objectContaining({ level: 40, code: 'UPSTREAM_ERROR', path: 'charts' }));
+    expect(logged.filter((line) => (line.level as number) >= 50 || 'err' in line)).toEqual([]);
+  });
 });
 
 describe('graceful stop', () => {
   it('finishes in-flight requests promptly, then refuses new connections', async () => {
     const stack = await startStack({ simulator: { latencyMs: 400 } });
     const inFlight = stack.query('{ charts { name } }');
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    const started = Date.now();
+    await expect.poll(() => stack.upstreamCalls()).toBe(1);
+    const started = performance.now();
     const closing = stack.close();
     const response = await inFlight;
     expect(response.status).toBe(200);
     expect((response.body.data as { charts: unknown[] }).charts).toHaveLength(3);
     await closing;
-    expect(Date.now() - started).toBeLessThan(900); // did not wait for the 1 s grace period
+    expect(performance.now() - started).toBeLessThan(900); // did not wait for the 1 s grace period
     await expect(fetch(`${stack.url}/health`)).rejects.toThrow();
   });
 });

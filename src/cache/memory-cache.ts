@@ -1,10 +1,15 @@
 import { LRUCache } from 'lru-cache';
+import type { UpstreamObserver } from '../observability/upstream-observer.js';
 import { type CacheEntry, type ResponseCache, retentionMs } from './cache.js';
 
 export interface MemoryCacheOptions {
   readonly maxEntries: number;
   readonly maxBytes: number;
+  /** Told of every lookup, hit or miss, here and at the level behind it (metrics, traces). */
+  readonly observer?: Pick<UpstreamObserver, 'cacheLookup'>;
 }
+
+export const isFresh = (entry: CacheEntry | undefined): boolean => entry !== undefined && entry.freshUntil > Date.now();
 
 /** Each entry also costs its key and bookkeeping, whatever its body size. */
 const ENTRY_OVERHEAD_BYTES = 256;
@@ -12,8 +17,10 @@ const ENTRY_OVERHEAD_BYTES = 256;
 /** An in-process LRU bounded both by entry count and by approximate bytes. */
 export class MemoryCache implements ResponseCache {
   readonly #lru: LRUCache<string, CacheEntry>;
+  readonly observer: MemoryCacheOptions['observer'];
 
-  constructor({ maxEntries, maxBytes }: MemoryCacheOptions) {
+  constructor({ maxEntries, maxBytes, observer }: MemoryCacheOptions) {
+    this.observer = observer;
     this.#lru = new LRUCache<string, CacheEntry>({
       max: maxEntries,
       maxSize: maxBytes,
@@ -22,7 +29,9 @@ export class MemoryCache implements ResponseCache {
   }
 
   async get(key: string): Promise<CacheEntry | undefined> {
-    return this.getNow(key);
+    const entry = this.getNow(key);
+    this.observer?.cacheLookup('l1', isFresh(entry));
+    return entry;
   }
 
   /** The same as `get`, without a promise: the two-level cache consults its first level this way. */

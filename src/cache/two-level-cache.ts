@@ -6,7 +6,7 @@
  * stale entries included (for stale-if-error).
  */
 import type { CacheEntry, ResponseCache } from './cache.js';
-import type { MemoryCache } from './memory-cache.js';
+import { type MemoryCache, isFresh } from './memory-cache.js';
 
 export class TwoLevelCache implements ResponseCache {
   constructor(
@@ -18,8 +18,10 @@ export class TwoLevelCache implements ResponseCache {
 
   async get(key: string): Promise<CacheEntry | undefined> {
     const local = this.l1.getNow(key);
-    if (local !== undefined && local.freshUntil > Date.now() && this.isCurrent(local)) return local;
+    this.l1.observer?.cacheLookup('l1', isFresh(local));
+    if (local !== undefined && isFresh(local) && this.isCurrent(local)) return local;
     const shared = await this.l2.get(key);
+    this.l1.observer?.cacheLookup('l2', isFresh(shared));
     if (shared === undefined) return local;
     if (local === undefined || shared.storedAt > local.storedAt) {
       this.l1.setNow(key, shared);

@@ -13,6 +13,7 @@
  */
 import DataLoader from 'dataloader';
 import type { Logger } from 'pino';
+import { readSpan } from '../observability/read-span.js';
 import type { CachedUpstream, Caller } from '../upstream/cached-upstream.js';
 import { clientFacing, upstreamTextForLog } from '../upstream/client-messages.js';
 import type { UpstreamRequest } from '../upstream/endpoints.js';
@@ -43,7 +44,11 @@ export class RequestLoader {
     };
     this.#loader = new DataLoader(
       (requests) =>
-        Promise.all(requests.map((request) => upstream.read(request, caller, stats).catch((error: unknown) => failed(request, error)))),
+        Promise.all(
+          requests.map((request) =>
+            readSpan(request.resource, () => upstream.read(request, caller, stats)).catch((error: unknown) => failed(request, error)),
+          ),
+        ),
       { cacheKeyFn: (request) => request.key },
     );
   }

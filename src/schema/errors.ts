@@ -61,9 +61,14 @@ export function queryTooComplex(message: string): GraphQLError {
 }
 
 /** This client sent too many requests in the current window (server-key mode); other clients are unaffected. */
-export function clientRateLimited(retryAfterSeconds: number, limit: number, windowSeconds: number): GraphQLError {
+export function clientRateLimited(
+  retryAfterSeconds: number,
+  limit: number,
+  windowSeconds: number,
+  what = 'requests',
+): GraphQLError {
   return new GraphQLError(
-    `Too many requests: at most ${limit} per ${windowSeconds} s per client. Retry in ${retryAfterSeconds} s.`,
+    `Too many ${what}: at most ${limit} per ${windowSeconds} s per client. Retry in ${retryAfterSeconds} s.`,
     {
       extensions: {
         code: 'RATE_LIMITED',

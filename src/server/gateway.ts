@@ -3,6 +3,7 @@
  * the per-request context, and the Yoga plugins. Returns the Yoga instance
  * (a fetch handler and a Node request listener) and its parts, for tests.
  */
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { renderGraphiQL } from '@graphql-yoga/render-graphiql';
 import { useDeferStream } from '@graphql-yoga/plugin-defer-stream';
 import { createYoga, useReadinessCheck } from 'graphql-yoga';
@@ -10,6 +11,9 @@ import type { Logger } from 'pino';
 import type { ResponseCache } from '../cache/cache.js';
 import type { GatewayConfig } from '../config.js';
 import { MemoryCache } from '../cache/memory-cache.js';
+import { GatewayMetrics } from '../observability/metrics.js';
+import { traceObserver } from '../observability/trace-observer.js';
+import { observeAll } from '../observability/upstream-observer.js';
 import type { SharedRedis } from '../redis/connection.js';
 import { RequestLoader } from '../loaders/request-loader.js';
 import { GenerationView } from '../freshness/generation.js';
@@ -19,7 +23,8 @@ import { RefreshPoll } from '../freshness/refresh-poll.js';
 import type { GatewayContext } from '../schema/context.js';
 import { maskError } from '../schema/errors.js';
 import { schema } from '../schema/index.js';
-import { CachedUpstream, type Caller } from '../upstream/cached-upstream.js';
+import { CachedUpstream, type Caller, DEFAULT_STALE_GRACE_MS } from '../upstream/cached-upstream.js';
+import { type CircuitOptions, DEFAULT_CIRCUIT, LocalCircuitBreaker, SharedCircuitBreaker } from '../upstream/circuit-breaker.js';
 import { UpstreamClient, type UpstreamClientOptions } from '../upstream/client.js';
 import { DEFAULT_ASSUMPTIONS, type UpstreamAssumptions } from '../upstream/endpoints.js';
 import { UpstreamNotices } from '../upstream/upstream-notices.js';
@@ -28,11 +33,13 @@ import { type AuthMode, callerFor, serverCaller } from './caller.js';
 import { clientAddressOf, clientIdOf } from './client-identity.js';
 import { type StoreOptions, createStores } from './stores.js';
 import { exampleGraphiQL } from './examples.js';
+import { yogaLogger } from './yoga-logger.js';
 import { useClientKeyCheck } from './plugins/use-client-key-check.js';
 import { useCostReport } from './plugins/use-cost-report.js';
 import { useFreshnessReport } from './plugins/use-freshness-report.js';
-import { type ClientRateLimitOptions, useClientRateLimit } from './plugins/use-client-rate-limit.js';
-import { useHttpCaching } from './plugins/use-http-caching.js';
+import { useMetrics } from './plugins/use-metrics.js';
+import { type ClientRateLimitOptions, createClientRateLimiter, useClientRateLimit } from './plugins/use-client-rate-limit.js';
+import { DEFAULT_HTTP_CACHE_MAX_AGE_SECONDS, useHttpCaching } from './plugins/use-http-caching.js';
 import {
   DEFAULT_MANIFEST_PATH,
   type PersistedOperationsMode,
@@ -43,8 +50,11 @@ import { useNestingLimit } from './plugins/use-nesting-limit.js';
 import { useQueryOperationsOnly } from './plugins/use-query-operations-only.js';
 import { useRequestErrorCodes } from './plugins/use-request-error-codes.js';
 import { useRequestLog } from './plugins/use-request-log.js';
+import { useTracing } from './plugins/use-tracing.js';
+import { withResponseCache } from './response-cache/fast-path.js';
+import { useResponseCacheRecorder } from './response-cache/recorder.js';
 import { useRequestReadErrors } from './plugins/use-request-read-errors.js';
-import { useRequestSizeLimit } from './plugins/use-request-size-limit.js';
+import { DEFAULT_MAX_REQUEST_BYTES, useRequestSizeLimit } from './plugins/use-request-size-limit.js';
 import { type ShapeLimitOptions, useShapeLimits } from './plugins/use-shape-limits.js';
 import { DEFAULT_MAX_UPSTREAM_COST, useUpstreamCostLimit } from './plugins/use-upstream-cost-limit.js';
 
@@ -84,9 +94,17 @@ export interface GatewayOptions {
   readonly responseCache?: ResponseCache;
   readonly now?: () => Date;
   readonly protection?: ProtectionOptions;
+  /** Pass-through mode: keys never seen before that one client may have checked upstream per minute (default 10). */
+  readonly unknownKeysPerMinute?: number;
+  /** How the gateway rides out a failing upstream. */
+  readonly resilience?: { readonly circuit?: CircuitOptions; readonly staleGraceMs?: number };
+  /** Repeated operations answered from stored bytes (response-cache/); default true. */
+  readonly answerCache?: boolean;
   /** Shared stores of issue 9; absent: every store in this process. */
   readonly redis?: SharedRedis;
   readonly stores?: StoreOptions;
+  /** Trace requests with the registered OpenTelemetry tracer provider (observability/tracing.ts). */
+  readonly tracing?: boolean;
   /** What to send where the upstream description is silent (default: DEFAULT_ASSUMPTIONS). */
   readonly assumptions?: UpstreamAssumptions;
   /** Issue 11: how often the deployment polls for an upstream refresh (server-key mode); absent: no poll. */
@@ -95,21 +113,30 @@ export interface GatewayOptions {
   readonly channelPrefix?: string;
 }
 
+const DEFAULT_UNKNOWN_KEYS_PER_MINUTE = 10;
+
 export function createGateway(options: GatewayOptions) {
   const auth: AuthMode =
     options.upstreamApiKey === undefined ? { kind: 'pass-through' } : { kind: 'server', apiKey: options.upstreamApiKey };
   const server: Caller | undefined = auth.kind === 'server' ? serverCaller(auth.apiKey) : undefined;
 
-  const client = new UpstreamClient({ baseUrl: options.upstreamUrl, ...options.client });
+  // Metrics read the budget at scrape time, from whichever ledger the stores hold.
+  const budgetOf = { usage: (keyId: string) => stores.budget.usage(keyId) };
+  const metrics = new GatewayMetrics({ budget: budgetOf, serverKeyId: server?.keyId });
+  const observer = observeAll(metrics.upstreamObserver, traceObserver);
+  const client = new UpstreamClient({ baseUrl: options.upstreamUrl, ...options.client, observer });
   const generation = new GenerationView();
   const stores = createStores({
     generation,
     redis: options.redis?.client,
-    cache: options.responseCache ?? new MemoryCache(options.cache),
+    cache: options.responseCache ?? new MemoryCache({ ...options.cache, observer }),
     budget: { dailyLimit: options.dailyLimit, ...(options.now ? { now: options.now } : {}) },
     ...options.stores,
   });
   const { cache, budget, keys, locks, generations } = stores;
+  const circuitOptions = options.resilience?.circuit ?? DEFAULT_CIRCUIT;
+  const localCircuit = new LocalCircuitBreaker(circuitOptions, options.logger);
+  const circuit = options.redis ? new SharedCircuitBreaker(localCircuit, options.redis.client, circuitOptions) : localCircuit;
   const upstream = new CachedUpstream({
     client,
     cache,
@@ -120,8 +147,15 @@ export function createGateway(options: GatewayOptions) {
     retry: { maxAttempts: options.retries + 1, baseDelayMs: 100, maxDelayMs: 2_000 },
     deadlineMs: options.deadlineMs,
     notices: new UpstreamNotices(options.logger),
+    observer,
+    circuit,
+    staleGraceMs: options.resilience?.staleGraceMs ?? DEFAULT_STALE_GRACE_MS,
     generation,
   });
+  metrics.sampled('gateway_upstream_circuit_open', 'Upstream circuit in this process: 1 open, 0.5 half-open, 0 closed', [], (set) =>
+    set(circuit.state === 'open' ? 1 : circuit.state === 'half-open' ? 0.5 : 0),
+  );
+  metrics.sampled('gateway_upstream_in_flight', 'Distinct upstream reads under way now', [], (set) => set(upstream.inFlight));
   const live = createLiveFeed(options.redis?.client, options.channelPrefix ?? '', options.logger);
   const refreshPoll =
     server === undefined || options.refreshPollMs === undefined
@@ -142,6 +176,10 @@ export function createGateway(options: GatewayOptions) {
   let draining = false;
 
   const protection = options.protection ?? {};
+  const rateLimiter =
+    auth.kind === 'server' && protection.rateLimit !== undefined
+      ? createClientRateLimiter({ ...protection.rateLimit, ...(options.redis ? { redis: options.redis.client } : {}) })
+      : undefined;
   const persisted = protection.persistedOperations ?? {};
   const persistedMode = persisted.mode ?? 'apq';
   const manifest =
@@ -151,7 +189,7 @@ export function createGateway(options: GatewayOptions) {
     schema,
     graphqlEndpoint: '/graphql',
     landingPage: false,
-    logging: options.logger,
+    logging: yogaLogger(options.logger),
     maskedErrors: { maskError },
     // graphql-codegen's client preset sends trusted documents as `{ documentId }` (use-persisted-operations.ts).
     extraParamNames: ['documentId'],
@@ -183,11 +221,20 @@ export function createGateway(options: GatewayOptions) {
       return requestContext;
     },
     plugins: [
-      useReadinessCheck({ endpoint: '/ready', check: () => !draining && (options.redis?.isUp() ?? true) }),
+      ...(options.tracing ? useTracing() : []),
+      useReadinessCheck({
+        endpoint: '/ready',
+        // Not ready while draining or without its Redis; an open circuit is reported but keeps the
+        // gateway ready, since the cache still answers.
+        check: () => {
+          const redis = options.redis === undefined ? 'none' : options.redis.isUp() ? 'up' : 'down';
+          const ready = !draining && redis !== 'down';
+          return Response.json({ ready, draining, redis, upstreamCircuit: circuit.state }, { status: ready ? 200 : 503 });
+        },
+      }),
+      ...useMetrics(metrics),
       // Cheap refusals first: who is asking too often, how big the body is, which document it names.
-      ...(auth.kind === 'server' && protection.rateLimit !== undefined
-        ? [useClientRateLimit({ ...protection.rateLimit, ...(options.redis ? { redis: options.redis.client } : {}) })]
-        : []),
+      ...(rateLimiter !== undefined ? [useClientRateLimit(rateLimiter)] : []),
       useRequestSizeLimit({ maxBytes: protection.maxRequestBytes }),
       useRequestReadErrors(),
       // Before persisted operations, so a document too deeply nested to parse is never registered.
@@ -205,22 +252,59 @@ export function createGateway(options: GatewayOptions) {
       }),
       useCostReport(),
       useFreshnessReport(),
+      useResponseCacheRecorder(),
       // After the cost report: a rejected key's response is replaced whole, report included.
-      useClientKeyCheck(),
+      useClientKeyCheck({
+        keys,
+        ...(auth.kind === 'pass-through'
+          ? {
+              unknownKeys: createClientRateLimiter({
+                requests: options.unknownKeysPerMinute ?? DEFAULT_UNKNOWN_KEYS_PER_MINUTE,
+                windowSeconds: 60,
+                trustProxy: options.stores?.trustProxy ?? protection.rateLimit?.trustProxy ?? false,
+                keyPrefix: 'new-keys',
+                ...(options.redis ? { redis: options.redis.client } : {}),
+              }),
+            }
+          : {}),
+      }),
       // After both: a refused operation still gets its cost report (with the estimate), and never runs.
       useUpstreamCostLimit({ maxCost: protection.maxUpstreamCost }),
       useRequestLog(options.logger),
     ],
   });
 
+  // The listener merges extra server context (the response cache's slot) into Yoga's; its type only shows two parameters.
+  const listener = yoga.requestListener as (req: IncomingMessage, res: ServerResponse, context: object) => unknown;
+  const yogaHandler = (req: IncomingMessage, res: ServerResponse, context: object) => listener(req, res, context);
+  const handler =
+    options.answerCache === false
+      ? (req: IncomingMessage, res: ServerResponse) => void yogaHandler(req, res, {})
+      : withResponseCache(yogaHandler, {
+          cache,
+          auth,
+          keys,
+          budget,
+          logger: options.logger,
+          maxRequestBytes: protection.maxRequestBytes ?? DEFAULT_MAX_REQUEST_BYTES,
+          maxTtlMs: options.cache.ttlMs,
+          observer,
+          httpCacheMaxAgeSeconds: protection.httpCacheMaxAgeSeconds ?? DEFAULT_HTTP_CACHE_MAX_AGE_SECONDS,
+          ...(rateLimiter !== undefined ? { rateLimiter } : {}),
+          ...(options.now ? { now: options.now } : {}),
+        });
+
   return {
     yoga,
+    /** The node:http listener: the response cache's fast path in front of Yoga. */
+    handler,
     cache,
     budget,
     upstream,
     generation,
     live,
     refreshPoll,
+    metrics,
     authMode: auth.kind,
     /** Stop reporting ready (load balancers move away) before the server closes. */
     drain() {

@@ -16,7 +16,7 @@ export interface RunningServer {
 }
 
 export async function listen(gateway: Gateway, port: number, host: string): Promise<RunningServer> {
-  const server = createServer(gateway.yoga);
+  const server = createServer(gateway.handler);
   // Slow-loris protection: a client gets this long to send its whole request.
   server.requestTimeout = 30_000;
   server.headersTimeout = 10_000;

@@ -6,6 +6,8 @@ export interface CallRecord {
   segments: string[];
   query: Record<string, string>;
   key: string | null;
+  /** The W3C trace context the caller sent, if any (tracing tests). */
+  traceparent?: string;
   /** The status answered; 0 while pending, and for hung or reset connections. */
   status: number;
   /** Arrival time, epoch milliseconds (wall clock, not the budget clock). */

@@ -144,6 +144,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
       segments: Array.isArray(segments) ? segments : rawPath.split('/').slice(1),
       query,
       key: KeyRing.keyOf(req.headers.authorization),
+      ...(typeof req.headers.traceparent === 'string' ? { traceparent: req.headers.traceparent } : {}),
     });
     const fault = faults.take(rawPath);
     if (fault !== null && fault.kind !== 'rewrite' && (await applyFault(fault, req, res, record))) return;

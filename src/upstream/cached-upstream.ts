@@ -8,10 +8,12 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { CacheEntry, ResponseCache } from '../cache/cache.js';
 import { type GenerationView, isCurrentGeneration } from '../freshness/generation.js';
+import { SILENT_OBSERVER, type UpstreamObserver } from '../observability/upstream-observer.js';
 import type { BudgetLedger } from './budget.js';
 import type { SendGate, UpstreamClient } from './client.js';
 import type { UpstreamRequest } from './endpoints.js';
 import { UpstreamError } from './errors.js';
+import { type CircuitBreaker, isUpstreamFailure } from './circuit-breaker.js';
 import type { FlightLocks } from './flight-locks.js';
 import type { KeyRegistry } from './key-registry.js';
 import { ShapeError } from './readers.js';
@@ -52,6 +54,12 @@ export interface CachedUpstreamOptions {
   readonly notices: UpstreamNotices;
   /** The data generation (refresh poll); absent: answers are fresh for their TTL alone. */
   readonly generation?: GenerationView;
+  /** Keeps calls from leaving while the upstream is down. */
+  readonly circuit: CircuitBreaker;
+  /** How long a read waits for a slow upstream before a stale entry answers instead. */
+  readonly staleGraceMs: number;
+  /** Told of cache, single-flight and stale decisions (metrics, traces). */
+  readonly observer?: UpstreamObserver;
 }
 
 /**
@@ -64,6 +72,10 @@ export class CachedUpstream {
   readonly #inFlight = new Map<string, Promise<CacheEntry>>();
 
   constructor(private readonly options: CachedUpstreamOptions) {}
+
+  get #observer(): UpstreamObserver {
+    return this.options.observer ?? SILENT_OBSERVER;
+  }
 
   /** Distinct upstream reads under way now, shared by however many requests wait on them. */
   get inFlight(): number {
@@ -89,12 +101,15 @@ export class CachedUpstream {
     const cached = trusted ? await cache.get(request.key) : undefined;
     if (cached !== undefined && this.#servable(cached)) {
       stats.cacheHits += 1;
+      stats.answeredFrom(cached.freshUntil);
       return unwrap<T>(cached, request);
     }
     if (cached !== undefined && cached.freshUntil > Date.now()) {
       // Read in an older generation: answered at once, refreshed in the background (stale-while-revalidate).
       stats.cacheHits += 1;
       stats.previousGeneration += 1;
+      // Already behind the upstream: whatever reuses this request's answer must not keep it.
+      stats.answeredFrom(Date.now());
       if (!(await this.#revalidate(request, caller))) stats.revalidationDeferred = true;
       return unwrap<T>(cached, request);
     }
@@ -107,26 +122,34 @@ export class CachedUpstream {
       this.#inFlight.set(flightKey, flight);
     } else {
       stats.deduplicated += 1;
+      this.#observer.singleFlightJoined(request.resource);
     }
 
+    const standIn = cached !== undefined && cached.staleUntil > Date.now() ? cached : undefined;
+    const serveStale = (): T => {
+      const entry = standIn as CacheEntry;
+      stats.stale.push({
+        resource: request.resource,
+        path: pathOf(request),
+        ageSeconds: Math.round((Date.now() - entry.storedAt) / 1000),
+      });
+      this.#observer.staleServed(request.resource);
+      return unwrap<T>(entry, request);
+    };
     try {
-      return unwrap<T>(await flight, request);
+      // A slow upstream does not hold up an answer that a stale entry can give: past the grace,
+      // the reader gets the stale entry and the call goes on, refreshing the cache when it lands.
+      const entry = standIn === undefined ? await flight : await withinGrace(flight, this.options.staleGraceMs);
+      if (entry === undefined) return serveStale();
+      stats.answeredFrom(entry.freshUntil);
+      return unwrap<T>(entry, request);
     } catch (error) {
       if (error instanceof UpstreamError && error.code === 'UNAUTHENTICATED' && caller.mode === 'client') {
         stats.unauthenticated = true;
       }
-      if (
-        cached !== undefined &&
-        error instanceof UpstreamError &&
-        error.isTransient &&
-        cached.staleUntil > Date.now()
-      ) {
-        stats.stale.push({
-          resource: request.resource,
-          path: pathOf(request),
-          ageSeconds: Math.round((Date.now() - cached.storedAt) / 1000),
-        });
-        return unwrap<T>(cached, request);
+      // Any failure that is the upstream's, a garbled 200 included, is answered by a stale entry.
+      if (standIn !== undefined && error instanceof UpstreamError && (error.isTransient || error.code === 'UPSTREAM_INVALID_RESPONSE')) {
+        return serveStale();
       }
       throw error;
     }
@@ -260,11 +283,13 @@ export class CachedUpstream {
     stats: RequestStats,
     signal = AbortSignal.timeout(this.options.deadlineMs),
   ): Promise<CacheEntry> {
-    const { client, budget, keys, cachePolicy, retry, deadlineMs } = this.options;
+    const { client, budget, keys, cachePolicy, retry, deadlineMs, circuit } = this.options;
     // The generation when the read starts: an answer that was on its way while a newer one was seen may predate it.
     const stamp = this.#stamp();
     const gate: SendGate = {
       async admit() {
+        // An upstream known to be down costs nothing: no call, no budget.
+        await circuit.admit();
         // The request's own cap first: a call it refuses spends nothing of the day.
         stats.countCall();
         try {
@@ -276,10 +301,21 @@ export class CachedUpstream {
       },
       rateLimited: (error) => budget.rateLimited(caller.keyId, error),
     };
-    const attempt = () => client.get(request.key, caller.apiKey, signal, gate);
+    const attempt = () =>
+      client.get(request.key, caller.apiKey, signal, gate, request.resource).then(
+        (response) => {
+          circuit.succeeded();
+          return response;
+        },
+        (error: unknown) => {
+          if (isUpstreamFailure(error)) circuit.failed();
+          else if (error instanceof UpstreamError && error.status !== undefined) circuit.succeeded();
+          throw error;
+        },
+      );
 
     try {
-      const response = await withRetries(attempt, retry, Date.now() + deadlineMs, signal);
+      const response = await withRetries(attempt, retry, performance.now() + deadlineMs, signal);
       if (caller.mode === 'client') await keys.markAccepted(caller.keyId);
       return entryFor('value', this.#readBody(request, response.body), response.bytes, cachePolicy.ttlMs);
     } catch (error) {
@@ -328,6 +364,20 @@ export class CachedUpstream {
     }
   }
 }
+
+/** The flight's entry, or undefined when it takes longer than `graceMs` (it goes on; its failure is not lost). */
+function withinGrace(flight: Promise<CacheEntry>, graceMs: number): Promise<CacheEntry | undefined> {
+  let cancel = () => {};
+  const grace = new Promise<undefined>((resolve) => {
+    const timer = setTimeout(() => resolve(undefined), graceMs);
+    cancel = () => clearTimeout(timer);
+  });
+  flight.catch(() => undefined);
+  return Promise.race([flight, grace]).finally(cancel);
+}
+
+/** How long a read waits for a slow upstream before a stale entry answers (CACHE_STALE_GRACE_MS). */
+export const DEFAULT_STALE_GRACE_MS = 1_000;
 
 /** How often a process waiting for another replica's fetch looks for its answer. */
 const PEER_POLL_MS = 25;

@@ -5,6 +5,7 @@
  */
 import pLimit from 'p-limit';
 import { Pool, errors as undiciErrors } from 'undici';
+import { SILENT_OBSERVER, type UpstreamObserver } from '../observability/upstream-observer.js';
 import { nextUtcMidnight } from '../time.js';
 import { UpstreamError, errorForStatus } from './errors.js';
 
@@ -20,6 +21,8 @@ export interface UpstreamClientOptions {
   readonly maxQueue: number;
   /** Bodies larger than this are refused rather than buffered. */
   readonly maxBodyBytes: number;
+  /** Told of every request that leaves and of its outcome (metrics). */
+  readonly observer?: UpstreamObserver;
 }
 
 /**
@@ -58,7 +61,7 @@ export class UpstreamClient {
   }
 
   /** GETs `path` with `apiKey`; resolves with the parsed JSON of a 2xx answer, throws UpstreamError otherwise. */
-  get(path: string, apiKey: string, signal: AbortSignal, gate?: SendGate): Promise<UpstreamResponse> {
+  get(path: string, apiKey: string, signal: AbortSignal, gate?: SendGate, resource = 'unknown'): Promise<UpstreamResponse> {
     // Waiting calls hold memory and a client's patience: past the queue bound, fail fast instead.
     // p-limit starts queued work on a later tick, so count running and waiting calls together.
     if (this.#limit.activeCount + this.#limit.pendingCount >= this.options.maxConcurrency + this.options.maxQueue) {
@@ -72,7 +75,7 @@ export class UpstreamClient {
     return this.#limit(async () => {
       await gate?.admit();
       try {
-        return await this.#send(path, apiKey, signal);
+        return await this.#send(path, apiKey, signal, resource);
       } catch (error) {
         if (error instanceof UpstreamError && error.status === 429) gate?.rateLimited(error);
         throw error;
@@ -80,8 +83,10 @@ export class UpstreamClient {
     });
   }
 
-  async #send(path: string, apiKey: string, signal: AbortSignal): Promise<UpstreamResponse> {
-    signal.throwIfAborted();
+  async #send(path: string, apiKey: string, signal: AbortSignal, resource: string): Promise<UpstreamResponse> {
+    // The deadline may have passed while the call waited for a connection: a timeout, like any other.
+    if (signal.aborted) throw connectionError(signal.reason, path);
+    const answered = (this.options.observer ?? SILENT_OBSERVER).requestSent(resource);
     let response: Awaited<ReturnType<Pool['request']>>;
     try {
       response = await this.#pool.request({
@@ -95,10 +100,12 @@ export class UpstreamClient {
         signal,
       });
     } catch (error) {
+      answered('error');
       throw connectionError(error, path);
     }
 
     const { statusCode, headers, body } = response;
+    answered(statusCode);
     let text: string;
     try {
       text = await readBounded(body, this.options.maxBodyBytes);

@@ -24,7 +24,7 @@ export interface UpstreamErrorDetails {
    * Why no answer came, when none did: the gateway's own queue was full, the upstream was slow, or unreachable,
    * or the call was never sent because the shared budget ledger could not count it.
    */
-  readonly reason?: 'overloaded' | 'timeout' | 'unreachable' | 'uncountable';
+  readonly reason?: 'overloaded' | 'timeout' | 'unreachable' | 'uncountable' | 'circuit-open';
   readonly cause?: unknown;
 }
 

@@ -35,21 +35,30 @@ export function keyIdOf(apiKey: string): string {
 
 const MAX_KEYS = 10_000;
 
+/**
+ * Accepted and rejected keys are kept apart, each bounded: a flood of
+ * made-up keys fills only the rejected list and can never evict the
+ * acceptance of a real one.
+ */
 export class MemoryKeyRegistry implements KeyRegistry {
-  readonly #status = new LRUCache<string, Exclude<KeyStatus, 'unknown'>>({ max: MAX_KEYS });
+  readonly #accepted = new LRUCache<string, true>({ max: MAX_KEYS });
+  readonly #rejected = new LRUCache<string, true>({ max: MAX_KEYS });
 
   constructor(private readonly ttls: KeyRegistryOptions = DEFAULT_KEY_TTLS) {}
 
   async status(keyId: string): Promise<KeyStatus> {
-    return this.#status.get(keyId) ?? 'unknown';
+    if (this.#rejected.has(keyId)) return 'rejected';
+    return this.#accepted.has(keyId) ? 'accepted' : 'unknown';
   }
 
   async markAccepted(keyId: string): Promise<void> {
+    this.#rejected.delete(keyId);
     // Not renewed on each success: the TTL bounds how long a revoked key keeps reading the cache.
-    if (this.#status.get(keyId) !== 'accepted') this.#status.set(keyId, 'accepted', { ttl: this.ttls.acceptedTtlMs });
+    if (!this.#accepted.has(keyId)) this.#accepted.set(keyId, true, { ttl: this.ttls.acceptedTtlMs });
   }
 
   async markRejected(keyId: string): Promise<void> {
-    this.#status.set(keyId, 'rejected', { ttl: this.ttls.rejectedTtlMs });
+    this.#accepted.delete(keyId);
+    this.#rejected.set(keyId, true, { ttl: this.ttls.rejectedTtlMs });
   }
 }

@@ -43,6 +43,13 @@ export class RequestStats {
   revalidationDeferred = false;
   /** The upstream rejected the client's own key: the whole request must fail with 401. */
   unauthenticated = false;
+  /** Until when (epoch ms) every upstream answer this request used stays fresh: how long its answer may be reused. */
+  freshUntil = Number.POSITIVE_INFINITY;
+
+  /** Notes the freshness of an upstream answer this request used. */
+  answeredFrom(freshUntil: number): void {
+    if (freshUntil < this.freshUntil) this.freshUntil = freshUntil;
+  }
 
   /** `maxUpstreamCalls`: real calls (cache hits and shared reads are free) this request may make. */
   constructor(readonly maxUpstreamCalls = Number.POSITIVE_INFINITY) {}

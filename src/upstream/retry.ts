@@ -22,14 +22,15 @@ export function isRetriable(error: unknown): boolean {
   // A full queue of our own is not the upstream's fault, and retrying would only add to it.
   if (error.reason === 'overloaded') return false;
   // The ledger is down: a retry within this request would meet the same outage.
-  if (error.reason === 'uncountable') return false;
+  if (error.reason === 'uncountable' || error.reason === 'circuit-open') return false;
   return error.status === undefined || RETRIABLE_STATUSES.has(error.status);
 }
 
 /**
  * Runs `attempt` until it succeeds, fails for good, or the next wait would
- * end after `deadline` (epoch ms). A Retry-After from the upstream replaces
- * the computed back-off.
+ * end after `deadline` (a `performance.now()` time: a duration, never the
+ * wall clock). A Retry-After from the upstream replaces the computed back-off.
+ * A deadline reached while waiting fails with the last failure, not an abort.
  */
 export async function withRetries<T>(
   attempt: () => Promise<T>,
@@ -47,8 +48,12 @@ export async function withRetries<T>(
         ? error.retryAfterSeconds * 1000
         : undefined;
       const delay = retryAfterMs ?? Math.random() * backoff;
-      if (Date.now() + delay >= deadline) throw error;
-      await sleep(delay, undefined, { signal });
+      if (performance.now() + delay >= deadline) throw error;
+      try {
+        await sleep(delay, undefined, { signal });
+      } catch {
+        throw error;
+      }
     }
   }
 }

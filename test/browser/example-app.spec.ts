@@ -6,7 +6,7 @@ import type { Page, Request, Response } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formatCount, formatExact } from '../../examples/web/src/format.js';
 import { type Stack, startStack } from '../support/stack.js';
-import { type Browser, type StaticServer, launchBrowser, screenshot, serveApp } from './harness.js';
+import { type Browser, type StaticServer, UI_TIMEOUT_MS, launchBrowser, screenshot, serveApp } from './harness.js';
 
 /** The leaderboard page's size and the rows a long list starts with (constants of the app). */
 const LEADERBOARD_SIZE = 10;
@@ -28,16 +28,22 @@ afterAll(async () => {
   await app?.close();
 });
 
-/** Opens the app at `hash`, pointed at the test's gateway, and records its GraphQL requests. */
-async function open(hash: string): Promise<{ page: Page; graphqlRequests: Request[]; firstAnswer: Promise<Response> }> {
+/**
+ * Opens the app at `hash`, pointed at the test's gateway, and records its GraphQL requests and
+ * answers (read once the page shows their result; the tests never wait on the network).
+ */
+async function open(hash: string): Promise<{ page: Page; graphqlRequests: Request[]; graphqlAnswers: Response[] }> {
   const page = await browser.newPage();
   const graphqlRequests: Request[] = [];
+  const graphqlAnswers: Response[] = [];
   page.on('request', (request) => {
     if (isGraphQL(request)) graphqlRequests.push(request);
   });
-  const firstAnswer = page.waitForResponse((response) => isGraphQL(response.request()));
+  page.on('response', (response) => {
+    if (isGraphQL(response.request())) graphqlAnswers.push(response);
+  });
   await page.goto(`${app.url}/?api=${encodeURIComponent(`${stack.url}/graphql`)}${hash}`);
-  return { page, graphqlRequests, firstAnswer };
+  return { page, graphqlRequests, graphqlAnswers };
 }
 
 /** Page requests: the milestone ticker's subscription stream (test/browser/live-ticker.spec.ts) is not one. */
@@ -55,7 +61,7 @@ describe('example app', () => {
     const { page, graphqlRequests } = await open('#/');
     try {
       const rows = page.getByTestId('top-artist');
-      await expect.poll(() => rows.count(), { timeout: 15_000 }).toBe(expected.length);
+      await expect.poll(() => rows.count(), { timeout: UI_TIMEOUT_MS }).toBe(expected.length);
 
       expect(await page.getByTestId('top-artist').getByTestId('artist-link').allTextContents()).toEqual(
         expected.map((artist) => artist.name),
@@ -66,7 +72,7 @@ describe('example app', () => {
       const trending = stack.simulator.data.trendingSongs({ limit: LEADERBOARD_SIZE });
       expect(await page.getByTestId('trending-song').count()).toBe(trending.length);
       expect(trending.length).toBeGreaterThan(0);
-      await expect.poll(() => page.getByTestId('trending-song').first().innerText()).toContain(trending[0]?.title);
+      await expect.poll(() => page.getByTestId('trending-song').first().innerText(), { timeout: UI_TIMEOUT_MS }).toContain(trending[0]?.title);
 
       expect(graphqlRequests.map((request) => operationName(request))).toEqual(['Leaderboards']);
       await screenshot(page, 'leaderboard');
@@ -83,7 +89,7 @@ describe('example app', () => {
     const { page, graphqlRequests } = await open('#/');
     try {
       await page.getByTestId('artist-link').filter({ hasText: second.name }).click();
-      await page.getByTestId('artist-page').waitFor({ timeout: 15_000 });
+      await page.getByTestId('artist-page').waitFor({ timeout: UI_TIMEOUT_MS });
 
       expect(new URL(page.url()).hash).toBe(`#/artist/${second.slug}`);
       expect(await page.getByTestId('artist-name').innerText()).toBe(profile.name);
@@ -122,14 +128,16 @@ describe('example app', () => {
   });
 
   it('shows the not-found view for an unknown slug, from the NOT_FOUND error code', async () => {
-    const { page, firstAnswer } = await open('#/artist/no-such-artist');
+    const { page, graphqlAnswers } = await open('#/artist/no-such-artist');
     try {
-      const body = (await (await firstAnswer).json()) as { errors?: { extensions?: { code?: string } }[] };
-      expect(body.errors?.map((error) => error.extensions?.code)).toContain('NOT_FOUND');
-
       const view = page.getByTestId('not-found');
-      await view.waitFor({ timeout: 15_000 });
+      await view.waitFor({ timeout: UI_TIMEOUT_MS });
       expect(await view.innerText()).toContain('no-such-artist');
+
+      // The view came from this answer's error code.
+      expect(graphqlAnswers).toHaveLength(1);
+      const body = (await graphqlAnswers[0]?.json()) as { errors?: { extensions?: { code?: string } }[] };
+      expect(body.errors?.map((error) => error.extensions?.code)).toContain('NOT_FOUND');
       expect(await page.getByTestId('artist-page').count()).toBe(0);
       await screenshot(page, 'not-found');
     } finally {

@@ -11,6 +11,12 @@ import { extname, join, normalize } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type BrowserContext, type Page, chromium } from 'playwright-core';
 
+/**
+ * How long a test waits for the page to show something: generous, since a loaded 2-core machine
+ * runs Chromium slowly, and every wait ends as soon as the page shows it.
+ */
+export const UI_TIMEOUT_MS = 30_000;
+
 export const CHROMIUM_PATH = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium';
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 export const APP_DIST = join(ROOT, 'examples/web/dist');

@@ -72,13 +72,27 @@ describe('one cache and one flight for all replicas', () => {
     }
   });
 
+  it('an answer one replica gave is a response-cache hit on the others, through Redis', async () => {
+    const [first, ...others] = await start(3);
+    const query = artistsQuery(slugs(20, 2));
+    const cold = await first!.query(query);
+    expect(calls()).toBe(2);
+    for (const other of others) {
+      const hit = await other.query(query);
+      expect(hit.body.data).toEqual(cold.body.data);
+      expect(hit.body.extensions?.cost).toMatchObject({ upstreamCalls: 0, responseCache: 'hit' });
+    }
+    expect(calls()).toBe(2);
+  });
+
   it('a record read by one replica costs 0 on the others', async () => {
     const [first, ...others] = await start(3);
     const query = artistsQuery(slugs(1, 3));
     const cold = await first!.query(query);
     expect(calls()).toBe(3);
-    for (const other of others) {
-      const warm = await other.query(query);
+    for (const [index, other] of others.entries()) {
+      // Another document reading the same records: the upstream cache answers, not the response cache.
+      const warm = await other.query(`# warm ${index}\n${query}`);
       expect(warm.body.data).toEqual(cold.body.data);
       expect(warm.body.extensions?.cost).toMatchObject({ upstreamCalls: 0, cacheHits: 3 });
     }
@@ -195,7 +209,8 @@ describe('key registry shared in pass-through mode', () => {
     const good = { authorization: `Bearer ${SERVER_KEY}` };
     expect(codes(await two[0]!.query(query, undefined, good))).toEqual([]);
     expect(calls()).toBe(2);
-    const warm = await two[1]!.query(query, undefined, good);
+    // Another document reading the same records: the upstream cache answers, not the response cache.
+    const warm = await two[1]!.query(`# warm\n${query}`, undefined, good);
     expect(warm.body.extensions?.cost).toMatchObject({ upstreamCalls: 0, cacheHits: 1 });
     expect(calls()).toBe(2);
   });

@@ -1,17 +1,54 @@
 /**
- * In pass-through mode, a key the upstream rejected gets no data at all, not
- * even the parts of the answer that came from cache or from other fields:
- * the whole response becomes a single UNAUTHENTICATED error with HTTP 401.
+ * Pass-through mode: who may ask at all.
+ *
+ * - A key the upstream rejected, while the gateway remembers it, gets HTTP
+ *   401 on every request, `apiUsage`, `__typename` and introspection
+ *   included: before anything runs, without an upstream call.
+ * - A key the gateway has never seen costs one upstream call to prove; each
+ *   client may bring only `unknownKeysPerMinute` such keys, so a flood of
+ *   made-up keys costs the upstream (and the key registry) a bounded number
+ *   of 401s, not one each. Past it, that client gets RATE_LIMITED (429).
+ * - A key rejected during the request gets no data at all, not even the
+ *   parts that came from cache or from other fields: the whole response
+ *   becomes a single UNAUTHENTICATED error with HTTP 401.
  */
+import type { IncomingMessage } from 'node:http';
 import type { Plugin } from 'graphql-yoga';
 import type { GatewayContext } from '../../schema/context.js';
-import { unauthenticated } from '../../schema/errors.js';
+import { clientRateLimited, unauthenticated } from '../../schema/errors.js';
+import type { KeyRegistry } from '../../upstream/key-registry.js';
+import { clientAddressOf, clientIdOf } from '../client-identity.js';
+import type { ClientRateLimiter } from './use-client-rate-limit.js';
 
-export function useClientKeyCheck(): Plugin<GatewayContext> {
+export interface ClientKeyCheckOptions {
+  readonly keys: KeyRegistry;
+  /** Counts, per client, the keys never seen before; absent: no bound (server-key mode has no client keys). */
+  readonly unknownKeys?: ClientRateLimiter;
+}
+
+export function useClientKeyCheck({ keys, unknownKeys }: ClientKeyCheckOptions): Plugin<GatewayContext> {
   return {
-    onExecute() {
+    async onExecute({ args, setResultAndStopExecution }) {
+      const { caller, request } = args.contextValue as GatewayContext & { request: Request; req?: IncomingMessage };
+      if (caller.mode === 'client') {
+        const status = await keys.status(caller.keyId);
+        if (status === 'rejected') {
+          setResultAndStopExecution({ errors: [unauthenticated('Invalid or revoked API key')] });
+          return;
+        }
+        if (status === 'unknown' && unknownKeys !== undefined) {
+          const client = clientIdOf(clientAddressOf(request, args.contextValue as { req?: IncomingMessage }, unknownKeys.trustProxy));
+          const retryAfterSeconds = await unknownKeys.consume(client);
+          if (retryAfterSeconds !== null) {
+            setResultAndStopExecution({
+              errors: [clientRateLimited(retryAfterSeconds, unknownKeys.requests, unknownKeys.windowSeconds, 'new API keys')],
+            });
+            return;
+          }
+        }
+      }
       return {
-        onExecuteDone({ args, result, setResult }) {
+        onExecuteDone({ result, setResult }) {
           if (Symbol.asyncIterator in result || !args.contextValue.stats.unauthenticated) return;
           setResult({ errors: [unauthenticated('Invalid or revoked API key')] });
         },

@@ -25,19 +25,31 @@ export interface ClientRateLimitOptions {
   readonly trustProxy?: boolean;
   /** Shared counts across replicas; absent: this process's memory. */
   readonly redis?: Redis;
+  /** Where the counts live, so that several limiters do not share them. */
+  readonly keyPrefix?: string;
 }
 
-export function useClientRateLimit({
+/** One request of `client` counted; how long it must wait when it is over its limit. */
+export interface ClientRateLimiter {
+  readonly requests: number;
+  readonly windowSeconds: number;
+  readonly trustProxy: boolean;
+  /** Resolves to null when allowed, else the seconds to wait. */
+  consume(clientId: string): Promise<number | null>;
+}
+
+export function createClientRateLimiter({
   requests = DEFAULT_RATE_LIMIT_REQUESTS,
   windowSeconds = DEFAULT_RATE_LIMIT_WINDOW_SECONDS,
   trustProxy = false,
   redis,
-}: ClientRateLimitOptions = {}): Plugin {
+  keyPrefix = 'rate-limit',
+}: ClientRateLimitOptions = {}): ClientRateLimiter {
   if (!Number.isSafeInteger(requests) || requests < 1) throw new Error(`requests must be a positive integer: ${requests}`);
   if (!Number.isSafeInteger(windowSeconds) || windowSeconds < 1) {
     throw new Error(`windowSeconds must be a positive integer: ${windowSeconds}`);
   }
-  const limits = { points: requests, duration: windowSeconds, keyPrefix: 'rate-limit' };
+  const limits = { points: requests, duration: windowSeconds, keyPrefix };
   const limiter: RateLimiterAbstract =
     redis === undefined
       ? new RateLimiterMemory(limits)
@@ -49,14 +61,28 @@ export function useClientRateLimit({
         });
 
   return {
-    async onParams({ request, context }) {
-      const client = clientIdOf(clientAddressOf(request, context as { req?: IncomingMessage }, trustProxy));
+    requests,
+    windowSeconds,
+    trustProxy,
+    async consume(clientId) {
       try {
-        await limiter.consume(client);
+        await limiter.consume(clientId);
+        return null;
       } catch (rejection) {
         if (!(rejection instanceof RateLimiterRes)) throw rejection;
-        throw clientRateLimited(Math.max(1, Math.ceil(rejection.msBeforeNext / 1000)), requests, windowSeconds);
+        return Math.max(1, Math.ceil(rejection.msBeforeNext / 1000));
       }
+    },
+  };
+}
+
+/** The limit as a Yoga plugin: over it, RATE_LIMITED with HTTP 429 before anything else runs. */
+export function useClientRateLimit(limiter: ClientRateLimiter): Plugin {
+  return {
+    async onParams({ request, context }) {
+      const client = clientIdOf(clientAddressOf(request, context as { req?: IncomingMessage }, limiter.trustProxy));
+      const retryAfterSeconds = await limiter.consume(client);
+      if (retryAfterSeconds !== null) throw clientRateLimited(retryAfterSeconds, limiter.requests, limiter.windowSeconds);
     },
   };
 }

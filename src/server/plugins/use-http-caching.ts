@@ -81,19 +81,19 @@ export function useHttpCaching({
 }
 
 /** Seconds a GET answer may be reused: `maxAgeSeconds`, cut at the next midnight UTC. */
-function maxAge(at: Date, maxAgeSeconds: number): number {
+export function maxAge(at: Date, maxAgeSeconds: number): number {
   const midnight = Date.UTC(at.getUTCFullYear(), at.getUTCMonth(), at.getUTCDate() + 1);
   return Math.max(0, Math.min(maxAgeSeconds, Math.ceil((midnight - at.getTime()) / 1000)));
 }
 
 /** If-None-Match uses weak comparison (RFC 9110 §13.1.2). */
-function matches(ifNoneMatch: string | null, etag: string): boolean {
+export function matches(ifNoneMatch: string | null, etag: string): boolean {
   if (ifNoneMatch === null) return false;
   const opaque = (tag: string) => tag.trim().replace(/^W\//, '');
   return ifNoneMatch.split(',').some((tag) => tag.trim() === '*' || opaque(tag) === opaque(etag));
 }
 
-function selectsUncacheable(document: DocumentNode, operationName: string | null | undefined): boolean {
+export function selectsUncacheable(document: DocumentNode, operationName: string | null | undefined): boolean {
   const operation = getOperationAST(document, operationName ?? undefined);
   if (operation == null) return false;
   const visit = (set: SelectionSetNode, seen: Set<string>): boolean =>

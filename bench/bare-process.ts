@@ -1,0 +1,43 @@
+/**
+ * The yardstick: a bare node:http server that answers every request with the
+ * exact bytes (status, headers, body, framing) the gateway answered for the
+ * query under measurement, in a process of its own like the gateway's. It reads each
+ * request body before answering, as any server that looks at its request must;
+ * nothing else. `serve` says which bytes to send from now on.
+ */
+import { type OutgoingHttpHeaders, createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { CapturedAnswer } from './http-capture.js';
+import { answerQuestions } from './ipc.js';
+
+let status = 200;
+let headers: OutgoingHttpHeaders = {};
+let body = Buffer.alloc(0);
+
+const server = createServer((request, response) => {
+  request.resume();
+  request.once('end', () => {
+    response.writeHead(status, headers);
+    response.end(body);
+  });
+});
+await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/graphql`;
+
+answerQuestions(
+  async (question) => {
+    if (question.type === 'url') return { url };
+    if (question.type === 'serve') {
+      const answer = question.answer as CapturedAnswer;
+      status = answer.status;
+      body = Buffer.from(answer.bodyBase64, 'base64');
+      headers = answer.headers;
+      return null;
+    }
+    throw new Error(`unknown question ${question.type}`);
+  },
+  async () => {
+    server.closeAllConnections();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  },
+);

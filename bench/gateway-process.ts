@@ -1,0 +1,42 @@
+/**
+ * The gateway as the bench measures it, in a process of its own (started by
+ * bench/run.ts): the normal `createGateway` + `listen` entry points, server-key
+ * mode against the simulator, every protection on except the per-client rate
+ * limit (it would throttle the load generator, which is a single client).
+ *
+ * `fresh` closes the current gateway and starts a new one with empty caches in
+ * this same, already warm process: a cold page is then measured the way a
+ * user meets it on a running server, not with a JIT that has never run.
+ */
+import pino from 'pino';
+import { loadConfig } from '../src/config.js';
+import { createGateway } from '../src/server/gateway.js';
+import { type RunningServer, listen } from '../src/server/http-server.js';
+import { answerQuestions } from './ipc.js';
+
+const upstreamUrl = process.env.BENCH_UPSTREAM_URL;
+const upstreamApiKey = process.env.BENCH_UPSTREAM_KEY;
+if (upstreamUrl === undefined || upstreamApiKey === undefined) {
+  throw new Error('BENCH_UPSTREAM_URL and BENCH_UPSTREAM_KEY are set by bench/run.ts');
+}
+
+// Only what the bench needs differs from the defaults: never run out of the day, no per-client rate limit.
+const config = loadConfig({ UPSTREAM_DAILY_LIMIT: '100000000', RATE_LIMIT_REQUESTS: '0' });
+let running: RunningServer | undefined;
+
+async function fresh(): Promise<{ url: string }> {
+  await running?.close();
+  const gateway = createGateway({ ...config, upstreamUrl: upstreamUrl!, upstreamApiKey, logger: pino({ level: 'silent' }) });
+  running = await listen(gateway, 0, '127.0.0.1');
+  return { url: `${running.url.replace('localhost', '127.0.0.1')}/graphql` };
+}
+
+answerQuestions(
+  async (question) => {
+    if (question.type === 'fresh') return fresh();
+    throw new Error(`unknown question ${question.type}`);
+  },
+  async () => {
+    await running?.close();
+  },
+);

@@ -1,0 +1,30 @@
+/**
+ * One span per upstream read a request makes (`upstream <resource>`): the
+ * cache, single-flight and stale decisions are its events (trace-observer.ts)
+ * and the HTTP request, when one is sent, is its child. With tracing off the
+ * tracer hands out non-recording spans.
+ */
+import { SpanStatusCode, trace } from '@opentelemetry/api';
+import { SERVICE_NAME } from './tracing.js';
+
+export function readSpan<T>(resource: string, read: () => Promise<T>): Promise<T> {
+  return trace
+    .getTracer(SERVICE_NAME)
+    .startActiveSpan(
+      `upstream ${resource}`,
+      { attributes: { 'upstream.resource': resource } },
+      async (span) => {
+        try {
+          return await read();
+        } catch (error) {
+          span.setStatus({
+            code: SpanStatusCode.ERROR,
+            message: error instanceof Error ? error.message : String(error),
+          });
+          throw error;
+        } finally {
+          span.end();
+        }
+      },
+    );
+}

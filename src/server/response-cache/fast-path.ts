@@ -1,0 +1,209 @@
+/**
+ * The response cache's hot path, in front of Yoga on the node:http listener.
+ *
+ * Why here and not as a Yoga plugin: a hit must do about what a bare Node
+ * server does. Measured on the one-artist query, Yoga's Fetch-API adapter
+ * (Request/Response objects, header copies, stream plumbing) costs more per
+ * request than parsing, validating and executing the two fields; a plugin's
+ * early answer still pays all of it. So a repeated operation is recognised
+ * from the raw request (method, URL or body bytes, Accept, data generation)
+ * and answered from stored bytes; everything else, and every miss, goes to
+ * Yoga unchanged (a POST body already read is handed over as `req.body`).
+ *
+ * What a hit still does, as every answer must: the per-client rate limit,
+ * the client key check in pass-through mode (only a key the upstream has
+ * accepted is answered from the cache; any other goes to Yoga, which checks
+ * it), the cost report (`responseCache: "hit"`, 0 upstream calls, the key's
+ * budget), ETag/304 and Cache-Control for GET, and the request log line.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Logger } from 'pino';
+import type { ResponseCache } from '../../cache/cache.js';
+import type { BudgetLedger, BudgetUsage } from '../../upstream/budget.js';
+import { type KeyRegistry, keyIdOf } from '../../upstream/key-registry.js';
+import type { AuthMode } from '../caller.js';
+import { clientIdOf } from '../client-identity.js';
+import type { ClientRateLimiter } from '../plugins/use-client-rate-limit.js';
+import { matches, maxAge } from '../plugins/use-http-caching.js';
+import type { UpstreamObserver } from '../../observability/upstream-observer.js';
+import type { ResponseCacheSlot } from './recorder.js';
+import { type StoredResponse, entryOf, isStoredResponse, responseKey } from './stored-response.js';
+
+type NodeHandler = (req: IncomingMessage, res: ServerResponse, context: { responseCacheSlot: ResponseCacheSlot }) => unknown;
+
+export interface ResponseCacheOptions {
+  readonly cache: ResponseCache;
+  readonly auth: AuthMode;
+  readonly keys: KeyRegistry;
+  readonly budget: BudgetLedger;
+  readonly logger: Logger;
+  /** Bodies larger than this are Yoga's to refuse; the fast path leaves them alone. */
+  readonly maxRequestBytes: number;
+  /** Longest life of a stored answer, whatever its upstream answers say. */
+  readonly maxTtlMs: number;
+  readonly httpCacheMaxAgeSeconds: number;
+  readonly rateLimiter?: ClientRateLimiter;
+  /** The upstream's data generation: answers of an older one are never served. */
+  readonly generation?: () => string;
+  readonly now?: () => Date;
+  readonly graphqlEndpoint?: string;
+  /** Told of every lookup, for the response cache's hit ratio in /metrics. */
+  readonly observer?: UpstreamObserver;
+}
+
+const BEARER = /^Bearer ([\x21-\x7E]{1,512})$/i;
+/** The budget figures of a hit may lag this much: reading the shared ledger on every hit would cost a Redis round trip. */
+const BUDGET_MEMO_MS = 1_000;
+
+export function withResponseCache(yoga: NodeHandler, options: ResponseCacheOptions) {
+  const endpoint = options.graphqlEndpoint ?? '/graphql';
+  const now = options.now ?? (() => new Date());
+  const budgets = new Map<string, { usage: BudgetUsage; until: number }>();
+
+  const budgetOf = async (keyId: string): Promise<BudgetUsage> => {
+    const memo = budgets.get(keyId);
+    if (memo !== undefined && memo.until > performance.now()) return memo.usage;
+    const usage = await options.budget.usage(keyId);
+    if (budgets.size > 1_000) budgets.clear();
+    budgets.set(keyId, { usage, until: performance.now() + BUDGET_MEMO_MS });
+    return usage;
+  };
+
+  /** The key whose budget a hit reports, when the request may be answered from the cache at all. */
+  const keyIdFor = async (req: IncomingMessage): Promise<string | undefined> => {
+    if (options.auth.kind === 'server') return keyIdOf(options.auth.apiKey);
+    const apiKey = BEARER.exec(req.headers.authorization?.trim() ?? '')?.[1];
+    if (apiKey === undefined) return undefined;
+    const keyId = keyIdOf(apiKey);
+    return (await options.keys.status(keyId)) === 'accepted' ? keyId : undefined;
+  };
+
+  const rateLimited = async (req: IncomingMessage): Promise<boolean> => {
+    const limiter = options.rateLimiter;
+    if (limiter === undefined) return false;
+    const forwarded = limiter.trustProxy ? String(req.headers['x-forwarded-for'] ?? '').split(',').at(-1)?.trim() : '';
+    const address = forwarded || req.socket.remoteAddress || 'unknown';
+    return (await limiter.consume(clientIdOf(address))) !== null;
+  };
+
+  const serve = async (req: IncomingMessage, res: ServerResponse, stored: StoredResponse, keyId: string, started: number) => {
+    const budget = await budgetOf(keyId);
+    const headers: Record<string, string> = { 'content-type': stored.contentType };
+    if (req.method === 'GET' && stored.etag !== null && stored.cacheScope !== null) {
+      headers.etag = stored.etag;
+      headers['cache-control'] = `${stored.cacheScope}, max-age=${maxAge(now(), options.httpCacheMaxAgeSeconds)}`;
+      if (stored.vary !== null) headers.vary = stored.vary;
+      if (matches(req.headers['if-none-match'] ?? null, stored.etag)) {
+        res.writeHead(304, headers).end();
+        log(304);
+        return;
+      }
+    } else {
+      headers['cache-control'] = 'no-store';
+    }
+    const cost = {
+      upstreamCalls: 0,
+      cacheHits: 0,
+      deduplicated: 0,
+      responseCache: 'hit',
+      budget: { dailyLimit: budget.dailyLimit, remaining: budget.remaining, resetsAt: budget.resetsAt },
+    };
+    const body = `{"data":${stored.data},"extensions":{"cost":${JSON.stringify(cost)}}}`;
+    headers['content-length'] = String(Buffer.byteLength(body));
+    res.writeHead(200, headers).end(body);
+    log(200);
+
+    function log(status: number) {
+      options.logger.info(
+        {
+          method: req.method,
+          path: endpoint,
+          status,
+          durationMs: Math.round((performance.now() - started) * 10) / 10,
+          operation: stored.operationName,
+          key: keyId.slice(0, 8),
+          upstreamCalls: 0,
+          responseCache: 'hit',
+        },
+        'request',
+      );
+    }
+  };
+
+  const store = (key: string, slot: ResponseCacheSlot): void => {
+    const { response, freshUntil } = slot;
+    if (response === undefined || freshUntil === undefined) return;
+    const stamp = Date.now();
+    const until = Math.min(freshUntil, stamp + options.maxTtlMs);
+    if (until <= stamp) return;
+    void options.cache.set(key, entryOf(response, until, stamp));
+  };
+
+  const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    const started = performance.now();
+    const slot: ResponseCacheSlot = {};
+    const url = req.url ?? '/';
+    const queryAt = url.indexOf('?');
+    const path = queryAt < 0 ? url : url.slice(0, queryAt);
+    let source: Buffer | string | undefined;
+    if (path === endpoint && req.method === 'GET' && queryAt >= 0 && !String(req.headers.accept ?? '').includes('text/html')) {
+      source = url;
+    } else if (path === endpoint && req.method === 'POST' && String(req.headers['content-type'] ?? '').includes('json')) {
+      const length = Number(req.headers['content-length']);
+      if (Number.isSafeInteger(length) && length > 0 && length <= options.maxRequestBytes) {
+        source = await readBody(req, length);
+        if (source === undefined) return; // the client went away
+        // @whatwg-node/server reads a body already consumed from here instead of the stream.
+        (req as IncomingMessage & { body?: Buffer }).body = source;
+      }
+    }
+    if (source === undefined) {
+      await yoga(req, res, { responseCacheSlot: slot });
+      return;
+    }
+
+    const key = responseKey({
+      method: req.method ?? 'GET',
+      source,
+      accept: String(req.headers.accept ?? ''),
+      generation: options.generation?.() ?? '',
+    });
+    const [entry, keyId] = await Promise.all([options.cache.get(key), keyIdFor(req)]);
+    const fresh = entry !== undefined && entry.freshUntil > Date.now() && isStoredResponse(entry.value);
+    options.observer?.cacheLookup('response', fresh);
+    if (fresh && keyId !== undefined && isStoredResponse(entry.value) && !(await rateLimited(req))) {
+      await serve(req, res, entry.value, keyId, started);
+      return;
+    }
+    res.once('finish', () => store(key, slot));
+    await yoga(req, res, { responseCacheSlot: slot });
+  };
+
+  return (req: IncomingMessage, res: ServerResponse): void => {
+    handle(req, res).catch((error: unknown) => {
+      options.logger.error({ err: error }, 'response cache: request failed');
+      if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json' });
+      res.end();
+    });
+  };
+}
+
+/** The whole body, exactly `length` bytes as announced; undefined when the client aborts or sends more. */
+function readBody(req: IncomingMessage, length: number): Promise<Buffer | undefined> {
+  return new Promise((resolve) => {
+    const body = Buffer.allocUnsafe(length);
+    let received = 0;
+    req.on('data', (chunk: Buffer) => {
+      if (received + chunk.length > length) {
+        req.destroy();
+        resolve(undefined);
+        return;
+      }
+      chunk.copy(body, received);
+      received += chunk.length;
+    });
+    req.once('end', () => resolve(received === length ? body : body.subarray(0, received)));
+    req.once('error', () => resolve(undefined));
+    req.once('aborted', () => resolve(undefined));
+  });
+}

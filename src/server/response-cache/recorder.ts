@@ -1,0 +1,54 @@
+/**
+ * The Yoga side of the response cache: marks a complete answer as storable
+ * and hands it to the fast path (fast-path.ts) through the server context's
+ * slot. Only answers that are the whole truth for everyone are stored: no
+ * errors, no records left out, nothing served stale, nothing about the
+ * caller (`apiUsage`), no streamed or deferred parts.
+ */
+import { getOperationAST } from 'graphql';
+import type { Plugin } from 'graphql-yoga';
+import type { GatewayContext } from '../../schema/context.js';
+import { selectsUncacheable } from '../plugins/use-http-caching.js';
+import type { StoredResponse } from './stored-response.js';
+
+/** Filled by the recorder during a miss, read by the fast path once the answer is sent. */
+export interface ResponseCacheSlot {
+  record?: { data: string; operationName: string | null; freshUntil: number };
+  response?: StoredResponse;
+  freshUntil?: number;
+}
+
+export function useResponseCacheRecorder(): Plugin<GatewayContext & { responseCacheSlot?: ResponseCacheSlot }> {
+  return {
+    onExecute({ args }) {
+      const slot = args.contextValue.responseCacheSlot;
+      if (slot === undefined || selectsUncacheable(args.document, args.operationName)) return;
+      return {
+        onExecuteDone({ result }) {
+          if (Symbol.asyncIterator in result || result.errors !== undefined || result.data == null) return;
+          const { stats } = args.contextValue;
+          if (stats.stale.length > 0 || stats.warnings.length > 0 || stats.unauthenticated) return;
+          const operationName = args.operationName ?? getOperationAST(args.document)?.name?.value ?? null;
+          slot.record = { data: JSON.stringify(result.data), operationName, freshUntil: stats.freshUntil };
+        },
+      };
+    },
+    onResponse({ response, serverContext }) {
+      const slot = (serverContext as { responseCacheSlot?: ResponseCacheSlot } | undefined)?.responseCacheSlot;
+      const record = slot?.record;
+      if (slot === undefined || record === undefined || response.status !== 200) return;
+      const contentType = response.headers.get('content-type');
+      if (contentType === null || !contentType.includes('json')) return;
+      const cacheControl = response.headers.get('cache-control');
+      slot.response = {
+        operationName: record.operationName,
+        data: record.data,
+        contentType,
+        etag: response.headers.get('etag'),
+        vary: response.headers.get('vary'),
+        cacheScope: cacheControl === null || cacheControl.includes('no-store') ? null : (cacheControl.split(',')[0]?.trim() ?? null),
+      };
+      slot.freshUntil = record.freshUntil;
+    },
+  };
+}
