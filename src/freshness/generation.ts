@@ -79,6 +79,9 @@ export class GenerationView implements DataGeneration {
  * before any generation was known belongs to the first one (0): the baseline
  * poll records what the upstream already had, it is not a change.
  */
-export function isCurrentGeneration(read: number | undefined, current: Generation | undefined): boolean {
+export function isCurrentGeneration(
+  read: number | undefined,
+  current: Generation | undefined,
+): boolean {
   return current === undefined || (read ?? 0) >= current.id;
 }

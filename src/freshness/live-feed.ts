@@ -43,7 +43,9 @@ export function createLiveFeed(redis: Redis | undefined, prefix: string, logger:
           return 0;
         }),
     } as unknown as Redis;
-    pubSub = createPubSub<Topics>({ eventTarget: createRedisEventTarget({ publishClient, subscribeClient: subscriber }) });
+    pubSub = createPubSub<Topics>({
+      eventTarget: createRedisEventTarget({ publishClient, subscribeClient: subscriber }),
+    });
   }
   const generations = pubSub.subscribe(generationTopic);
   const generationListeners: ((generation: Generation) => void)[] = [];

@@ -1,5 +1,10 @@
 /** The generation of one process alone (no REDIS_URL). */
-import { type Advance, type Generation, type GenerationStore, KNOWN_IDS_LIMIT } from './generation.js';
+import {
+  type Advance,
+  type Generation,
+  type GenerationStore,
+  KNOWN_IDS_LIMIT,
+} from './generation.js';
 
 export class MemoryGenerationStore implements GenerationStore {
   #generation: Generation | undefined;
@@ -18,7 +23,10 @@ export class MemoryGenerationStore implements GenerationStore {
     const known = new Set(this.#known);
     const newIds = ids.filter((id) => !known.has(id));
     if (newIds.length > 0) this.#generation = { id: this.#generation.id + 1, seenAt };
-    this.#known = [...ids, ...this.#known.filter((id) => !ids.includes(id))].slice(0, KNOWN_IDS_LIMIT);
+    this.#known = [...ids, ...this.#known.filter((id) => !ids.includes(id))].slice(
+      0,
+      KNOWN_IDS_LIMIT,
+    );
     return { generation: this.#generation, newIds };
   }
 }

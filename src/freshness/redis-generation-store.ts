@@ -5,7 +5,12 @@
  * The key lives for GENERATION_TTL_MS and every poll renews it.
  */
 import type { Redis } from 'ioredis';
-import { type Advance, type Generation, type GenerationStore, KNOWN_IDS_LIMIT } from './generation.js';
+import {
+  type Advance,
+  type Generation,
+  type GenerationStore,
+  KNOWN_IDS_LIMIT,
+} from './generation.js';
 
 export const GENERATION_KEY = 'generation';
 /** Far beyond any poll interval; bounded like every key the gateway writes. */
@@ -54,13 +59,22 @@ export class RedisGenerationStore implements GenerationStore {
 
   async advance(ids: readonly string[], seenAt: string, floorId: number): Promise<Advance> {
     const text = (await this.redis.eval(
-      ADVANCE, 1, GENERATION_KEY, JSON.stringify(ids), seenAt, floorId, GENERATION_TTL_MS, KNOWN_IDS_LIMIT,
+      ADVANCE,
+      1,
+      GENERATION_KEY,
+      JSON.stringify(ids),
+      seenAt,
+      floorId,
+      GENERATION_TTL_MS,
+      KNOWN_IDS_LIMIT,
     )) as string;
     const value = JSON.parse(text) as { newIds?: unknown };
     const generation = parseGeneration(value);
     if (generation === undefined) throw new Error('redis: unreadable generation');
     // cjson writes an empty array as {}.
-    const newIds = Array.isArray(value.newIds) ? value.newIds.filter((id): id is string => typeof id === 'string') : [];
+    const newIds = Array.isArray(value.newIds)
+      ? value.newIds.filter((id): id is string => typeof id === 'string')
+      : [];
     return { generation, newIds };
   }
 }
@@ -68,6 +82,7 @@ export class RedisGenerationStore implements GenerationStore {
 function parseGeneration(value: unknown): Generation | undefined {
   if (typeof value !== 'object' || value === null) return undefined;
   const { id, seenAt } = value as { id?: unknown; seenAt?: unknown };
-  if (typeof id !== 'number' || !Number.isSafeInteger(id) || typeof seenAt !== 'string') return undefined;
+  if (typeof id !== 'number' || !Number.isSafeInteger(id) || typeof seenAt !== 'string')
+    return undefined;
   return { id, seenAt };
 }

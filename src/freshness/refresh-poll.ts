@@ -64,7 +64,10 @@ export class RefreshPoll {
       if (await lease.take(intervalMs)) await this.pollNow();
       else await this.#learnShared();
     } catch (error) {
-      logger.warn({ error: (error as Error).message }, 'refresh poll failed; the next interval tries again');
+      logger.warn(
+        { error: (error as Error).message },
+        'refresh poll failed; the next interval tries again',
+      );
     }
   }
 
@@ -83,16 +86,24 @@ export class RefreshPoll {
     }
     const page = polled.value;
     const seenAt = (this.options.now?.() ?? new Date()).toISOString();
-    const advance = await store.advance(page.items.map((item) => item.id), seenAt, view.now()?.id ?? 0);
+    const advance = await store.advance(
+      page.items.map((item) => item.id),
+      seenAt,
+      view.now()?.id ?? 0,
+    );
     view.learn(advance.generation);
     // Stored after the generation moved: the page just read belongs to it, not to the one before.
     await polled.keep();
     if (advance.newIds.length === 0) return;
-    logger.info({ generation: advance.generation.id, newMilestones: advance.newIds.length }, 'upstream refreshed: new data generation');
+    logger.info(
+      { generation: advance.generation.id, newMilestones: advance.newIds.length },
+      'upstream refreshed: new data generation',
+    );
     feed.publishGeneration(advance.generation);
     const fresh = new Set(advance.newIds);
     // Oldest first, so a ticker shows them in the order they happened.
-    for (const item of [...page.items].reverse()) if (fresh.has(item.id)) feed.publishMilestone(item);
+    for (const item of [...page.items].reverse())
+      if (fresh.has(item.id)) feed.publishMilestone(item);
   }
 
   async #learnShared(): Promise<void> {

@@ -9,7 +9,8 @@ import { builder } from './builder.js';
 import { MilestoneRef } from './object-refs.js';
 
 builder.subscriptionType({
-  description: 'Live data: what the gateway learns when the upstream refreshes, pushed over GraphQL over SSE.',
+  description:
+    'Live data: what the gateway learns when the upstream refreshes, pushed over GraphQL over SSE.',
 });
 
 builder.subscriptionField('milestoneCrossed', (t) =>
@@ -18,8 +19,13 @@ builder.subscriptionField('milestoneCrossed', (t) =>
     description:
       'Each milestone the upstream publishes from now on, once, as soon as the refresh poll (every ' +
       '`REFRESH_POLL_SECONDS`) sees it.',
-    args: { isAfrobeats: t.arg.boolean({ description: 'Only Afrobeats artists (true) or only others (false).' }) },
-    subscribe: (_, args, context) => onlyMatching(context.live.milestones(), args.isAfrobeats ?? undefined),
+    args: {
+      isAfrobeats: t.arg.boolean({
+        description: 'Only Afrobeats artists (true) or only others (false).',
+      }),
+    },
+    subscribe: (_, args, context) =>
+      onlyMatching(context.live.milestones(), args.isAfrobeats ?? undefined),
     resolve: (milestone: MilestoneRecord, _, context) => {
       context.renewForEvent();
       return milestone;

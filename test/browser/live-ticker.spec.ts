@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { formatCount } from '../../examples/web/src/format.js';
 import { type Stack, startStack } from '../support/stack.js';
-import { type Browser, type StaticServer, launchBrowser, screenshot, serveApp } from './harness.js';
+import { type Browser, launchBrowser, type StaticServer, screenshot, serveApp } from './harness.js';
 
 let stack: Stack;
 let app: StaticServer;
@@ -31,13 +31,17 @@ it('a milestone published upstream appears in the ticker without a reload', asyn
   const page = await browser.newPage();
   try {
     const listening = page.waitForResponse(
-      (response) => response.url().startsWith(`${stack.url}/graphql`) && response.request().headers()['accept'] === 'text/event-stream',
+      (response) =>
+        response.url().startsWith(`${stack.url}/graphql`) &&
+        response.request().headers().accept === 'text/event-stream',
     );
     let loads = 0;
     page.on('load', () => (loads += 1));
     await page.goto(`${app.url}/?api=${encodeURIComponent(`${stack.url}/graphql`)}#/`);
     await listening;
-    await expect.poll(() => page.getByTestId('top-artist').count(), { timeout: 15_000 }).toBeGreaterThan(0);
+    await expect
+      .poll(() => page.getByTestId('top-artist').count(), { timeout: 15_000 })
+      .toBeGreaterThan(0);
 
     const artist = stack.simulator.data.allArtists()[7]!;
     const published = stack.simulator.publishMilestone(artist.slug)!;
@@ -45,7 +49,9 @@ it('a milestone published upstream appears in the ticker without a reload', asyn
 
     const items = page.getByTestId('ticker-item');
     await expect.poll(() => items.count(), { timeout: 15_000 }).toBe(1);
-    expect(await items.first().innerText()).toContain(`${artist.name} passed ${formatCount(published.threshold)}`);
+    expect(await items.first().textContent()).toContain(
+      `${artist.name} passed ${formatCount(published.threshold)}`,
+    );
     expect(loads).toBe(1);
     await screenshot(page, 'live-ticker');
   } finally {

@@ -12,7 +12,10 @@ beforeAll(async () => {
 });
 afterAll(() => stack.close());
 
-type Payload = Record<string, unknown> & { hasNext?: boolean; extensions?: Record<string, unknown> };
+type Payload = Record<string, unknown> & {
+  hasNext?: boolean;
+  extensions?: Record<string, unknown>;
+};
 
 /** POSTs `query` asking for multipart/mixed; returns the content type and each part's JSON, in order. */
 async function multipart(query: string): Promise<{ type: string; parts: Payload[] }> {
@@ -22,7 +25,8 @@ async function multipart(query: string): Promise<{ type: string; parts: Payload[
     body: JSON.stringify({ query }),
   });
   const text = await response.text();
-  const boundary = /boundary="?([^";]+)"?/.exec(response.headers.get('content-type') ?? '')?.[1] ?? '-';
+  const boundary =
+    /boundary="?([^";]+)"?/.exec(response.headers.get('content-type') ?? '')?.[1] ?? '-';
   const parts = text
     .split(`--${boundary}`)
     .map((part) => part.slice(part.indexOf('\r\n\r\n') + 4).trim())
@@ -33,35 +37,60 @@ async function multipart(query: string): Promise<{ type: string; parts: Payload[
 
 it('@defer: the profile in the first payload, the history in an incremental one, the cost of both on the last', async () => {
   const slug = stack.simulator.data.allArtists()[2]!.slug;
-  const { type, parts } = await multipart(`{ artist(slug: "${slug}") { name ... @defer(label: "slow") { history { date } } } }`);
+  const { type, parts } = await multipart(
+    `{ artist(slug: "${slug}") { name ... @defer(label: "slow") { history { date } } } }`,
+  );
   expect(type).toMatch(/^multipart\/mixed/);
   expect(parts.length).toBeGreaterThanOrEqual(2);
   expect(parts[0]).toMatchObject({ data: { artist: { name: expect.any(String) } }, hasNext: true });
-  expect(parts[0]!.data).toEqual({ artist: { name: stack.simulator.data.artistBySlug(slug)!.name } });
+  expect(parts[0]!.data).toEqual({
+    artist: { name: stack.simulator.data.artistBySlug(slug)!.name },
+  });
   const last = parts.at(-1)!;
   expect(last.hasNext).toBe(false);
-  const incremental = parts.flatMap((part) => (part.incremental as { label?: string; data: { history: unknown[] } }[] | undefined) ?? []);
+  const incremental = parts.flatMap(
+    (part) =>
+      (part.incremental as { label?: string; data: { history: unknown[] } }[] | undefined) ?? [],
+  );
   expect(incremental).toEqual([expect.objectContaining({ label: 'slow', path: ['artist'] })]);
-  expect(incremental[0]!.data.history).toHaveLength(stack.simulator.data.artistHistory(slug)!.length);
+  expect(incremental[0]!.data.history).toHaveLength(
+    stack.simulator.data.artistHistory(slug)!.length,
+  );
   // Profile and history: both counted, the deferred one included.
   expect(last.extensions?.cost).toMatchObject({ estimated: 2, upstreamCalls: 2 });
 });
 
 it('@stream: a long list arrives item by item after its first items', async () => {
-  const { parts } = await multipart('{ topArtistsByStreams(limit: 5) @stream(initialCount: 2) { rank } }');
-  expect(parts[0]).toMatchObject({ data: { topArtistsByStreams: [{ rank: 1 }, { rank: 2 }] }, hasNext: true });
-  const streamed = parts.flatMap((part) => (part.incremental as { items: { rank: number }[] }[] | undefined) ?? []).flatMap((i) => i.items);
+  const { parts } = await multipart(
+    '{ topArtistsByStreams(limit: 5) @stream(initialCount: 2) { rank } }',
+  );
+  expect(parts[0]).toMatchObject({
+    data: { topArtistsByStreams: [{ rank: 1 }, { rank: 2 }] },
+    hasNext: true,
+  });
+  const streamed = parts
+    .flatMap((part) => (part.incremental as { items: { rank: number }[] }[] | undefined) ?? [])
+    .flatMap((i) => i.items);
   expect(streamed.map((item) => item.rank)).toEqual([3, 4, 5]);
   expect(parts.at(-1)!.extensions?.cost).toMatchObject({ estimated: 1 });
 });
 
 it('deferred reads count against MAX_UPSTREAM_COST before anything runs', async () => {
-  const strict = await startStack({ sharedSimulator: stack.simulator, gateway: { protection: { maxUpstreamCost: 1 } } });
+  const strict = await startStack({
+    sharedSimulator: stack.simulator,
+    gateway: { protection: { maxUpstreamCost: 1 } },
+  });
   try {
     const calls = stack.simulator.calls.length;
     const slug = stack.simulator.data.allArtists()[4]!.slug;
-    const refused = await strict.query(`{ artist(slug: "${slug}") { name ... @defer { history { date } } } }`);
-    expect(refused.body.errors?.[0]?.extensions).toMatchObject({ code: 'QUERY_TOO_COSTLY', estimated: 2, maximum: 1 });
+    const refused = await strict.query(
+      `{ artist(slug: "${slug}") { name ... @defer { history { date } } } }`,
+    );
+    expect(refused.body.errors?.[0]?.extensions).toMatchObject({
+      code: 'QUERY_TOO_COSTLY',
+      estimated: 2,
+      maximum: 1,
+    });
     expect(stack.simulator.calls.length).toBe(calls);
   } finally {
     await strict.close();

@@ -20,7 +20,9 @@ afterEach(async () => {
 const HOUR_MS = 3_600_000;
 
 async function start(dailyLimit = 1000): Promise<Stack> {
-  stack = await startStack({ gateway: { refreshPollMs: HOUR_MS, dailyLimit, stores: { clientBudgetShare: 1 } } });
+  stack = await startStack({
+    gateway: { refreshPollMs: HOUR_MS, dailyLimit, stores: { clientBudgetShare: 1 } },
+  });
   return stack;
 }
 
@@ -31,8 +33,10 @@ interface Freshness {
   previousGeneration?: number;
   budgetLow?: boolean;
 }
-const freshnessOf = (body: { extensions?: Record<string, unknown> }) => body.extensions?.freshness as Freshness | undefined;
-const totalOf = (body: { data?: Record<string, unknown> | null }) => (body.data?.artist as { totalStreams: number }).totalStreams;
+const freshnessOf = (body: { extensions?: Record<string, unknown> }) =>
+  body.extensions?.freshness as Freshness | undefined;
+const totalOf = (body: { data?: Record<string, unknown> | null }) =>
+  (body.data?.artist as { totalStreams: number } | undefined)?.totalStreams;
 
 describe('freshness follows the upstream', () => {
   it('a new generation: the cached answer once more at once, one background call, then the new value', async () => {
@@ -57,7 +61,11 @@ describe('freshness follows the upstream', () => {
     expect(revalidating.body.extensions?.cost).toMatchObject({ upstreamCalls: 0, cacheHits: 1 });
 
     await until(() => calls() === 2);
-    await until(async () => totalOf((await stack!.query(artistQuery(slug))).body) === simulator.data.artistBySlug(slug)!.totalStreams);
+    await until(
+      async () =>
+        totalOf((await stack!.query(artistQuery(slug))).body) ===
+        simulator.data.artistBySlug(slug)!.totalStreams,
+    );
     const settled = await stack!.query(artistQuery(slug));
     expect(freshnessOf(settled.body)).toEqual({ generation: 1, seenAt: expect.any(String) });
     expect(calls()).toBe(2);
@@ -72,13 +80,19 @@ describe('freshness follows the upstream', () => {
     await gateway.refreshPoll!.pollNow();
     simulator.publishMilestone(slug);
     await gateway.refreshPoll!.pollNow();
-    const spend = artists.slice(1, 16).map((artist, i) => `a${i}: artist(slug: "${artist.slug}") { name }`);
+    const spend = artists
+      .slice(1, 16)
+      .map((artist, i) => `a${i}: artist(slug: "${artist.slug}") { name }`);
     await stack!.query(`{ ${spend.join(' ')} }`);
     const before = simulator.calls.length;
 
     const answer = await stack!.query(`${artistQuery(slug).slice(0, -1)} apiUsage { remaining } }`);
     expect(answer.body.data?.apiUsage).toEqual({ remaining: 2 });
-    expect(freshnessOf(answer.body)).toMatchObject({ generation: 1, previousGeneration: 1, budgetLow: true });
+    expect(freshnessOf(answer.body)).toMatchObject({
+      generation: 1,
+      previousGeneration: 1,
+      budgetLow: true,
+    });
     expect(totalOf(answer.body)).toBe(artists[0]!.totalStreams);
     expect(simulator.calls.length).toBe(before);
   });
@@ -102,7 +116,9 @@ describe('Subscription.milestoneCrossed', () => {
       await gateway.refreshPoll!.pollNow();
       await until(() => all.events.length === 2 && onlyAfro.events.length === 1);
       const slugs = (events: typeof all.events) =>
-        events.map((event) => (event.data?.milestoneCrossed as { artist: { slug: string } }).artist.slug);
+        events.map(
+          (event) => (event.data?.milestoneCrossed as { artist: { slug: string } } | undefined)?.artist.slug,
+        );
       expect(slugs(all.events)).toEqual([other.slug, afro.slug]);
       expect(slugs(onlyAfro.events)).toEqual([afro.slug]);
       // The poll was the only upstream call.

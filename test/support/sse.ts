@@ -8,14 +8,22 @@ export interface Subscriber {
   close(): void;
 }
 
-export async function subscribe(url: string, query: string, variables?: Record<string, unknown>): Promise<Subscriber> {
-  const params = new URLSearchParams({ query, ...(variables ? { variables: JSON.stringify(variables) } : {}) });
+export async function subscribe(
+  url: string,
+  query: string,
+  variables?: Record<string, unknown>,
+): Promise<Subscriber> {
+  const params = new URLSearchParams({
+    query,
+    ...(variables ? { variables: JSON.stringify(variables) } : {}),
+  });
   const controller = new AbortController();
   const response = await fetch(`${url}/graphql?${params}`, {
     headers: { accept: 'text/event-stream' },
     signal: controller.signal,
   });
-  if (response.status !== 200 || response.body === null) throw new Error(`subscription refused: ${response.status} ${await response.text()}`);
+  if (response.status !== 200 || response.body === null)
+    throw new Error(`subscription refused: ${response.status} ${await response.text()}`);
   const events: Subscriber['events'] = [];
   const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
   void (async () => {
@@ -25,13 +33,15 @@ export async function subscribe(url: string, query: string, variables?: Record<s
         const { value, done } = await reader.read();
         if (done) return;
         buffer += value;
-        let end: number;
-        while ((end = buffer.indexOf('\n\n')) >= 0) {
+        for (let end = buffer.indexOf('\n\n'); end >= 0; end = buffer.indexOf('\n\n')) {
           const block = buffer.slice(0, end);
           buffer = buffer.slice(end + 2);
           const lines = block.split('\n');
           if (!lines.includes('event: next')) continue;
-          const data = lines.filter((line) => line.startsWith('data: ')).map((line) => line.slice(6)).join('\n');
+          const data = lines
+            .filter((line) => line.startsWith('data: '))
+            .map((line) => line.slice(6))
+            .join('\n');
           events.push(JSON.parse(data) as Subscriber['events'][number]);
         }
       }

@@ -12,9 +12,12 @@ export function sseSubscriptionExchange(url: string) {
         subscribe(sink) {
           const address = new URL(url, window.location.href);
           address.searchParams.set('query', request.query ?? '');
-          if (request.variables !== undefined) address.searchParams.set('variables', JSON.stringify(request.variables));
+          if (request.variables !== undefined)
+            address.searchParams.set('variables', JSON.stringify(request.variables));
           const source = new EventSource(address);
-          source.addEventListener('next', (event) => sink.next(JSON.parse((event as MessageEvent<string>).data)));
+          source.addEventListener('next', (event) =>
+            sink.next(JSON.parse((event as MessageEvent<string>).data)),
+          );
           source.addEventListener('complete', () => {
             source.close();
             sink.complete();

@@ -12,25 +12,31 @@ export function useFreshnessReport(): Plugin<GatewayContext> {
   return {
     onExecute() {
       return {
-        onExecuteDone: (done) => onFinalResult(done, ({ args, result, setResult }) => {
-          const { stats, generation } = args.contextValue;
-          const current = generation.now();
-          if (current === undefined && stats.previousGeneration === 0) return;
-          setResult({
-            ...result,
-            extensions: {
-              ...result.extensions,
-              freshness: {
-                generation: current?.id ?? null,
-                seenAt: current?.seenAt ?? null,
-                ...(stats.previousGeneration > 0 ? { previousGeneration: stats.previousGeneration } : {}),
-                ...(stats.revalidationDeferred
-                  ? { budgetLow: true, note: 'The daily budget is low: answers of the previous data generation are served without refreshing them' }
-                  : {}),
+        onExecuteDone: (done) =>
+          onFinalResult(done, ({ args, result, setResult }) => {
+            const { stats, generation } = args.contextValue;
+            const current = generation.now();
+            if (current === undefined && stats.previousGeneration === 0) return;
+            setResult({
+              ...result,
+              extensions: {
+                ...result.extensions,
+                freshness: {
+                  generation: current?.id ?? null,
+                  seenAt: current?.seenAt ?? null,
+                  ...(stats.previousGeneration > 0
+                    ? { previousGeneration: stats.previousGeneration }
+                    : {}),
+                  ...(stats.revalidationDeferred
+                    ? {
+                        budgetLow: true,
+                        note: 'The daily budget is low: answers of the previous data generation are served without refreshing them',
+                      }
+                    : {}),
+                },
               },
-            },
-          });
-        }),
+            });
+          }),
       };
     },
   };

@@ -1,5 +1,8 @@
 import { useSubscription } from 'urql';
-import { MilestoneCrossedDocument, type MilestoneCrossedSubscription } from '../../../generated/graphql';
+import {
+  MilestoneCrossedDocument,
+  type MilestoneCrossedSubscription,
+} from '../../../generated/graphql';
 import { formatCount } from '../format';
 import { artistHref } from '../router';
 
@@ -18,14 +21,16 @@ export function MilestoneTicker() {
     <section className="panel ticker" data-testid="milestone-ticker">
       <h1>New milestones</h1>
       {milestones.length === 0 ? (
-        <p className="subtitle">Live: a milestone shows here as soon as the upstream publishes it.</p>
+        <p className="subtitle">
+          Live: a milestone shows here as soon as the upstream publishes it.
+        </p>
       ) : (
         <ul className="ticker-list">
           {milestones.map((milestone) => (
             <li key={milestone.id} data-testid="ticker-item">
               <a href={artistHref(milestone.artist.slug)}>{milestone.artist.name}</a>
-              {milestone.song ? ` · ${milestone.song.title}` : ''} passed {formatCount(milestone.threshold)}{' '}
-              {milestone.platform} streams
+              {milestone.song ? ` · ${milestone.song.title}` : ''} passed{' '}
+              {formatCount(milestone.threshold)} {milestone.platform} streams
             </li>
           ))}
         </ul>
