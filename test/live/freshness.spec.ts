@@ -117,7 +117,8 @@ describe('Subscription.milestoneCrossed', () => {
       await until(() => all.events.length === 2 && onlyAfro.events.length === 1);
       const slugs = (events: typeof all.events) =>
         events.map(
-          (event) => (event.data?.milestoneCrossed as { artist: { slug: string } } | undefined)?.artist.slug,
+          (event) =>
+            (event.data?.milestoneCrossed as { artist: { slug: string } } | undefined)?.artist.slug,
         );
       expect(slugs(all.events)).toEqual([other.slug, afro.slug]);
       expect(slugs(onlyAfro.events)).toEqual([afro.slug]);

@@ -118,7 +118,8 @@ describe('live data across 3 replicas', () => {
     const path = `/api/v1/artists/${slug}`;
     const query = `{ artist(slug: "${slug}") { totalStreams } }`;
     const read = async (replica: Replica) =>
-      ((await replica.query(query)).body.data?.artist as { totalStreams: number } | undefined)?.totalStreams;
+      ((await replica.query(query)).body.data?.artist as { totalStreams: number } | undefined)
+        ?.totalStreams;
     const before = await read(replicas[0]!);
     expect(callsTo(path)).toBe(1);
 
