@@ -36,7 +36,7 @@ import { exampleGraphiQL } from './examples.js';
 import { yogaLogger } from './yoga-logger.js';
 import { useClientKeyCheck } from './plugins/use-client-key-check.js';
 import { useCostReport } from './plugins/use-cost-report.js';
-import { useFreshnessReport } from './plugins/use-freshness-report.js';
+import { generationReport, useFreshnessReport } from './plugins/use-freshness-report.js';
 import { useMetrics } from './plugins/use-metrics.js';
 import { type ClientRateLimitOptions, createClientRateLimiter, useClientRateLimit } from './plugins/use-client-rate-limit.js';
 import { DEFAULT_HTTP_CACHE_MAX_AGE_SECONDS, useHttpCaching } from './plugins/use-http-caching.js';
@@ -290,6 +290,12 @@ export function createGateway(options: GatewayOptions) {
           maxTtlMs: options.cache.ttlMs,
           observer,
           httpCacheMaxAgeSeconds: protection.httpCacheMaxAgeSeconds ?? DEFAULT_HTTP_CACHE_MAX_AGE_SECONDS,
+          // Issue 11: a new data generation is a new key; answers read before any poll belong to generation 0.
+          generation: () => String(generation.now()?.id ?? 0),
+          freshness: () => {
+            const current = generation.now();
+            return current === undefined ? undefined : generationReport(current);
+          },
           ...(rateLimiter !== undefined ? { rateLimiter } : {}),
           ...(options.now ? { now: options.now } : {}),
         });

@@ -5,6 +5,7 @@
  * whether the budget was too low to refresh them (they stay as they were).
  */
 import type { Plugin } from 'graphql-yoga';
+import type { Generation } from '../../freshness/generation.js';
 import type { GatewayContext } from '../../schema/context.js';
 import { onFinalResult } from './on-final-result.js';
 
@@ -22,8 +23,7 @@ export function useFreshnessReport(): Plugin<GatewayContext> {
               extensions: {
                 ...result.extensions,
                 freshness: {
-                  generation: current?.id ?? null,
-                  seenAt: current?.seenAt ?? null,
+                  ...generationReport(current),
                   ...(stats.previousGeneration > 0
                     ? { previousGeneration: stats.previousGeneration }
                     : {}),
@@ -40,4 +40,9 @@ export function useFreshnessReport(): Plugin<GatewayContext> {
       };
     },
   };
+}
+
+/** The generation part of `extensions.freshness`, also written by the response cache's hits. */
+export function generationReport(current: Generation | undefined): { generation: number | null; seenAt: string | null } {
+  return { generation: current?.id ?? null, seenAt: current?.seenAt ?? null };
 }

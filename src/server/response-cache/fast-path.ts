@@ -45,6 +45,8 @@ export interface ResponseCacheOptions {
   readonly rateLimiter?: ClientRateLimiter;
   /** The upstream's data generation: answers of an older one are never served. */
   readonly generation?: () => string;
+  /** `extensions.freshness` of a hit (the generation and when it was seen); undefined: none. */
+  readonly freshness?: () => object | undefined;
   readonly now?: () => Date;
   readonly graphqlEndpoint?: string;
   /** Told of every lookup, for the response cache's hit ratio in /metrics. */
@@ -108,7 +110,9 @@ export function withResponseCache(yoga: NodeHandler, options: ResponseCacheOptio
       responseCache: 'hit',
       budget: { dailyLimit: budget.dailyLimit, remaining: budget.remaining, resetsAt: budget.resetsAt },
     };
-    const body = `{"data":${stored.data},"extensions":{"cost":${JSON.stringify(cost)}}}`;
+    const freshness = options.freshness?.();
+    const fresh = freshness === undefined ? '' : `,"freshness":${JSON.stringify(freshness)}`;
+    const body = `{"data":${stored.data},"extensions":{"cost":${JSON.stringify(cost)}${fresh}}}`;
     headers['content-length'] = String(Buffer.byteLength(body));
     res.writeHead(200, headers).end(body);
     log(200);
