@@ -43,6 +43,9 @@ export function useFreshnessReport(): Plugin<GatewayContext> {
 }
 
 /** The generation part of `extensions.freshness`, also written by the response cache's hits. */
-export function generationReport(current: Generation | undefined): { generation: number | null; seenAt: string | null } {
+export function generationReport(current: Generation | undefined): {
+  generation: number | null;
+  seenAt: string | null;
+} {
   return { generation: current?.id ?? null, seenAt: current?.seenAt ?? null };
 }
