@@ -91,10 +91,17 @@ export function withResponseCache(yoga: NodeHandler, options: ResponseCacheOptio
   const serve = async (req: IncomingMessage, res: ServerResponse, stored: StoredResponse, keyId: string, started: number) => {
     const budget = await budgetOf(keyId);
     const headers: Record<string, string> = { 'content-type': stored.contentType };
+    // Yoga's default CORS, as on a miss: a browser app on another origin (examples/web) reads hits too.
+    const origin = req.headers.origin;
+    if (origin !== undefined) {
+      headers['access-control-allow-origin'] = origin;
+      headers['access-control-allow-credentials'] = 'true';
+      headers.vary = 'Origin';
+    }
     if (req.method === 'GET' && stored.etag !== null && stored.cacheScope !== null) {
       headers.etag = stored.etag;
       headers['cache-control'] = `${stored.cacheScope}, max-age=${maxAge(now(), options.httpCacheMaxAgeSeconds)}`;
-      if (stored.vary !== null) headers.vary = stored.vary;
+      if (stored.vary !== null) headers.vary = headers.vary === undefined ? stored.vary : `${stored.vary}, Origin`;
       if (matches(req.headers['if-none-match'] ?? null, stored.etag)) {
         res.writeHead(304, headers).end();
         log(304);
