@@ -5,7 +5,7 @@
  * request body before answering, as any server that looks at its request must;
  * nothing else. `serve` says which bytes to send from now on.
  */
-import { type OutgoingHttpHeaders, createServer } from 'node:http';
+import { createServer, type OutgoingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { CapturedAnswer } from './http-capture.js';
 import { answerQuestions } from './ipc.js';

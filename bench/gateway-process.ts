@@ -11,7 +11,7 @@
 import pino from 'pino';
 import { loadConfig } from '../src/config.js';
 import { createGateway } from '../src/server/gateway.js';
-import { type RunningServer, listen } from '../src/server/http-server.js';
+import { listen, type RunningServer } from '../src/server/http-server.js';
 import { answerQuestions } from './ipc.js';
 
 const upstreamUrl = process.env.BENCH_UPSTREAM_URL;
@@ -26,7 +26,12 @@ let running: RunningServer | undefined;
 
 async function fresh(): Promise<{ url: string }> {
   await running?.close();
-  const gateway = createGateway({ ...config, upstreamUrl: upstreamUrl!, upstreamApiKey, logger: pino({ level: 'silent' }) });
+  const gateway = createGateway({
+    ...config,
+    upstreamUrl: upstreamUrl!,
+    upstreamApiKey,
+    logger: pino({ level: 'silent' }),
+  });
   running = await listen(gateway, 0, '127.0.0.1');
   return { url: `${running.url.replace('localhost', '127.0.0.1')}/graphql` };
 }

@@ -34,19 +34,35 @@ export function usage(): Usage {
  * Child side: answers each question with `answer`, every process also answering `usage`;
  * `stop` ends the process once `onStop` has run.
  */
-export function answerQuestions(answer: (question: Question) => Promise<unknown>, onStop: () => Promise<void>): void {
-  if (process.send === undefined) throw new Error('this script is started by bench/run.ts, with an IPC channel');
-  const reply = (envelope: Envelope, then?: () => void) => process.send!(envelope, undefined, {}, then);
+export function answerQuestions(
+  answer: (question: Question) => Promise<unknown>,
+  onStop: () => Promise<void>,
+): void {
+  if (process.send === undefined)
+    throw new Error('this script is started by bench/run.ts, with an IPC channel');
+  const reply = (envelope: Envelope, then?: () => void) =>
+    process.send!(envelope, undefined, {}, then);
   process.on('message', (raw: { id: number; question: Question }) => {
     const { id, question } = raw;
     const answered =
-      question.type === 'usage' ? Promise.resolve(usage()) : question.type === 'stop' ? onStop() : answer(question);
+      question.type === 'usage'
+        ? Promise.resolve(usage())
+        : question.type === 'stop'
+          ? onStop()
+          : answer(question);
     answered.then(
       (value) => {
         // Once stopped, nothing of this process is needed: leave even if a timer or socket lingers.
-        reply({ id, answer: value ?? null }, question.type === 'stop' ? () => process.exit(0) : undefined);
+        reply(
+          { id, answer: value ?? null },
+          question.type === 'stop' ? () => process.exit(0) : undefined,
+        );
       },
-      (error: unknown) => reply({ id, error: error instanceof Error ? (error.stack ?? error.message) : String(error) }),
+      (error: unknown) =>
+        reply({
+          id,
+          error: error instanceof Error ? (error.stack ?? error.message) : String(error),
+        }),
     );
   });
   reply({});
@@ -55,7 +71,10 @@ export function answerQuestions(answer: (question: Question) => Promise<unknown>
 /** Parent side: one server process of the bench. */
 export class ServerProcess {
   private nextId = 0;
-  private readonly pending = new Map<number, { resolve: (value: unknown) => void; reject: (error: Error) => void }>();
+  private readonly pending = new Map<
+    number,
+    { resolve: (value: unknown) => void; reject: (error: Error) => void }
+  >();
 
   private constructor(
     private readonly child: ChildProcess,
@@ -70,20 +89,26 @@ export class ServerProcess {
       else waiting.reject(new Error(`${name}: ${envelope.error}`));
     });
     child.once('exit', (code) => {
-      for (const waiting of this.pending.values()) waiting.reject(new Error(`${name} exited (code ${code})`));
+      for (const waiting of this.pending.values())
+        waiting.reject(new Error(`${name} exited (code ${code})`));
       this.pending.clear();
     });
   }
 
   /** Starts `script` (a TypeScript file, run through tsx) with `env` added to this process's environment. */
-  static async start(script: string, name: string, env: Record<string, string> = {}): Promise<ServerProcess> {
+  static async start(
+    script: string,
+    name: string,
+    env: Record<string, string> = {},
+  ): Promise<ServerProcess> {
     const child = spawn(process.execPath, ['--import', 'tsx', script], {
       env: { ...process.env, ...env },
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     });
     const started = new ServerProcess(child, name);
     await new Promise<void>((resolve, reject) => {
-      const onExit = (code: number | null) => reject(new Error(`${name} exited (code ${code}) before it listened`));
+      const onExit = (code: number | null) =>
+        reject(new Error(`${name} exited (code ${code}) before it listened`));
       child.once('exit', onExit);
       child.once('message', () => {
         child.off('exit', onExit);

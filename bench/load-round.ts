@@ -7,8 +7,8 @@
  * what makes their CPU times per request comparable.
  */
 import autocannon from 'autocannon';
-import type { ServerProcess } from './ipc.js';
 import { LOAD_HEADERS } from './http-capture.js';
+import type { ServerProcess } from './ipc.js';
 
 export interface Target {
   readonly url: string;
@@ -25,7 +25,12 @@ export interface Round {
   readonly errors: number;
 }
 
-export async function loadRound(target: Target, body: string, connections: number, seconds: number): Promise<Round> {
+export async function loadRound(
+  target: Target,
+  body: string,
+  connections: number,
+  seconds: number,
+): Promise<Round> {
   const before = await target.process.usage();
   const result = await autocannon({
     url: target.url,
@@ -47,7 +52,9 @@ export async function loadRound(target: Target, body: string, connections: numbe
 }
 
 export const perSecond = (rounds: readonly Round[]) =>
-  rounds.reduce((sum, round) => sum + round.requests, 0) / rounds.reduce((sum, round) => sum + round.seconds, 0);
+  rounds.reduce((sum, round) => sum + round.requests, 0) /
+  rounds.reduce((sum, round) => sum + round.seconds, 0);
 
 export const cpuMicrosPerRequest = (rounds: readonly Round[]) =>
-  rounds.reduce((sum, round) => sum + round.cpuMicros, 0) / rounds.reduce((sum, round) => sum + round.requests, 0);
+  rounds.reduce((sum, round) => sum + round.cpuMicros, 0) /
+  rounds.reduce((sum, round) => sum + round.requests, 0);

@@ -44,15 +44,18 @@ export const REFERENCE_QUERIES: readonly ReferenceQuery[] = [
   },
   {
     name: "recent milestones with each artist's awards",
-    query: '{ recentMilestones(first: 50) { nodes { threshold artist { name awards { name } } } } }',
+    query:
+      '{ recentMilestones(first: 50) { nodes { threshold artist { name awards { name } } } } }',
   },
   {
     name: 'a chart of 50 entries without song',
-    query: '{ chart(name: "spotify_daily_ng", territory: "NG", limit: 50) { entries { position songTitle trend } } }',
+    query:
+      '{ chart(name: "spotify_daily_ng", territory: "NG", limit: 50) { entries { position songTitle trend } } }',
   },
   {
     name: 'a chart of 50 entries with song',
-    query: '{ chart(name: "spotify_daily_ng", territory: "NG", limit: 50) { entries { position song { slug totalStreams } } } }',
+    query:
+      '{ chart(name: "spotify_daily_ng", territory: "NG", limit: 50) { entries { position song { slug totalStreams } } } }',
   },
 ];
 

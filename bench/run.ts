@@ -22,7 +22,13 @@ import { cpus, loadavg } from 'node:os';
 import type { CapturedAnswer } from './http-capture.js';
 import { answerHeaders, capture } from './http-capture.js';
 import { ServerProcess } from './ipc.js';
-import { type Round, type Target, cpuMicrosPerRequest, loadRound, perSecond } from './load-round.js';
+import {
+  cpuMicrosPerRequest,
+  loadRound,
+  perSecond,
+  type Round,
+  type Target,
+} from './load-round.js';
 import {
   COLD_REFERENCE_QUERIES,
   REFERENCE_QUERIES,
@@ -64,31 +70,42 @@ async function post(url: string, body: string) {
   const answer = await capture(url, body);
   const parsed = JSON.parse(answer.body.toString('utf8')) as GraphQLBody;
   if (answer.status !== 200 || parsed.errors) {
-    throw new Error(`query failed (${answer.status}): ${answer.body.toString('utf8').slice(0, 500)}`);
+    throw new Error(
+      `query failed (${answer.status}): ${answer.body.toString('utf8').slice(0, 500)}`,
+    );
   }
   return { ...answer, parsed, calls: parsed.extensions?.cost?.upstreamCalls ?? Number.NaN };
 }
 
 const format = (value: number, digits = 0) =>
   value.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
-const median = (values: readonly number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+const median = (values: readonly number[]) =>
+  [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 const range = (values: readonly number[], digits: number) =>
   `${format(Math.min(...values), digits)}–${format(Math.max(...values), digits)}`;
 
 async function topSlug(gatewayUrl: string): Promise<string> {
-  const answer = await post(gatewayUrl, JSON.stringify({ query: '{ topArtistsByStreams(limit: 1) { artist { slug } } }' }));
-  return (answer.parsed.data as { topArtistsByStreams: { artist: { slug: string } }[] }).topArtistsByStreams[0]!.artist.slug;
+  const answer = await post(
+    gatewayUrl,
+    JSON.stringify({ query: '{ topArtistsByStreams(limit: 1) { artist { slug } } }' }),
+  );
+  return (answer.parsed.data as { topArtistsByStreams: { artist: { slug: string } }[] })
+    .topArtistsByStreams[0]!.artist.slug;
 }
 
 async function upstreamCalls(fresh: () => Promise<string>, slug: string): Promise<void> {
-  console.log('\n## Upstream calls per economy reference query (fresh gateway each: cold, then the same query again: warm)\n');
+  console.log(
+    '\n## Upstream calls per economy reference query (fresh gateway each: cold, then the same query again: warm)\n',
+  );
   console.log('| query | cold calls | warm calls | cold ms | warm ms |');
   console.log('|---|---:|---:|---:|---:|');
   for (const reference of REFERENCE_QUERIES) {
     const url = await fresh();
     const cold = await post(url, requestBody(reference, slug));
     const warm = await post(url, requestBody(reference, slug));
-    console.log(`| ${reference.name} | ${cold.calls} | ${warm.calls} | ${cold.ms.toFixed(0)} | ${warm.ms.toFixed(1)} |`);
+    console.log(
+      `| ${reference.name} | ${cold.calls} | ${warm.calls} | ${cold.ms.toFixed(0)} | ${warm.ms.toFixed(1)} |`,
+    );
   }
 }
 
@@ -99,9 +116,13 @@ const COLD_GOALS: Record<string, { readonly roundTrips: number; readonly allowan
 };
 
 async function coldRoundTrips(fresh: () => Promise<string>, slug: string): Promise<void> {
-  console.log(`\n## Cold: fresh gateway (empty caches) in a warm process, upstream latency ${LATENCY_MS} ms\n`);
+  console.log(
+    `\n## Cold: fresh gateway (empty caches) in a warm process, upstream latency ${LATENCY_MS} ms\n`,
+  );
   console.log(`Median of ${COLD_REPEATS} fresh gateways each, after one that is not counted.\n`);
-  console.log('| query | upstream calls | wall ms (median) | wall ms (range) | round trips (wall / latency) | goal ms |');
+  console.log(
+    '| query | upstream calls | wall ms (median) | wall ms (range) | round trips (wall / latency) | goal ms |',
+  );
   console.log('|---|---:|---:|---:|---:|---:|');
   for (const reference of COLD_REFERENCE_QUERIES) {
     const walls: number[] = [];
@@ -114,7 +135,8 @@ async function coldRoundTrips(fresh: () => Promise<string>, slug: string): Promi
     }
     const wall = median(walls);
     const goal = COLD_GOALS[reference.name];
-    const goalMs = goal === undefined ? '–' : `≤ ${goal.roundTrips * LATENCY_MS + goal.allowanceMs}`;
+    const goalMs =
+      goal === undefined ? '–' : `≤ ${goal.roundTrips * LATENCY_MS + goal.allowanceMs}`;
     console.log(
       `| ${reference.name} | ${calls} | ${wall.toFixed(0)} | ${range(walls, 0)} | ${(wall / LATENCY_MS).toFixed(2)} | ${goalMs} |`,
     );
@@ -141,7 +163,8 @@ async function warmAgainstBare(gateway: Target, bare: Target, slug: string): Pro
     };
     await bare.process.ask({ type: 'serve', answer: captured });
     const replayed = await capture(bare.url, body);
-    if (!replayed.body.equals(answer.body)) throw new Error(`the bare server does not send the gateway's bytes for ${reference.name}`);
+    if (!replayed.body.equals(answer.body))
+      throw new Error(`the bare server does not send the gateway's bytes for ${reference.name}`);
     const responseCache = answer.parsed.extensions?.cost?.responseCache;
     cacheLines.push(
       `- ${reference.name}: ${responseCache === undefined ? 'not reported (no `extensions.cost.responseCache`)' : responseCache}` +
@@ -162,11 +185,16 @@ async function warmAgainstBare(gateway: Target, bare: Target, slug: string): Pro
     }
     const gatewayRate = perSecond(ofGateway);
     const bareRate = perSecond(ofBare);
-    const roundRatios = ofGateway.map((round, index) => perSecond([round]) / perSecond([ofBare[index]!]));
+    const roundRatios = ofGateway.map(
+      (round, index) => perSecond([round]) / perSecond([ofBare[index]!]),
+    );
     const errors = [...ofGateway, ...ofBare].reduce((sum, round) => sum + round.errors, 0);
     rows.push(
       `| ${reference.name} | ${format(answer.body.length)} | ${format(gatewayRate)} | ${format(bareRate)} ` +
-        `| ${format((100 * gatewayRate) / bareRate, 1)} % | ${range(roundRatios.map((ratio) => 100 * ratio), 1)} % ` +
+        `| ${format((100 * gatewayRate) / bareRate, 1)} % | ${range(
+          roundRatios.map((ratio) => 100 * ratio),
+          1,
+        )} % ` +
         `| ${format(cpuMicrosPerRequest(ofGateway))} | ${format(cpuMicrosPerRequest(ofBare))} ` +
         `| ${Math.max(...ofGateway.map((round) => round.p99Ms))} | ${errors} |`,
     );
@@ -185,7 +213,9 @@ async function main(): Promise<void> {
   console.log('# Benchmark (npm run bench)\n');
   console.log(
     `Machine: ${cores.length} × ${cores[0]?.model.trim() ?? 'unknown CPU'}, Node ${process.version}, ` +
-      `load average at start ${loadavg().map((load) => load.toFixed(2)).join(' ')}.`,
+      `load average at start ${loadavg()
+        .map((load) => load.toFixed(2))
+        .join(' ')}.`,
   );
 
   const simulator = await startSimulatorProcess(LATENCY_MS, KEY);
@@ -212,7 +242,11 @@ async function main(): Promise<void> {
 
     const { peakRssBytes } = await gatewayProcess.usage();
     console.log(`\nPeak RSS of the gateway process: ${format(peakRssBytes / 1024 / 1024)} MB.`);
-    console.log(`Load average at the end: ${loadavg().map((load) => load.toFixed(2)).join(' ')}.`);
+    console.log(
+      `Load average at the end: ${loadavg()
+        .map((load) => load.toFixed(2))
+        .join(' ')}.`,
+    );
   } finally {
     await Promise.allSettled(started.map((running) => running.stop()));
   }

@@ -7,17 +7,24 @@ export interface SimulatorProcess {
   stop(): Promise<void>;
 }
 
-export async function startSimulatorProcess(latencyMs: number, apiKey: string): Promise<SimulatorProcess> {
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'src/simulator/main.ts'], {
-    env: {
-      ...process.env,
-      SIMULATOR_PORT: '0',
-      SIMULATOR_LATENCY_MS: String(latencyMs),
-      SIMULATOR_API_KEYS: apiKey,
-      SIMULATOR_DAILY_LIMIT: String(Number.MAX_SAFE_INTEGER),
+export async function startSimulatorProcess(
+  latencyMs: number,
+  apiKey: string,
+): Promise<SimulatorProcess> {
+  const child: ChildProcess = spawn(
+    process.execPath,
+    ['--import', 'tsx', 'src/simulator/main.ts'],
+    {
+      env: {
+        ...process.env,
+        SIMULATOR_PORT: '0',
+        SIMULATOR_LATENCY_MS: String(latencyMs),
+        SIMULATOR_API_KEYS: apiKey,
+        SIMULATOR_DAILY_LIMIT: String(Number.MAX_SAFE_INTEGER),
+      },
+      stdio: ['ignore', 'pipe', 'inherit'],
     },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
+  );
   // Keep reading stdout for the child's whole life: a closed pipe would kill it on its next log line.
   let output = '';
   const url = await new Promise<string>((resolve, reject) => {

@@ -10,18 +10,23 @@ import cluster, { type Worker } from 'node:cluster';
 import { once } from 'node:events';
 import type { GatewayConfig } from './config.js';
 import { createProcessLog } from './logger.js';
-import { PRIMARY_CLOSE_ALLOWANCE_MS, stopOnSignals } from './stop-on-signals.js';
 import type { Simulator } from './simulator/index.js';
+import { PRIMARY_CLOSE_ALLOWANCE_MS, stopOnSignals } from './stop-on-signals.js';
 
 /** A worker that refuses its configuration (exit status 2) would refuse it again: stop instead of re-forking. */
 const CONFIG_REFUSED = 2;
 
 export async function runPrimary(
   config: GatewayConfig,
-  startEmbeddedSimulator: () => Promise<{ url: string; apiKey: string | undefined; simulator: Simulator | undefined }>,
+  startEmbeddedSimulator: () => Promise<{
+    url: string;
+    apiKey: string | undefined;
+    simulator: Simulator | undefined;
+  }>,
 ): Promise<void> {
   const embedded = config.upstreamUrl === undefined ? await startEmbeddedSimulator() : undefined;
-  const workerEnv = embedded === undefined ? {} : { UPSTREAM_URL: embedded.url, UPSTREAM_API_KEY: embedded.apiKey };
+  const workerEnv =
+    embedded === undefined ? {} : { UPSTREAM_URL: embedded.url, UPSTREAM_API_KEY: embedded.apiKey };
   let stopping = false;
 
   const fork = (): Worker => cluster.fork(workerEnv);
@@ -45,7 +50,9 @@ export async function runPrimary(
     log: createProcessLog(config.logLevel),
     async stop(signal) {
       stopping = true;
-      const workers = Object.values(cluster.workers ?? {}).filter((worker): worker is Worker => worker !== undefined && !worker.isDead());
+      const workers = Object.values(cluster.workers ?? {}).filter(
+        (worker): worker is Worker => worker !== undefined && !worker.isDead(),
+      );
       await Promise.all(
         workers.map(async (worker) => {
           const exited = once(worker, 'exit');

@@ -3,11 +3,15 @@
  * bad value is reported with its variable name, all at once.
  */
 import { z } from 'zod';
-import type { UpstreamClientOptions } from './upstream/client.js';
+import type { ProtectionOptions } from './server/gateway.js';
 import { DEFAULT_STALE_GRACE_MS } from './upstream/cached-upstream.js';
 import { type CircuitOptions, DEFAULT_CIRCUIT } from './upstream/circuit-breaker.js';
-import { DEFAULT_ASSUMPTIONS, MAX_PAGE_SIZE, type UpstreamAssumptions } from './upstream/endpoints.js';
-import type { ProtectionOptions } from './server/gateway.js';
+import type { UpstreamClientOptions } from './upstream/client.js';
+import {
+  DEFAULT_ASSUMPTIONS,
+  MAX_PAGE_SIZE,
+  type UpstreamAssumptions,
+} from './upstream/endpoints.js';
 
 const DAY_SECONDS = 24 * 60 * 60;
 
@@ -96,7 +100,11 @@ const environment = z.object({
   GRAPHQL_MAX_REQUEST_BYTES: integer(64 * 1024, 256, 100 * 1024 * 1024),
   GRAPHQL_INTROSPECTION: flag(true),
   PERSISTED_OPERATIONS: z.enum(['apq', 'allow-list']).default('apq'),
-  PERSISTED_OPERATIONS_MANIFEST: z.string().trim().min(1).default('examples/generated/persisted-documents.json'),
+  PERSISTED_OPERATIONS_MANIFEST: z
+    .string()
+    .trim()
+    .min(1)
+    .default('examples/generated/persisted-documents.json'),
   HTTP_CACHE_MAX_AGE_SECONDS: integer(60 * 60, 0, DAY_SECONDS),
   RATE_LIMIT_REQUESTS: integer(120, 0, 1_000_000),
   RATE_LIMIT_WINDOW_SECONDS: integer(60, 1, DAY_SECONDS),
@@ -106,7 +114,10 @@ const environment = z.object({
     z
       .string()
       .url('must be a URL such as redis://127.0.0.1:6379/0')
-      .refine((url) => /^rediss?:$/.test(new URL(url).protocol), 'must be a redis:// or rediss:// URL')
+      .refine(
+        (url) => /^rediss?:$/.test(new URL(url).protocol),
+        'must be a redis:// or rediss:// URL',
+      )
       .optional(),
   ),
   REDIS_KEY_PREFIX: z.string().trim().min(1).max(100).default('music-gateway:'),
@@ -221,7 +232,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig 
       circuit: { failureThreshold: e.CIRCUIT_FAILURE_THRESHOLD, openMs: e.CIRCUIT_OPEN_MS },
       staleGraceMs: e.CACHE_STALE_GRACE_MS,
     },
-    assumptions: { songsOfArtistLimit: e.UPSTREAM_SONGS_OF_ARTIST_LIMIT, rankingLimit: e.UPSTREAM_RANKING_LIMIT },
+    assumptions: {
+      songsOfArtistLimit: e.UPSTREAM_SONGS_OF_ARTIST_LIMIT,
+      rankingLimit: e.UPSTREAM_RANKING_LIMIT,
+    },
     cache: {
       ttlMs: e.CACHE_TTL_SECONDS * 1000,
       notFoundTtlMs: e.CACHE_NOT_FOUND_TTL_SECONDS * 1000,
@@ -240,13 +254,20 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig 
         introspection: e.GRAPHQL_INTROSPECTION,
       },
       maxRequestBytes: e.GRAPHQL_MAX_REQUEST_BYTES,
-      persistedOperations: { mode: e.PERSISTED_OPERATIONS, manifestPath: e.PERSISTED_OPERATIONS_MANIFEST },
+      persistedOperations: {
+        mode: e.PERSISTED_OPERATIONS,
+        manifestPath: e.PERSISTED_OPERATIONS_MANIFEST,
+      },
       httpCacheMaxAgeSeconds: e.HTTP_CACHE_MAX_AGE_SECONDS,
       // 0 requests: no rate limiting.
       rateLimit:
         e.RATE_LIMIT_REQUESTS === 0
           ? undefined
-          : { requests: e.RATE_LIMIT_REQUESTS, windowSeconds: e.RATE_LIMIT_WINDOW_SECONDS, trustProxy: e.RATE_LIMIT_TRUST_PROXY },
+          : {
+              requests: e.RATE_LIMIT_REQUESTS,
+              windowSeconds: e.RATE_LIMIT_WINDOW_SECONDS,
+              trustProxy: e.RATE_LIMIT_TRUST_PROXY,
+            },
     },
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
     scaleOut: {

@@ -12,7 +12,9 @@ const OPTIONS = {
 
 /** JSON lines on `destination` (tests pass a sink); the Authorization header is never logged, whatever a plugin passes. */
 export function createLogger(level: string, destination?: pino.DestinationStream): Logger {
-  return destination === undefined ? pino({ level, ...OPTIONS }) : pino({ level, ...OPTIONS }, destination);
+  return destination === undefined
+    ? pino({ level, ...OPTIONS })
+    : pino({ level, ...OPTIONS }, destination);
 }
 
 export interface ProcessLog {
@@ -32,7 +34,12 @@ export interface ProcessLog {
  * requests), and the first write error (EPIPE once the reader is gone) turns logging off for good.
  */
 export function createProcessLog(level: string): ProcessLog {
-  const destination = pino.destination({ dest: 1, sync: false, minLength: 0, maxLength: MAX_BUFFERED_BYTES });
+  const destination = pino.destination({
+    dest: 1,
+    sync: false,
+    minLength: 0,
+    maxLength: MAX_BUFFERED_BYTES,
+  });
   const logger = createLogger(level, destination);
   let broken = false;
   let released = false;

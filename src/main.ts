@@ -7,14 +7,14 @@ import cluster from 'node:cluster';
 import { exitWithPrimary, runPrimary } from './cluster.js';
 import { ConfigError, type GatewayConfig, loadConfig } from './config.js';
 import { createProcessLog } from './logger.js';
-import { connectRedis } from './redis/connection.js';
-import { stopOnSignals } from './stop-on-signals.js';
-import { createGateway } from './server/gateway.js';
 import { listenMetrics } from './observability/metrics-server.js';
 import { startTracing } from './observability/tracing.js';
+import { connectRedis } from './redis/connection.js';
+import { createGateway } from './server/gateway.js';
 import { listen } from './server/http-server.js';
 import { type Simulator, startSimulator } from './simulator/index.js';
 import { PUBLISH_PATH } from './simulator/server.js';
+import { stopOnSignals } from './stop-on-signals.js';
 
 const SIMULATOR_KEY = 'gateway-demo-key';
 
@@ -57,8 +57,10 @@ async function main(config: GatewayConfig): Promise<void> {
         };
   const { simulator } = upstream;
 
-  const { redisUrl, redisKeyPrefix, budgetFile, clientBudgetShare, trustProxy, keyAcceptedTtlMs } = config.scaleOut;
-  const redis = redisUrl === undefined ? undefined : await connectRedis(redisUrl, redisKeyPrefix, logger);
+  const { redisUrl, redisKeyPrefix, budgetFile, clientBudgetShare, trustProxy, keyAcceptedTtlMs } =
+    config.scaleOut;
+  const redis =
+    redisUrl === undefined ? undefined : await connectRedis(redisUrl, redisKeyPrefix, logger);
   const gateway = createGateway({
     ...config,
     upstreamUrl: upstream.url,
@@ -71,17 +73,26 @@ async function main(config: GatewayConfig): Promise<void> {
     tracing: tracing !== undefined,
   });
   const running = await listen(gateway, config.port, config.host);
-  const metricsServer = config.metricsPort === undefined ? undefined : await listenMetrics(gateway.metrics, config.metricsPort, config.host);
+  const metricsServer =
+    config.metricsPort === undefined
+      ? undefined
+      : await listenMetrics(gateway.metrics, config.metricsPort, config.host);
 
   logger.info({ url: `${running.url}/graphql`, mode: gateway.authMode }, 'gateway listening');
   console.log(`\n  GraphQL + GraphiQL  ${running.url}/graphql`);
   console.log(`  Health             ${running.url}/health   Ready ${running.url}/ready`);
   console.log(`  Metrics            ${metricsServer?.url ?? `${running.url}/metrics`}`);
   if (simulator !== undefined) {
-    console.log(`  Upstream simulator ${simulator.url}/api/v1 (key "${SIMULATOR_KEY}", server-key mode)`);
-    console.log(`  New milestone      curl -X POST ${simulator.url}${PUBLISH_PATH}   (seen by the next refresh poll)\n`);
+    console.log(
+      `  Upstream simulator ${simulator.url}/api/v1 (key "${SIMULATOR_KEY}", server-key mode)`,
+    );
+    console.log(
+      `  New milestone      curl -X POST ${simulator.url}${PUBLISH_PATH}   (seen by the next refresh poll)\n`,
+    );
   } else {
-    console.log(`  Upstream           ${upstream.url} (${gateway.authMode === 'server' ? 'server-key' : 'pass-through'} mode)\n`);
+    console.log(
+      `  Upstream           ${upstream.url} (${gateway.authMode === 'server' ? 'server-key' : 'pass-through'} mode)\n`,
+    );
   }
 
   stopOnSignals({

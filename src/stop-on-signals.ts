@@ -33,13 +33,19 @@ export function stopOnSignals(options: StopOnSignalsOptions): void {
       return;
     }
     stopping = true;
-    logger.info({ signal, timeoutMs: options.timeoutMs }, 'shutting down: finishing in-flight requests');
+    logger.info(
+      { signal, timeoutMs: options.timeoutMs },
+      'shutting down: finishing in-flight requests',
+    );
     // Not unref'd: it must fire even if a stuck socket or timer keeps the loop alive.
-    const forced = setTimeout(() => {
-      logger.warn('shutdown took too long: exiting now');
-      log.abandon();
-      process.exit(0);
-    }, options.timeoutMs + (options.closeAllowanceMs ?? CLOSE_ALLOWANCE_MS));
+    const forced = setTimeout(
+      () => {
+        logger.warn('shutdown took too long: exiting now');
+        log.abandon();
+        process.exit(0);
+      },
+      options.timeoutMs + (options.closeAllowanceMs ?? CLOSE_ALLOWANCE_MS),
+    );
     options
       .stop(signal)
       .then(

@@ -1,6 +1,12 @@
 /** The two authentication modes: server key, and pass-through of each client's own key. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CLIENT_KEY, OTHER_CLIENT_KEY, SERVER_KEY, type Stack, startStack } from './support/stack.js';
+import {
+  CLIENT_KEY,
+  OTHER_CLIENT_KEY,
+  SERVER_KEY,
+  type Stack,
+  startStack,
+} from './support/stack.js';
 
 const QUERY = '{ charts { name } }';
 const bearer = (key: string) => ({ authorization: `Bearer ${key}` });
@@ -20,7 +26,11 @@ describe('server-key mode', () => {
   });
 
   it('ignores a client Authorization header (the gateway key is used)', async () => {
-    const response = await stack.query('{ topSongs(limit: 1) { rank } }', undefined, bearer('whatever'));
+    const response = await stack.query(
+      '{ topSongs(limit: 1) { rank } }',
+      undefined,
+      bearer('whatever'),
+    );
     expect(response.status).toBe(200);
     expect(stack.simulator.calls.at(-1)!.key).toBe(SERVER_KEY);
   });
@@ -29,13 +39,24 @@ describe('server-key mode', () => {
 describe('pass-through mode', () => {
   let stack: Stack;
   beforeAll(async () => {
-    stack = await startStack({ passThrough: true, simulator: { revokedKeys: ['revoked-key'], apiKeys: [CLIENT_KEY, OTHER_CLIENT_KEY, 'revoked-key'] } });
+    stack = await startStack({
+      passThrough: true,
+      simulator: {
+        revokedKeys: ['revoked-key'],
+        apiKeys: [CLIENT_KEY, OTHER_CLIENT_KEY, 'revoked-key'],
+      },
+    });
   });
   afterAll(() => stack.close());
 
   it('answers 401 UNAUTHENTICATED without a key, before any upstream call', async () => {
     const before = stack.upstreamCalls();
-    const attempts: Record<string, string>[] = [{}, { authorization: 'Basic abc' }, { authorization: 'Bearer ' }, { authorization: 'Bearer a b' }];
+    const attempts: Record<string, string>[] = [
+      {},
+      { authorization: 'Basic abc' },
+      { authorization: 'Bearer ' },
+      { authorization: 'Bearer a b' },
+    ];
     for (const headers of attempts) {
       const response = await stack.query(QUERY, undefined, headers);
       expect(response.status).toBe(401);
@@ -46,20 +67,33 @@ describe('pass-through mode', () => {
   });
 
   it("uses the client's key upstream and counts its budget separately", async () => {
-    const response = await stack.query(`${QUERY.slice(0, -1)} apiUsage { used } }`, undefined, bearer(CLIENT_KEY));
+    const response = await stack.query(
+      `${QUERY.slice(0, -1)} apiUsage { used } }`,
+      undefined,
+      bearer(CLIENT_KEY),
+    );
     expect(response.status).toBe(200);
     expect(stack.simulator.calls.at(-1)!.key).toBe(CLIENT_KEY);
     const other = await stack.query('{ apiUsage { used } }', undefined, bearer(OTHER_CLIENT_KEY));
-    expect((other.body.data as any).apiUsage.used).toBe(0);
+    expect((other.body.data as { apiUsage: { used: number } }).apiUsage.used).toBe(0);
   });
 
   it('answers 401 for an invalid key, with no data, even when the answer is cached', async () => {
     await stack.query(QUERY, undefined, bearer(CLIENT_KEY)); // now cached
     for (const key of ['made-up-key', 'revoked-key']) {
-      const response = await stack.query(`{ charts { name } apiUsage { used } }`, undefined, bearer(key));
+      const response = await stack.query(
+        `{ charts { name } apiUsage { used } }`,
+        undefined,
+        bearer(key),
+      );
       expect(response.status).toBe(401);
       expect(response.body).toEqual({
-        errors: [expect.objectContaining({ message: 'Invalid or revoked API key', extensions: { code: 'UNAUTHENTICATED' } })],
+        errors: [
+          expect.objectContaining({
+            message: 'Invalid or revoked API key',
+            extensions: { code: 'UNAUTHENTICATED' },
+          }),
+        ],
       });
     }
   });
@@ -72,13 +106,25 @@ describe('pass-through mode', () => {
   });
 
   it('lets a newly seen valid key read the cache after one call proves it', async () => {
-    await stack.query('{ topSongs(limit: 3) { rank } trendingSongs(limit: 3) { rank } }', undefined, bearer(CLIENT_KEY));
+    await stack.query(
+      '{ topSongs(limit: 3) { rank } trendingSongs(limit: 3) { rank } }',
+      undefined,
+      bearer(CLIENT_KEY),
+    );
     const before = stack.upstreamCalls();
-    const response = await stack.query('{ topSongs(limit: 3) { rank } trendingSongs(limit: 3) { rank } }', undefined, bearer(OTHER_CLIENT_KEY));
+    const response = await stack.query(
+      '{ topSongs(limit: 3) { rank } trendingSongs(limit: 3) { rank } }',
+      undefined,
+      bearer(OTHER_CLIENT_KEY),
+    );
     expect(response.status).toBe(200);
     expect(stack.upstreamCalls() - before).toBeLessThanOrEqual(2);
     // Another document reading the same records: the upstream cache answers, not the response cache.
-    const again = await stack.query('query Again { topSongs(limit: 3) { rank } trendingSongs(limit: 3) { rank } }', undefined, bearer(OTHER_CLIENT_KEY));
+    const again = await stack.query(
+      'query Again { topSongs(limit: 3) { rank } trendingSongs(limit: 3) { rank } }',
+      undefined,
+      bearer(OTHER_CLIENT_KEY),
+    );
     expect(again.body.extensions?.cost).toMatchObject({ upstreamCalls: 0, cacheHits: 2 });
   });
 });

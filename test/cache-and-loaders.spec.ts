@@ -35,7 +35,10 @@ describe('cache across requests', () => {
     const first = await stack.query(query);
     const second = await stack.query(query);
     expect(stack.upstreamCalls() - before).toBe(1);
-    expect(second.body).toMatchObject({ data: { artist: null }, errors: [{ extensions: { code: 'NOT_FOUND' } }] });
+    expect(second.body).toMatchObject({
+      data: { artist: null },
+      errors: [{ extensions: { code: 'NOT_FOUND' } }],
+    });
     expect(second.body.errors?.[0]?.message).toBe(first.body.errors?.[0]?.message);
   });
 
@@ -57,22 +60,32 @@ describe('DataLoader within a request', () => {
   afterAll(() => stack.close());
 
   it('fetches each distinct artist of a milestone list once, however many milestones name it', async () => {
-    const milestones = stack.simulator.data.recentMilestones({ page: 1, limit: 100 }).data.slice(0, 40);
+    const milestones = stack.simulator.data
+      .recentMilestones({ page: 1, limit: 100 })
+      .data.slice(0, 40);
     const distinct = new Set(milestones.map((m) => m.artistSlug));
     expect(distinct.size).toBeLessThan(milestones.length); // the point of the test: repeats exist
 
-    const response = await stack.query('{ recentMilestones(first: 40) { nodes { artist { slug followers } } } }');
+    const response = await stack.query(
+      '{ recentMilestones(first: 40) { nodes { artist { slug followers } } } }',
+    );
     expect(response.body.errors).toBeUndefined();
     const calls = stack.simulator.calls.map((c) => c.segments.slice(2).join('/'));
-    expect(calls.filter((path) => path.startsWith('artists/')).sort()).toEqual([...distinct].map((slug) => `artists/${slug}`).sort());
+    expect(calls.filter((path) => path.startsWith('artists/')).sort()).toEqual(
+      [...distinct].map((slug) => `artists/${slug}`).sort(),
+    );
     expect(calls).toHaveLength(1 + distinct.size);
-    expect(response.body.extensions?.cost).toMatchObject({ deduplicated: milestones.length - distinct.size });
+    expect(response.body.extensions?.cost).toMatchObject({
+      deduplicated: milestones.length - distinct.size,
+    });
   });
 
   it('needs no call at all for what the milestone already says about its artist', async () => {
     await stack.query('{ recentMilestones(first: 10) { nodes { id } } }');
     const before = stack.upstreamCalls();
-    const response = await stack.query('{ recentMilestones(first: 10) { nodes { artist { slug name imageUrl isAfrobeats } song { title } } } }');
+    const response = await stack.query(
+      '{ recentMilestones(first: 10) { nodes { artist { slug name imageUrl isAfrobeats } song { title } } } }',
+    );
     expect(response.body.errors).toBeUndefined();
     expect(stack.upstreamCalls()).toBe(before);
   });

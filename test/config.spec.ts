@@ -17,9 +17,15 @@ describe('configuration from the environment', () => {
 
   it('REFRESH_POLL_SECONDS: at least 1, at most a day', () => {
     expect(loadConfig({ REFRESH_POLL_SECONDS: '1' }).refreshPollMs).toBe(1000);
-    expect(() => loadConfig({ REFRESH_POLL_SECONDS: '0' })).toThrow('REFRESH_POLL_SECONDS: must be at least 1');
-    expect(() => loadConfig({ REFRESH_POLL_SECONDS: '86401' })).toThrow('REFRESH_POLL_SECONDS: must be at most 86400');
-    expect(() => loadConfig({ REFRESH_POLL_SECONDS: 'hourly' })).toThrow('REFRESH_POLL_SECONDS: must be a whole number');
+    expect(() => loadConfig({ REFRESH_POLL_SECONDS: '0' })).toThrow(
+      'REFRESH_POLL_SECONDS: must be at least 1',
+    );
+    expect(() => loadConfig({ REFRESH_POLL_SECONDS: '86401' })).toThrow(
+      'REFRESH_POLL_SECONDS: must be at most 86400',
+    );
+    expect(() => loadConfig({ REFRESH_POLL_SECONDS: 'hourly' })).toThrow(
+      'REFRESH_POLL_SECONDS: must be a whole number',
+    );
   });
 
   it('reads every documented variable', () => {
@@ -45,7 +51,13 @@ describe('configuration from the environment', () => {
 
   it('names every bad value with its reason, all at once', () => {
     expect(() =>
-      loadConfig({ PORT: '70000', UPSTREAM_URL: 'ftp://x', CACHE_TTL_SECONDS: 'soon', LOG_LEVEL: 'loud', UPSTREAM_RETRIES: '-1' }),
+      loadConfig({
+        PORT: '70000',
+        UPSTREAM_URL: 'ftp://x',
+        CACHE_TTL_SECONDS: 'soon',
+        LOG_LEVEL: 'loud',
+        UPSTREAM_RETRIES: '-1',
+      }),
     ).toThrow(
       new ConfigError(
         [
@@ -61,7 +73,9 @@ describe('configuration from the environment', () => {
   });
 
   it('refuses a server key without an upstream URL', () => {
-    expect(() => loadConfig({ UPSTREAM_API_KEY: 'k' })).toThrow(/UPSTREAM_API_KEY: is set but UPSTREAM_URL is not/);
+    expect(() => loadConfig({ UPSTREAM_API_KEY: 'k' })).toThrow(
+      /UPSTREAM_API_KEY: is set but UPSTREAM_URL is not/,
+    );
   });
 });
 
@@ -72,7 +86,11 @@ describe('SHUTDOWN_TIMEOUT_MS', () => {
   });
 
   it('refuses a value that is not a whole number of milliseconds up to ten minutes', () => {
-    expect(() => loadConfig({ SHUTDOWN_TIMEOUT_MS: '1.5' })).toThrow(/SHUTDOWN_TIMEOUT_MS: must be a whole number/);
-    expect(() => loadConfig({ SHUTDOWN_TIMEOUT_MS: '600001' })).toThrow(/SHUTDOWN_TIMEOUT_MS: must be at most 600000/);
+    expect(() => loadConfig({ SHUTDOWN_TIMEOUT_MS: '1.5' })).toThrow(
+      /SHUTDOWN_TIMEOUT_MS: must be a whole number/,
+    );
+    expect(() => loadConfig({ SHUTDOWN_TIMEOUT_MS: '600001' })).toThrow(
+      /SHUTDOWN_TIMEOUT_MS: must be at most 600000/,
+    );
   });
 });

@@ -14,10 +14,25 @@ const PAGE = `query ($first: Int, $after: String, $last: Int, $before: String) {
   }
 }`;
 
-async function page(variables: Record<string, unknown>) {
+interface ArtistsPage {
+  readonly edges: { readonly node: { readonly slug: string } }[];
+  readonly pageInfo: {
+    readonly endCursor: string | null;
+    readonly startCursor: string | null;
+  } & Record<string, unknown>;
+  readonly totalCount: number;
+}
+
+interface SongsPage {
+  readonly totalCount: number;
+  readonly nodes: { readonly slug: string }[];
+  readonly pageInfo: { readonly endCursor: string; readonly hasNextPage: boolean };
+}
+
+async function page(variables: Record<string, unknown>): Promise<ArtistsPage> {
   const response = await stack.query(PAGE, variables);
   expect(response.body.errors).toBeUndefined();
-  return (response.body.data as any).artists;
+  return (response.body.data as { artists: ArtistsPage }).artists;
 }
 
 const allSlugs = () => stack.simulator.data.allArtists().map((a) => a.slug);
@@ -30,28 +45,28 @@ describe('artists connection', () => {
     const seen: string[] = [];
     for (let i = 0; i < 5; i++) {
       const result = await page({ first: 30, after });
-      seen.push(...result.edges.map((e: any) => e.node.slug));
+      seen.push(...result.edges.map((e) => e.node.slug));
       expect(result.totalCount).toBe(300);
       after = result.pageInfo.endCursor;
     }
     expect(seen).toEqual(slugs.slice(0, 150));
     const last = await page({ first: 40, after });
-    expect(last.edges.map((e: any) => e.node.slug)).toEqual(slugs.slice(150, 190));
+    expect(last.edges.map((e) => e.node.slug)).toEqual(slugs.slice(150, 190));
     expect(last.pageInfo).toMatchObject({ hasNextPage: true, hasPreviousPage: true });
   });
 
   it('pages backward with last/before, including from the end', async () => {
     const slugs = allSlugs();
     const tail = await page({ last: 25 });
-    expect(tail.edges.map((e: any) => e.node.slug)).toEqual(slugs.slice(275));
+    expect(tail.edges.map((e) => e.node.slug)).toEqual(slugs.slice(275));
     expect(tail.pageInfo).toMatchObject({ hasNextPage: false, hasPreviousPage: true });
     const before = await page({ last: 30, before: tail.pageInfo.startCursor });
-    expect(before.edges.map((e: any) => e.node.slug)).toEqual(slugs.slice(245, 275));
+    expect(before.edges.map((e) => e.node.slug)).toEqual(slugs.slice(245, 275));
     let cursor = before.pageInfo.startCursor;
     const back: string[] = [];
     while (cursor !== null) {
       const result = await page({ last: 100, before: cursor });
-      back.unshift(...result.edges.map((e: any) => e.node.slug));
+      back.unshift(...result.edges.map((e) => e.node.slug));
       cursor = result.pageInfo.hasPreviousPage ? result.pageInfo.startCursor : null;
     }
     expect(back).toEqual(slugs.slice(0, 245));
@@ -77,7 +92,9 @@ describe('artists connection', () => {
     for (const variables of cases) {
       const before = stack.upstreamCalls();
       const response = await stack.query(PAGE, variables);
-      expect(response.body.errors?.[0]?.extensions?.code, JSON.stringify(variables)).toBe('BAD_USER_INPUT');
+      expect(response.body.errors?.[0]?.extensions?.code, JSON.stringify(variables)).toBe(
+        'BAD_USER_INPUT',
+      );
       expect(response.body.errors?.[0]?.path).toEqual(['artists']);
       expect(stack.upstreamCalls()).toBe(before);
     }
@@ -91,11 +108,14 @@ describe('songs of an artist', () => {
     const query = `query ($slug: String!, $after: String) { artist(slug: $slug) { songs(first: 4, after: $after) {
       totalCount nodes { slug } pageInfo { endCursor hasNextPage } } } }`;
     const first = await stack.query(query, { slug: artist.slug });
-    const firstPage = (first.body.data as any).artist.songs;
-    const second = await stack.query(query, { slug: artist.slug, after: firstPage.pageInfo.endCursor });
-    const secondPage = (second.body.data as any).artist.songs;
+    const firstPage = (first.body.data as { artist: { songs: SongsPage } }).artist.songs;
+    const second = await stack.query(query, {
+      slug: artist.slug,
+      after: firstPage.pageInfo.endCursor,
+    });
+    const secondPage = (second.body.data as { artist: { songs: SongsPage } }).artist.songs;
     expect(firstPage.totalCount).toBe(songs.length);
-    expect([...firstPage.nodes, ...secondPage.nodes].map((n: any) => n.slug)).toEqual(songs.slice(0, 8));
+    expect([...firstPage.nodes, ...secondPage.nodes].map((n) => n.slug)).toEqual(songs.slice(0, 8));
     expect(second.body.extensions?.cost).toMatchObject({ upstreamCalls: 0 });
   });
 });

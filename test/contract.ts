@@ -5,9 +5,9 @@
  * the schema honours the contract.
  */
 import {
+  buildASTSchema,
   type GraphQLNamedType,
   type GraphQLSchema,
-  buildASTSchema,
   isEnumType,
   isInterfaceType,
   isObjectType,
@@ -50,13 +50,18 @@ export function contractDifferences(contract: GraphQLSchema, actual: GraphQLSche
 
 function typeDifferences(expected: GraphQLNamedType, found: GraphQLNamedType): string[] {
   const problems: string[] = [];
-  if (found.constructor !== expected.constructor) return [`${expected.name} is not of the same kind`];
+  if (found.constructor !== expected.constructor)
+    return [`${expected.name} is not of the same kind`];
   if (isEnumType(expected) && isEnumType(found)) {
     for (const value of expected.getValues()) {
-      if (!found.getValue(value.name)) problems.push(`missing enum value ${expected.name}.${value.name}`);
+      if (!found.getValue(value.name))
+        problems.push(`missing enum value ${expected.name}.${value.name}`);
     }
   }
-  if ((isObjectType(expected) || isInterfaceType(expected)) && (isObjectType(found) || isInterfaceType(found))) {
+  if (
+    (isObjectType(expected) || isInterfaceType(expected)) &&
+    (isObjectType(found) || isInterfaceType(found))
+  ) {
     const foundFields = found.getFields();
     for (const field of Object.values(expected.getFields())) {
       const actualField = foundFields[field.name];
@@ -66,18 +71,23 @@ function typeDifferences(expected: GraphQLNamedType, found: GraphQLNamedType): s
         continue;
       }
       if (String(actualField.type) !== String(field.type)) {
-        problems.push(`${where} is ${String(actualField.type)}, contract says ${String(field.type)}`);
+        problems.push(
+          `${where} is ${String(actualField.type)}, contract says ${String(field.type)}`,
+        );
       }
       for (const arg of field.args) {
         const actualArg = actualField.args.find((a) => a.name === arg.name);
         if (!actualArg) problems.push(`missing argument ${where}(${arg.name})`);
         else if (String(actualArg.type) !== String(arg.type)) {
-          problems.push(`${where}(${arg.name}) is ${String(actualArg.type)}, contract says ${String(arg.type)}`);
+          problems.push(
+            `${where}(${arg.name}) is ${String(actualArg.type)}, contract says ${String(arg.type)}`,
+          );
         }
       }
       for (const actualArg of actualField.args) {
         const known = field.args.some((a) => a.name === actualArg.name);
-        if (!known && String(actualArg.type).endsWith('!')) problems.push(`${where} adds required argument ${actualArg.name}`);
+        if (!known && String(actualArg.type).endsWith('!'))
+          problems.push(`${where} adds required argument ${actualArg.name}`);
       }
     }
     if (isObjectType(expected) && isObjectType(found)) {

@@ -34,10 +34,13 @@ let nextVictim = 1;
 async function withVictim(fault: Fault) {
   const victim = artists()[nextVictim++]!.slug;
   stack.simulator.injectFault(fault, { path: `/api/v1/artists/${victim}`, times: 10 });
-  return stack.query('query ($top: String!, $victim: String!) { top: artist(slug: $top) { name } victim: artist(slug: $victim) { name } }', {
-    top: artists()[0]!.slug,
-    victim,
-  });
+  return stack.query(
+    'query ($top: String!, $victim: String!) { top: artist(slug: $top) { name } victim: artist(slug: $victim) { name } }',
+    {
+      top: artists()[0]!.slug,
+      victim,
+    },
+  );
 }
 
 function expectPartial(response: GraphQLResponse, code: string) {
@@ -50,9 +53,12 @@ function expectPartial(response: GraphQLResponse, code: string) {
 
 describe('error mapping', () => {
   it('404 → null with NOT_FOUND at the field, siblings resolved', async () => {
-    const response = await stack.query('query ($top: String!) { top: artist(slug: $top) { name } victim: artist(slug: "no-such-artist") { name } }', {
-      top: artists()[0]!.slug,
-    });
+    const response = await stack.query(
+      'query ($top: String!) { top: artist(slug: $top) { name } victim: artist(slug: "no-such-artist") { name } }',
+      {
+        top: artists()[0]!.slug,
+      },
+    );
     expect(expectPartial(response, 'NOT_FOUND').message).toBe('Artist "no-such-artist" not found');
   });
 
@@ -67,17 +73,29 @@ describe('error mapping', () => {
   });
 
   it('a failing root field takes only itself: its siblings stay in data (contract v2)', async () => {
-    stack.simulator.injectFault({ kind: 'status', status: 500 }, { path: '/api/v1/trending/songs', times: 10 });
-    const response = await stack.query('{ trendingSongs { rank } topArtistsByStreams(limit: 2) { rank artist { slug } } }');
+    stack.simulator.injectFault(
+      { kind: 'status', status: 500 },
+      { path: '/api/v1/trending/songs', times: 10 },
+    );
+    const response = await stack.query(
+      '{ trendingSongs { rank } topArtistsByStreams(limit: 2) { rank artist { slug } } }',
+    );
     expect(response.body.data?.trendingSongs).toBeNull();
     expect(response.body.data?.topArtistsByStreams).toHaveLength(2);
     expect(response.body.errors).toHaveLength(1);
-    expect(response.body.errors?.[0]).toMatchObject({ path: ['trendingSongs'], extensions: { code: 'UPSTREAM_ERROR' } });
+    expect(response.body.errors?.[0]).toMatchObject({
+      path: ['trendingSongs'],
+      extensions: { code: 'UPSTREAM_ERROR' },
+    });
   });
 
   it('400 → BAD_USER_INPUT', async () => {
     const error = expectPartial(
-      await withVictim({ kind: 'status', status: 400, body: { statusCode: 400, error: 'Bad Request', message: 'Invalid parameters' } }),
+      await withVictim({
+        kind: 'status',
+        status: 400,
+        body: { statusCode: 400, error: 'Bad Request', message: 'Invalid parameters' },
+      }),
       'BAD_USER_INPUT',
     );
     expect(error).toMatchObject({
@@ -88,7 +106,9 @@ describe('error mapping', () => {
 
   it('5xx → UPSTREAM_ERROR, without the upstream URL or key', async () => {
     const response = await withVictim({ kind: 'status', status: 500 });
-    expect(expectPartial(response, 'UPSTREAM_ERROR')).toMatchObject({ extensions: { upstreamStatus: 500 } });
+    expect(expectPartial(response, 'UPSTREAM_ERROR')).toMatchObject({
+      extensions: { upstreamStatus: 500 },
+    });
     expect(JSON.stringify(response.body)).not.toContain(stack.simulator.url);
     expect(JSON.stringify(response.body)).not.toContain(SERVER_KEY);
   });
@@ -106,8 +126,14 @@ describe('error mapping', () => {
 
   it.each([
     ['truncated JSON', { kind: 'raw', body: '{"slug": "x", "name": "Trunc' }],
-    ['an HTML error page', { kind: 'raw', contentType: 'text/html', body: '<html><body>Bad gateway</body></html>' }],
-    ['a 200 with an error body', { kind: 'raw', body: '{"statusCode":500,"error":"Internal Server Error","message":"oops"}' }],
+    [
+      'an HTML error page',
+      { kind: 'raw', contentType: 'text/html', body: '<html><body>Bad gateway</body></html>' },
+    ],
+    [
+      'a 200 with an error body',
+      { kind: 'raw', body: '{"statusCode":500,"error":"Internal Server Error","message":"oops"}' },
+    ],
     ['wrong types', { kind: 'raw', body: '{"slug":["x"],"name":{"first":"A"}}' }],
     ['a body larger than the limit', { kind: 'stream', bytes: 10 * 1024 * 1024 }],
   ] as const)('%s → UPSTREAM_INVALID_RESPONSE for that field only', async (_, fault) => {
@@ -133,7 +159,11 @@ describe('error mapping', () => {
     const response = await withVictim({
       kind: 'status',
       status: 429,
-      body: { statusCode: 429, error: 'Too Many Requests', message: 'Daily limit of 1000 requests reached. Resets at midnight UTC.' },
+      body: {
+        statusCode: 429,
+        error: 'Too Many Requests',
+        message: 'Daily limit of 1000 requests reached. Resets at midnight UTC.',
+      },
     });
     const midnight = new Date();
     midnight.setUTCHours(24, 0, 0, 0);
@@ -143,7 +173,9 @@ describe('error mapping', () => {
     });
     const before = stack.upstreamCalls();
     const after = await stack.query('{ charts { name } }');
-    expect(after.body.errors?.[0]).toMatchObject({ extensions: { code: 'RATE_LIMITED', resetsAt: midnight.toISOString() } });
+    expect(after.body.errors?.[0]).toMatchObject({
+      extensions: { code: 'RATE_LIMITED', resetsAt: midnight.toISOString() },
+    });
     expect(stack.upstreamCalls()).toBe(before);
   });
 });
@@ -152,7 +184,9 @@ describe('masking', () => {
   it('turns an unexpected error into INTERNAL_SERVER_ERROR without its message or stack', () => {
     const masked = maskError(new TypeError('secret detail at /srv/app.js:10'), 'Unexpected error.');
     expect(masked.message).toBe('Unexpected error.');
-    expect((masked as { extensions?: unknown }).extensions).toEqual({ code: 'INTERNAL_SERVER_ERROR' });
+    expect((masked as { extensions?: unknown }).extensions).toEqual({
+      code: 'INTERNAL_SERVER_ERROR',
+    });
     expect(JSON.stringify(masked)).not.toContain('secret');
   });
 

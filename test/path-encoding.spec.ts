@@ -11,27 +11,51 @@ afterAll(() => stack.close());
 /** Odd but harmless once encoded: forwarded, each as one segment. */
 const ODD = ['%2e%2e', 'a?b=c', 'a#b', 'x%2Fy', 'émeute ✓', ' spaced '];
 /** Would climb or split a level at an upstream or proxy that normalises paths, or cannot be encoded: never sent. */
-const PATH_BREAKING = ['../admin', 'a/b', '..', '.', 'a\\b', 'tab\there', 'nul\u0000', '\ud800', 'x\udc00y'];
+const PATH_BREAKING = [
+  '../admin',
+  'a/b',
+  '..',
+  '.',
+  'a\\b',
+  'tab\there',
+  'nul\u0000',
+  '\ud800',
+  'x\udc00y',
+];
 
 describe('path segments', () => {
   it.each(ODD)('artist(slug: %j) requests exactly /api/v1/artists/<that slug>', async (slug) => {
     stack.simulator.resetCalls();
-    const response = await stack.query('query ($slug: String!) { artist(slug: $slug) { name } }', { slug });
+    const response = await stack.query('query ($slug: String!) { artist(slug: $slug) { name } }', {
+      slug,
+    });
     expect(response.body.data).toEqual({ artist: null });
-    expect(response.body.errors?.[0]).toMatchObject({ path: ['artist'], extensions: { code: 'NOT_FOUND' } });
+    expect(response.body.errors?.[0]).toMatchObject({
+      path: ['artist'],
+      extensions: { code: 'NOT_FOUND' },
+    });
     expect(stack.simulator.calls).toHaveLength(1);
     expect(stack.simulator.calls[0]!.segments).toEqual(['api', 'v1', 'artists', slug]);
   });
 
-  it.each(PATH_BREAKING)('artist(slug: %j) is BAD_USER_INPUT before any upstream call', async (slug) => {
-    stack.simulator.resetCalls();
-    const response = await stack.query('query ($slug: String!) { artist(slug: $slug) { name } }', { slug });
-    expect(response.body.data).toEqual({ artist: null });
-    expect(response.body.errors).toEqual([
-      expect.objectContaining({ path: ['artist'], extensions: { code: 'BAD_USER_INPUT', argumentName: 'slug' } }),
-    ]);
-    expect(stack.simulator.calls).toHaveLength(0);
-  });
+  it.each(PATH_BREAKING)(
+    'artist(slug: %j) is BAD_USER_INPUT before any upstream call',
+    async (slug) => {
+      stack.simulator.resetCalls();
+      const response = await stack.query(
+        'query ($slug: String!) { artist(slug: $slug) { name } }',
+        { slug },
+      );
+      expect(response.body.data).toEqual({ artist: null });
+      expect(response.body.errors).toEqual([
+        expect.objectContaining({
+          path: ['artist'],
+          extensions: { code: 'BAD_USER_INPUT', argumentName: 'slug' },
+        }),
+      ]);
+      expect(stack.simulator.calls).toHaveLength(0);
+    },
+  );
 
   it('refuses a song slug that would climb levels, and a chart name or territory with a lone surrogate, without a call', async () => {
     stack.simulator.resetCalls();
@@ -44,8 +68,15 @@ describe('path segments', () => {
        }`,
       { slug: '../../artists/x', bad: '\ud800' },
     );
-    expect(response.body.data).toEqual({ song: null, byName: null, byTerritory: null, apiUsage: { dailyLimit: 1000 } });
-    const codes = Object.fromEntries((response.body.errors ?? []).map((e) => [e.path?.[0], e.extensions]));
+    expect(response.body.data).toEqual({
+      song: null,
+      byName: null,
+      byTerritory: null,
+      apiUsage: { dailyLimit: 1000 },
+    });
+    const codes = Object.fromEntries(
+      (response.body.errors ?? []).map((e) => [e.path?.[0], e.extensions]),
+    );
     expect(codes).toEqual({
       song: { code: 'BAD_USER_INPUT', argumentName: 'slug' },
       byName: { code: 'BAD_USER_INPUT', argumentName: 'name' },
@@ -62,7 +93,9 @@ describe('path segments', () => {
 
   it('refuses a 10 KB slug before any upstream call', async () => {
     stack.simulator.resetCalls();
-    const response = await stack.query('query ($slug: String!) { artist(slug: $slug) { name } }', { slug: 'a/'.repeat(5_000) });
+    const response = await stack.query('query ($slug: String!) { artist(slug: $slug) { name } }', {
+      slug: 'a/'.repeat(5_000),
+    });
     expect(response.body.errors?.[0]?.extensions?.code).toBe('BAD_USER_INPUT');
     expect(stack.simulator.calls).toHaveLength(0);
   });

@@ -9,7 +9,9 @@ import { CLIENT_KEY, type Stack, startStack } from './support/stack.js';
 let stack: Stack;
 let passThrough: Stack;
 beforeAll(async () => {
-  stack = await startStack({ gateway: { protection: { rateLimit: { requests: 1_000, windowSeconds: 60 } } } });
+  stack = await startStack({
+    gateway: { protection: { rateLimit: { requests: 1_000, windowSeconds: 60 } } },
+  });
   passThrough = await startStack({ passThrough: true });
 });
 afterAll(async () => {
@@ -18,29 +20,37 @@ afterAll(async () => {
 });
 afterEach(() => stack.simulator.clearFaults());
 
-const cost = (response: { body: { extensions?: Record<string, unknown> } }) => response.body.extensions?.['cost'] as Record<string, unknown>;
+const cost = (response: { body: { extensions?: Record<string, unknown> } }) =>
+  response.body.extensions?.cost as Record<string, unknown>;
 
 it('answers a repeated operation from stored bytes: same data, 0 upstream calls, and says so', async () => {
   const slug = stack.simulator.data.allArtists()[3]!.slug;
   const query = 'query One($slug: String!) { artist(slug: $slug) { name totalStreams } }';
   const first = await stack.query(query, { slug });
   expect(cost(first)).toMatchObject({ upstreamCalls: 1 });
-  expect(cost(first)['responseCache']).toBeUndefined();
+  expect(cost(first).responseCache).toBeUndefined();
   const before = stack.upstreamCalls();
   const second = await stack.query(query, { slug });
   expect(second.body.data).toEqual(first.body.data);
-  expect(cost(second)).toMatchObject({ upstreamCalls: 0, responseCache: 'hit', budget: { dailyLimit: 1000 } });
+  expect(cost(second)).toMatchObject({
+    upstreamCalls: 0,
+    responseCache: 'hit',
+    budget: { dailyLimit: 1000 },
+  });
   expect(stack.upstreamCalls()).toBe(before);
   expect(second.headers.get('content-type')).toBe(first.headers.get('content-type'));
   // Other variables are another answer.
   const other = await stack.query(query, { slug: stack.simulator.data.allArtists()[4]!.slug });
-  expect(cost(other)['responseCache']).toBeUndefined();
+  expect(cost(other).responseCache).toBeUndefined();
 });
 
 it('never stores an answer with errors, an answer about the caller, or one served stale', async () => {
-  for (const query of ['{ artist(slug: "no-such-artist-rc") { name } }', '{ apiUsage { used remaining } }']) {
+  for (const query of [
+    '{ artist(slug: "no-such-artist-rc") { name } }',
+    '{ apiUsage { used remaining } }',
+  ]) {
     await stack.query(query);
-    expect(cost(await stack.query(query))['responseCache']).toBeUndefined();
+    expect(cost(await stack.query(query)).responseCache).toBeUndefined();
   }
   const slug = stack.simulator.data.allArtists()[8]!.slug;
   const query = `{ artist(slug: "${slug}") { name } }`;
@@ -50,7 +60,7 @@ it('never stores an answer with errors, an answer about the caller, or one serve
   stack.simulator.clearFaults();
   const healed = await stack.query(query);
   expect(healed.body.errors).toBeUndefined();
-  expect(cost(healed)['responseCache']).toBeUndefined();
+  expect(cost(healed).responseCache).toBeUndefined();
 });
 
 it('GET hits keep the ETag, Cache-Control and 304 of the HTTP cache', async () => {
@@ -60,7 +70,10 @@ it('GET hits keep the ETag, Cache-Control and 304 of the HTTP cache', async () =
   const etag = first.headers.get('etag');
   expect(etag).toMatch(/^W\//);
   const hit = await fetch(url, { headers });
-  expect(((await hit.json()) as { extensions: { cost: { responseCache: string } } }).extensions.cost.responseCache).toBe('hit');
+  expect(
+    ((await hit.json()) as { extensions: { cost: { responseCache: string } } }).extensions.cost
+      .responseCache,
+  ).toBe('hit');
   expect(hit.headers.get('etag')).toBe(etag);
   expect(hit.headers.get('cache-control')).toMatch(/^public, max-age=\d+$/);
   const notModified = await fetch(url, { headers: { ...headers, 'if-none-match': etag! } });
@@ -71,7 +84,7 @@ it('pass-through: only a key the upstream accepted is answered from the cache; a
   const query = '{ topSongs(limit: 2) { rank } }';
   const good = { authorization: `Bearer ${CLIENT_KEY}` };
   await passThrough.query(query, undefined, good);
-  expect(cost(await passThrough.query(query, undefined, good))['responseCache']).toBe('hit');
+  expect(cost(await passThrough.query(query, undefined, good)).responseCache).toBe('hit');
   const before = passThrough.upstreamCalls();
   const bogus = await passThrough.query(query, undefined, { authorization: 'Bearer made-up-key' });
   expect(bogus.status).toBe(401);

@@ -14,6 +14,7 @@ async function ok(query: string, variables?: Record<string, unknown>) {
   const response = await stack.query(query, variables);
   expect(response.body.errors).toBeUndefined();
   expect(response.status).toBe(200);
+  // biome-ignore lint/suspicious/noExplicitAny: the assertions below walk each root field's own response shape.
   return response.body.data as Record<string, any>;
 }
 
@@ -37,7 +38,12 @@ describe('root fields', () => {
       monthlyListeners: profile.monthlyListeners,
       followers: profile.followers,
       imageUrl: profile.imageUrl,
-      awards: profile.awards.map((a) => ({ name: a.name, category: a.category, year: a.year, won: a.result === 'won' })),
+      awards: profile.awards.map((a) => ({
+        name: a.name,
+        category: a.category,
+        year: a.year,
+        won: a.result === 'won',
+      })),
       chartPositions: profile.charts.map((c) => ({
         chart: { name: c.chartName, territory: c.chartTerritory },
         week: c.chartWeek,
@@ -45,22 +51,32 @@ describe('root fields', () => {
         peakPosition: c.peakPosition,
         weeksOnChart: c.weeksOnChart,
       })),
-      topSongs: profile.topSongs.map((s) => ({ slug: s.slug, title: s.title, totalStreams: s.totalStreams })),
+      topSongs: profile.topSongs.map((s) => ({
+        slug: s.slug,
+        title: s.title,
+        totalStreams: s.totalStreams,
+      })),
     });
   });
 
   it('artists() browses with filters mapped to the upstream query', async () => {
     const expected = data().artists({ page: 1, limit: 100, country: 'NG', sortBy: 'name' });
-    const { artists } = await ok('{ artists(first: 5, country: "ng", sortBy: NAME) { totalCount nodes { slug name country } } }');
+    const { artists } = await ok(
+      '{ artists(first: 5, country: "ng", sortBy: NAME) { totalCount nodes { slug name country } } }',
+    );
     expect(artists.totalCount).toBe(expected.meta.total);
-    expect(artists.nodes).toEqual(expected.data.slice(0, 5).map((a) => ({ slug: a.slug, name: a.name, country: 'NG' })));
+    expect(artists.nodes).toEqual(
+      expected.data.slice(0, 5).map((a) => ({ slug: a.slug, name: a.name, country: 'NG' })),
+    );
     const call = stack.simulator.calls.at(-1)!;
     expect(call.query).toMatchObject({ country: 'NG', sortBy: 'name', limit: '100', page: '1' });
   });
 
   it('song(slug), its artist, album and history', async () => {
     const songSlug = data().allArtists()[0]!.slug;
-    const song = data().songsOfArtist(songSlug)!.find((s) => s.albumSlug !== null)!;
+    const song = data()
+      .songsOfArtist(songSlug)!
+      .find((s) => s.albumSlug !== null)!;
     const record = data().songBySlug(song.slug)!;
     const history = data().songHistory(song.slug)!;
     const result = await ok(
@@ -87,7 +103,11 @@ describe('root fields', () => {
       'query ($t: String!, $a: String!) { searchSongs(title: $t, artistName: $a) { slug title } }',
       { t: song.title, a: song.artistName },
     );
-    expect(searchSongs).toEqual(data().searchSongs(song.title, song.artistName).map((s) => ({ slug: s.slug, title: s.title })));
+    expect(searchSongs).toEqual(
+      data()
+        .searchSongs(song.title, song.artistName)
+        .map((s) => ({ slug: s.slug, title: s.title })),
+    );
     expect(searchSongs).toContainEqual({ slug: song.slug, title: song.title });
   });
 
@@ -106,11 +126,16 @@ describe('root fields', () => {
       trackCount: album.trackCount,
       totalStreams: album.totalStreams,
       artist: { slug: album.artistSlug },
-      tracks: album.tracks.map((t) => ({ trackNumber: t.trackNumber, song: { slug: t.slug, title: t.title } })),
+      tracks: album.tracks.map((t) => ({
+        trackNumber: t.trackNumber,
+        song: { slug: t.slug, title: t.title },
+      })),
     });
     const expectedAlbums = data().albums({ page: 1, limit: 100, albumType: 'album' });
     expect(result.albums.totalCount).toBe(expectedAlbums.meta.total);
-    expect(result.albums.nodes).toEqual(expectedAlbums.data.slice(0, 3).map((a) => ({ slug: a.slug, albumType: 'ALBUM' })));
+    expect(result.albums.nodes).toEqual(
+      expectedAlbums.data.slice(0, 3).map((a) => ({ slug: a.slug, albumType: 'ALBUM' })),
+    );
   });
 
   it('recentMilestones, artistsByTier and songsByTier map tiers to upstream values', async () => {
@@ -141,8 +166,15 @@ describe('root fields', () => {
     expect(result.songsByTier.edges).toEqual(
       tierSongs.data.slice(0, 2).map((s) => ({ crossedAt: s.crossedAt, node: { slug: s.slug } })),
     );
-    const paths = stack.simulator.calls.slice(-3).map((c) => c.segments.join('/')).sort();
-    expect(paths).toEqual(['api/v1/milestones/artists/1b', 'api/v1/milestones/recent', 'api/v1/milestones/songs/100m']);
+    const paths = stack.simulator.calls
+      .slice(-3)
+      .map((c) => c.segments.join('/'))
+      .sort();
+    expect(paths).toEqual([
+      'api/v1/milestones/artists/1b',
+      'api/v1/milestones/recent',
+      'api/v1/milestones/songs/100m',
+    ]);
   });
 
   it('leaderboards and trending lists, sliced to limit', async () => {
@@ -154,21 +186,32 @@ describe('root fields', () => {
       trendingSongs(limit: 2) { rank momentumScore song { slug } }
     }`);
     expect(result.topArtistsByStreams).toEqual(
-      data().leaderboardStreams({ limit: 3 }).map((a) => ({ rank: a.rank, artist: { slug: a.slug, totalStreams: a.totalStreams } })),
+      data()
+        .leaderboardStreams({ limit: 3 })
+        .map((a) => ({ rank: a.rank, artist: { slug: a.slug, totalStreams: a.totalStreams } })),
     );
     expect(result.topArtistsByListeners).toEqual(
       data()
         .leaderboardListeners({ limit: 2, isAfrobeats: true })
-        .map((a) => ({ rank: a.rank, artist: { slug: a.slug, monthlyListeners: a.monthlyListeners } })),
+        .map((a) => ({
+          rank: a.rank,
+          artist: { slug: a.slug, monthlyListeners: a.monthlyListeners },
+        })),
     );
     expect(result.topSongs).toEqual(
-      data().leaderboardSongs({ limit: 2 }).map((s) => ({ rank: s.rank, song: { slug: s.slug, totalStreams: s.totalStreams } })),
+      data()
+        .leaderboardSongs({ limit: 2 })
+        .map((s) => ({ rank: s.rank, song: { slug: s.slug, totalStreams: s.totalStreams } })),
     );
     expect(result.trendingArtists).toEqual(
-      data().trendingArtists({ limit: 2 }).map((a) => ({ rank: a.rank, momentumScore: a.momentumScore, artist: { slug: a.slug } })),
+      data()
+        .trendingArtists({ limit: 2 })
+        .map((a) => ({ rank: a.rank, momentumScore: a.momentumScore, artist: { slug: a.slug } })),
     );
     expect(result.trendingSongs).toEqual(
-      data().trendingSongs({ limit: 2 }).map((s) => ({ rank: s.rank, momentumScore: s.momentumScore, song: { slug: s.slug } })),
+      data()
+        .trendingSongs({ limit: 2 })
+        .map((s) => ({ rank: s.rank, momentumScore: s.momentumScore, song: { slug: s.slug } })),
     );
   });
 
@@ -179,7 +222,14 @@ describe('root fields', () => {
         entries { position songTitle artistName peakPosition weeksOnChart trend delta previousPosition } }
     }`);
     expect(result.charts).toEqual(
-      data().charts().map((c) => ({ name: c.chartName, territory: c.chartTerritory, latestWeek: c.latestWeek, totalEntries: c.totalEntries })),
+      data()
+        .charts()
+        .map((c) => ({
+          name: c.chartName,
+          territory: c.chartTerritory,
+          latestWeek: c.latestWeek,
+          totalEntries: c.totalEntries,
+        })),
     );
     const chart = data().chart('spotify_daily_ng', 'NG')!;
     expect(result.chart).toEqual({
@@ -224,11 +274,18 @@ describe('root fields', () => {
 
   it('refuses malformed global ids and ids of other types as BAD_USER_INPUT, without an upstream call', async () => {
     const before = stack.upstreamCalls();
-    const ids = ['garbage', Buffer.from('Foo:x').toString('base64'), Buffer.from('Milestone:x').toString('base64')];
+    const ids = [
+      'garbage',
+      Buffer.from('Foo:x').toString('base64'),
+      Buffer.from('Milestone:x').toString('base64'),
+    ];
     for (const id of ids) {
       const response = await stack.query('query ($id: ID!) { node(id: $id) { id } }', { id });
       expect(response.body.data).toEqual({ node: null });
-      expect(response.body.errors?.[0]).toMatchObject({ path: ['node'], extensions: { code: 'BAD_USER_INPUT' } });
+      expect(response.body.errors?.[0]).toMatchObject({
+        path: ['node'],
+        extensions: { code: 'BAD_USER_INPUT' },
+      });
     }
     expect(stack.upstreamCalls()).toBe(before);
   });
@@ -247,13 +304,21 @@ describe('root fields', () => {
     );
     const songs = data().songsOfArtist(artist.slug)!;
     const fact = data().artistStreamsFact(artist.slug, 1_000_000_000)!;
-    expect(result.artist.songs).toEqual({ totalCount: songs.length, nodes: songs.slice(0, 2).map((s) => ({ slug: s.slug })) });
+    expect(result.artist.songs).toEqual({
+      totalCount: songs.length,
+      nodes: songs.slice(0, 2).map((s) => ({ slug: s.slug })),
+    });
     expect(result.artist.history).toHaveLength(90);
     expect(result.artist.history).toEqual(data().artistHistory(artist.slug));
     expect(result.artist.milestones).toEqual(
       data()
         .milestoneTimeline(artist.slug)!
-        .map((m) => ({ id: m.id, threshold: m.threshold, crossedAt: m.crossedAt, song: m.songTitle === null ? null : { title: m.songTitle } })),
+        .map((m) => ({
+          id: m.id,
+          threshold: m.threshold,
+          crossedAt: m.crossedAt,
+          song: m.songTitle === null ? null : { title: m.songTitle },
+        })),
     );
     expect(result.artist.streamMilestone).toEqual({
       metric: fact.metric,
@@ -263,7 +328,11 @@ describe('root fields', () => {
       currentValue: fact.currentValue,
       text: fact.text,
     });
-    expect(result.artist.listenerMilestone).toEqual({ metric: 'monthly_listeners', reached: false, crossedAt: null });
+    expect(result.artist.listenerMilestone).toEqual({
+      metric: 'monthly_listeners',
+      reached: false,
+      crossedAt: null,
+    });
   });
 
   it('apiUsage answers from the gateway count, without an upstream call', async () => {

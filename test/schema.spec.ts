@@ -1,5 +1,12 @@
 import { readFileSync } from 'node:fs';
-import { isEnumType, isInputObjectType, isInterfaceType, isObjectType, isScalarType, printSchema } from 'graphql';
+import {
+  isEnumType,
+  isInputObjectType,
+  isInterfaceType,
+  isObjectType,
+  isScalarType,
+  printSchema,
+} from 'graphql';
 import { describe, expect, it } from 'vitest';
 import { schema } from '../src/schema/index.js';
 import { contractDifferences, contractSchema } from './contract.js';
@@ -12,13 +19,18 @@ describe('schema.graphql', () => {
   });
 
   it('contains the whole public contract with the same names, nullability and list shapes', () => {
-    expect(contractDifferences(contractSchema(read('./fixtures/schema-contract.graphql')), schema)).toEqual([]);
+    expect(
+      contractDifferences(contractSchema(read('./fixtures/schema-contract.graphql')), schema),
+    ).toEqual([]);
   });
 
   it('has the contract copy identical to the shared design, when that is at hand', () => {
     let shared: string;
     try {
-      shared = readFileSync(new URL('../../shared/design/schema-contract.graphql', import.meta.url), 'utf8');
+      shared = readFileSync(
+        new URL('../../shared/design/schema-contract.graphql', import.meta.url),
+        'utf8',
+      );
     } catch {
       return; // A clone without shared/ beside it: the fixture stands alone.
     }
@@ -28,7 +40,11 @@ describe('schema.graphql', () => {
   it('describes every type, field, argument and enum value', () => {
     const undocumented: string[] = [];
     for (const type of Object.values(schema.getTypeMap())) {
-      if (type.name.startsWith('__') || (isScalarType(type) && ['String', 'Int', 'Float', 'Boolean', 'ID'].includes(type.name))) continue;
+      if (
+        type.name.startsWith('__') ||
+        (isScalarType(type) && ['String', 'Int', 'Float', 'Boolean', 'ID'].includes(type.name))
+      )
+        continue;
       if (!type.description) undocumented.push(type.name);
       if (isObjectType(type) || isInterfaceType(type) || isInputObjectType(type)) {
         for (const field of Object.values(type.getFields())) {
@@ -39,7 +55,8 @@ describe('schema.graphql', () => {
         }
       }
       if (isEnumType(type)) {
-        for (const value of type.getValues()) if (!value.description) undocumented.push(`${type.name}.${value.name}`);
+        for (const value of type.getValues())
+          if (!value.description) undocumented.push(`${type.name}.${value.name}`);
       }
     }
     expect(undocumented).toEqual([]);
@@ -52,7 +69,10 @@ describe('the contract check', () => {
     const broken = contractSchema(
       read('./fixtures/schema-contract.graphql')
         .replace('  followers: SafeInt\n', '')
-        .replace('searchSongs(title: String!, artistName: String!): [Song!]', 'searchSongs(title: String!, artistName: String!): [Song]'),
+        .replace(
+          'searchSongs(title: String!, artistName: String!): [Song!]',
+          'searchSongs(title: String!, artistName: String!): [Song]',
+        ),
     );
     expect(contractDifferences(contract, broken).sort()).toEqual([
       'Query.searchSongs is [Song], contract says [Song!]',

@@ -22,7 +22,14 @@ describe('HTTP endpoints', () => {
     const response = await fetch(`${stack.url}/graphql`, { headers: { accept: 'text/html' } });
     expect(response.status).toBe(200);
     const html = await response.text();
-    for (const operation of ['ArtistPage', 'Leaderboards', 'BrowseArtists', 'ChartWithTrends', 'RecentMilestones', 'ApiUsage']) {
+    for (const operation of [
+      'ArtistPage',
+      'Leaderboards',
+      'BrowseArtists',
+      'ChartWithTrends',
+      'RecentMilestones',
+      'ApiUsage',
+    ]) {
       expect(html).toContain(`query ${operation}`);
     }
     expect(html).not.toMatch(/<script[^>]+src=["']?https?:/);
@@ -36,27 +43,48 @@ describe('HTTP endpoints', () => {
   it('logs one line per request with the operation, duration and upstream calls, never the key', async () => {
     await stack.query('query TopThree { topSongs(limit: 3) { rank } }');
     const line = lines.find((l) => l.operation === 'TopThree');
-    expect(line).toMatchObject({ msg: 'request', method: 'POST', path: '/graphql', status: 200, upstreamCalls: 1, cacheHits: 0 });
+    expect(line).toMatchObject({
+      msg: 'request',
+      method: 'POST',
+      path: '/graphql',
+      status: 200,
+      upstreamCalls: 1,
+      cacheHits: 0,
+    });
     expect(typeof line?.durationMs).toBe('number');
     expect(JSON.stringify(lines)).not.toContain('test-server-key');
   });
 
   it('logs client errors at info and upstream failures at warn, by code and without a stack trace', async () => {
     const before = lines.length;
-    expect((await stack.query('{ artist(slug: "no-such-artist") { name } }')).body.errors?.[0]?.extensions?.code).toBe('NOT_FOUND');
-    expect((await stack.query('{ node(id: "not-a-global-id") { id } }')).body.errors?.[0]?.extensions?.code).toBe('BAD_USER_INPUT');
+    expect(
+      (await stack.query('{ artist(slug: "no-such-artist") { name } }')).body.errors?.[0]
+        ?.extensions?.code,
+    ).toBe('NOT_FOUND');
+    expect(
+      (await stack.query('{ node(id: "not-a-global-id") { id } }')).body.errors?.[0]?.extensions
+        ?.code,
+    ).toBe('BAD_USER_INPUT');
     expect((await fetch(`${stack.url}/no-such-path`)).status).toBe(404);
     stack.simulator.injectFault({ kind: 'status', status: 500 }, { path: '/api/v1/charts' });
     try {
-      expect((await stack.query('{ charts { name } }')).body.errors?.[0]?.extensions?.code).toBe('UPSTREAM_ERROR');
+      expect((await stack.query('{ charts { name } }')).body.errors?.[0]?.extensions?.code).toBe(
+        'UPSTREAM_ERROR',
+      );
     } finally {
       stack.simulator.clearFaults();
     }
 
     const logged = lines.slice(before);
-    expect(logged).toContainEqual(expect.objectContaining({ level: 30, code: 'NOT_FOUND', path: 'artist' }));
-    expect(logged).toContainEqual(expect.objectContaining({ level: 30, code: 'BAD_USER_INPUT', path: 'node' }));
-    expect(logged).toContainEqual(expect.objectContaining({ level: 40, code: 'UPSTREAM_ERROR', path: 'charts' }));
+    expect(logged).toContainEqual(
+      expect.objectContaining({ level: 30, code: 'NOT_FOUND', path: 'artist' }),
+    );
+    expect(logged).toContainEqual(
+      expect.objectContaining({ level: 30, code: 'BAD_USER_INPUT', path: 'node' }),
+    );
+    expect(logged).toContainEqual(
+      expect.objectContaining({ level: 40, code: 'UPSTREAM_ERROR', path: 'charts' }),
+    );
     expect(logged.filter((line) => (line.level as number) >= 50 || 'err' in line)).toEqual([]);
   });
 });

@@ -7,8 +7,8 @@
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Simulator, startSimulator } from '../src/simulator/index.js';
-import { type GatewayProcess, buildOnce, post, startNpm, statusOf } from './support/npm-start.js';
-import { SHARED_REDIS_URL, deleteUnder, uniquePrefix } from './support/redis.js';
+import { buildOnce, type GatewayProcess, post, startNpm, statusOf } from './support/npm-start.js';
+import { deleteUnder, SHARED_REDIS_URL, uniquePrefix } from './support/redis.js';
 
 const SHUTDOWN_TIMEOUT_MS = 2_000;
 const BOUND_MS = SHUTDOWN_TIMEOUT_MS + 1_000;
@@ -24,7 +24,10 @@ interface Outcome {
 }
 
 /** Signals, then waits for the whole group to be gone (killing what is left past the bound). */
-async function stopAndWatch(gateway: GatewayProcess, signal: (gateway: GatewayProcess) => void): Promise<Outcome> {
+async function stopAndWatch(
+  gateway: GatewayProcess,
+  signal: (gateway: GatewayProcess) => void,
+): Promise<Outcome> {
   const since = performance.now();
   signal(gateway);
   const goneMs = await gateway.groupGoneWithin(since, BOUND_MS);
@@ -42,38 +45,47 @@ function expectCleanExit(outcome: Outcome, gateway: GatewayProcess): void {
 beforeAll(buildOnce, 180_000);
 
 describe('with the log reader gone', () => {
-  it(`every process exits 0 within SHUTDOWN_TIMEOUT_MS + 1 s, ${TRIALS} trials out of ${TRIALS}`, async () => {
-    const failures: unknown[] = [];
-    const stopTimes: number[] = [];
-    for (let trial = 0; trial < TRIALS; trial += 1) {
-      const gateway = await startNpm({ SHUTDOWN_TIMEOUT_MS: String(SHUTDOWN_TIMEOUT_MS) });
-      try {
-        expect(await statusOf(gateway.url, QUERY)).toBe(200);
-        await gateway.closeReader();
-        // Odd trials log into the dead pipe before the signal, even ones only on the way out.
-        if (trial % 2 === 1) expect(await statusOf(gateway.url, QUERY)).toBe(200);
-        const outcome = await stopAndWatch(gateway, (g) => g.signalGroup('SIGTERM'));
-        if (outcome.goneMs === null || outcome.exit.code !== 0) failures.push({ trial, ...outcome });
-        else stopTimes.push(outcome.goneMs);
-      } finally {
-        gateway.kill();
+  it(
+    `every process exits 0 within SHUTDOWN_TIMEOUT_MS + 1 s, ${TRIALS} trials out of ${TRIALS}`,
+    async () => {
+      const failures: unknown[] = [];
+      const stopTimes: number[] = [];
+      for (let trial = 0; trial < TRIALS; trial += 1) {
+        const gateway = await startNpm({ SHUTDOWN_TIMEOUT_MS: String(SHUTDOWN_TIMEOUT_MS) });
+        try {
+          expect(await statusOf(gateway.url, QUERY)).toBe(200);
+          await gateway.closeReader();
+          // Odd trials log into the dead pipe before the signal, even ones only on the way out.
+          if (trial % 2 === 1) expect(await statusOf(gateway.url, QUERY)).toBe(200);
+          const outcome = await stopAndWatch(gateway, (g) => g.signalGroup('SIGTERM'));
+          if (outcome.goneMs === null || outcome.exit.code !== 0)
+            failures.push({ trial, ...outcome });
+          else stopTimes.push(outcome.goneMs);
+        } finally {
+          gateway.kill();
+        }
       }
-    }
-    console.info(`stop times (ms) with the reader gone: ${stopTimes.join(' ')}`);
-    expect(failures).toEqual([]);
-  }, TRIALS * 20_000);
+      console.info(`stop times (ms) with the reader gone: ${stopTimes.join(' ')}`);
+      expect(failures).toEqual([]);
+    },
+    TRIALS * 20_000,
+  );
 });
 
 describe('with the log reader paused (a full pipe)', () => {
   it('keeps answering requests, then stops within the bound with the pipe still full', async () => {
-    const gateway = await startNpm({ SHUTDOWN_TIMEOUT_MS: String(SHUTDOWN_TIMEOUT_MS), RATE_LIMIT_REQUESTS: '0' });
+    const gateway = await startNpm({
+      SHUTDOWN_TIMEOUT_MS: String(SHUTDOWN_TIMEOUT_MS),
+      RATE_LIMIT_REQUESTS: '0',
+    });
     try {
       gateway.pauseReader();
       // A long operation name makes each request's log line long: a few hundred fill the pipe.
       const operation = 'PausedReader'.repeat(30);
       const named = `query ${operation} ${QUERY}`;
       const statuses: (number | string)[] = [];
-      for (let request = 0; request < REQUESTS; request += 1) statuses.push(await statusOf(gateway.url, named));
+      for (let request = 0; request < REQUESTS; request += 1)
+        statuses.push(await statusOf(gateway.url, named));
       expect(statuses.filter((status) => status !== 200)).toEqual([]);
 
       const outcome = await stopAndWatch(gateway, (g) => g.signalGroup('SIGTERM'));
@@ -83,7 +95,10 @@ describe('with the log reader paused (a full pipe)', () => {
       // gateway's bounded buffer, and the stop did not wait for them past its short flush.
       gateway.resumeReader();
       await gateway.outputEnded;
-      const delivered = gateway.output().split('\n').filter((line) => line.includes(`"operation":"${operation}"`));
+      const delivered = gateway
+        .output()
+        .split('\n')
+        .filter((line) => line.includes(`"operation":"${operation}"`));
       expect(delivered.length).toBeLessThan(REQUESTS);
     } finally {
       gateway.kill();
@@ -94,7 +109,12 @@ describe('with the log reader paused (a full pipe)', () => {
 describe('with a request in flight', () => {
   let simulator: Simulator;
   beforeAll(async () => {
-    simulator = await startSimulator({ apiKeys: ['shutdown-key'], dailyLimit: 1_000_000, latencyMs: 800, artists: 40 });
+    simulator = await startSimulator({
+      apiKeys: ['shutdown-key'],
+      dailyLimit: 1_000_000,
+      latencyMs: 800,
+      artists: 40,
+    });
   });
   afterAll(() => simulator?.close());
 
@@ -135,8 +155,12 @@ describe('with a request in flight', () => {
         const outcome = await stopAndWatch(gateway, signal);
         const answered = await answer;
         if (answered instanceof Error) throw answered;
-        const charts = (JSON.parse(answered.text) as { data?: { charts?: unknown[] } }).data?.charts;
-        expect({ status: answered.status, charts: charts?.length }).toEqual({ status: 200, charts: 3 });
+        const charts = (JSON.parse(answered.text) as { data?: { charts?: unknown[] } }).data
+          ?.charts;
+        expect({ status: answered.status, charts: charts?.length }).toEqual({
+          status: 200,
+          charts: 3,
+        });
         expectCleanExit(outcome, gateway);
       } finally {
         gateway.kill();

@@ -9,7 +9,8 @@ export interface MemoryCacheOptions {
   readonly observer?: Pick<UpstreamObserver, 'cacheLookup'>;
 }
 
-export const isFresh = (entry: CacheEntry | undefined): boolean => entry !== undefined && entry.freshUntil > Date.now();
+export const isFresh = (entry: CacheEntry | undefined): boolean =>
+  entry !== undefined && entry.freshUntil > Date.now();
 
 /** Each entry also costs its key and bookkeeping, whatever its body size. */
 const ENTRY_OVERHEAD_BYTES = 256;

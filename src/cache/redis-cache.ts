@@ -61,7 +61,11 @@ function parseEntry(text: string): CacheEntry | undefined {
   const entry = value as Partial<CacheEntry>;
   const numbers = [entry.bytes, entry.storedAt, entry.freshUntil, entry.staleUntil];
   const generationOk = entry.generation === undefined || typeof entry.generation === 'number';
-  if ((entry.outcome !== 'value' && entry.outcome !== 'not-found') || !numbers.every((n) => typeof n === 'number') || !generationOk) {
+  if (
+    (entry.outcome !== 'value' && entry.outcome !== 'not-found') ||
+    !numbers.every((n) => typeof n === 'number') ||
+    !generationOk
+  ) {
     return undefined;
   }
   return entry as CacheEntry;

@@ -6,7 +6,7 @@
  * stale entries included (for stale-if-error).
  */
 import type { CacheEntry, ResponseCache } from './cache.js';
-import { type MemoryCache, isFresh } from './memory-cache.js';
+import { isFresh, type MemoryCache } from './memory-cache.js';
 
 export class TwoLevelCache implements ResponseCache {
   constructor(

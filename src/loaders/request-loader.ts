@@ -33,10 +33,17 @@ export class RequestLoader {
     logger?: Logger,
   ) {
     const failed = (request: UpstreamRequest<unknown>, error: unknown): Error => {
-      if (!(error instanceof UpstreamError)) return error instanceof Error ? error : new Error(String(error));
+      if (!(error instanceof UpstreamError))
+        return error instanceof Error ? error : new Error(String(error));
       if (error.status !== undefined && logger?.isLevelEnabled('debug')) {
         logger.debug(
-          { code: error.code, status: error.status, resource: request.resource, path: error.path, upstreamText: upstreamTextForLog(error.message, [caller.apiKey]) },
+          {
+            code: error.code,
+            status: error.status,
+            resource: request.resource,
+            path: error.path,
+            upstreamText: upstreamTextForLog(error.message, [caller.apiKey]),
+          },
           'upstream error answer',
         );
       }
@@ -46,7 +53,9 @@ export class RequestLoader {
       (requests) =>
         Promise.all(
           requests.map((request) =>
-            readSpan(request.resource, () => upstream.read(request, caller, stats)).catch((error: unknown) => failed(request, error)),
+            readSpan(request.resource, () => upstream.read(request, caller, stats)).catch(
+              (error: unknown) => failed(request, error),
+            ),
           ),
         ),
       { cacheKeyFn: (request) => request.key },

@@ -27,7 +27,11 @@ const CONNECT_TIMEOUT_MS = 2_000;
 const MAX_RECONNECT_DELAY_MS = 1_000;
 
 /** Connects to `url`; throws ConfigError (exit status 2) when Redis cannot be reached at start. */
-export async function connectRedis(url: string, prefix: string, logger: Logger): Promise<SharedRedis> {
+export async function connectRedis(
+  url: string,
+  prefix: string,
+  logger: Logger,
+): Promise<SharedRedis> {
   const client = new Redis(url, {
     keyPrefix: prefix,
     lazyConnect: true,
@@ -48,14 +52,19 @@ export async function connectRedis(url: string, prefix: string, logger: Logger):
   } catch (error) {
     client.disconnect();
     const reason = (lastError ?? (error as Error)).message;
-    throw new ConfigError(`Invalid configuration:\n  REDIS_URL: cannot reach Redis at ${redactedUrl(url)} (${reason})`);
+    throw new ConfigError(
+      `Invalid configuration:\n  REDIS_URL: cannot reach Redis at ${redactedUrl(url)} (${reason})`,
+    );
   }
 
   let up = true;
   client.on('close', () => {
     if (!up) return;
     up = false;
-    logger.warn({ error: lastError?.message }, 'redis down: serving from the in-process cache, no uncountable upstream calls');
+    logger.warn(
+      { error: lastError?.message },
+      'redis down: serving from the in-process cache, no uncountable upstream calls',
+    );
   });
   client.on('ready', () => {
     if (up) return;

@@ -4,9 +4,16 @@ import { type Edge, pagedConnection } from './connections.js';
 import { AlbumSortEnum, AlbumTypeEnum } from './enums.js';
 import { slugArg } from './inputs.js';
 import { AlbumRef, ArtistRef, SongRef, TrackRef } from './object-refs.js';
-import { type AlbumShape, albumField, albumFromSummary, nodeLoaders, artistRef, songFromSummary } from './refs.js';
+import {
+  type AlbumShape,
+  albumField,
+  albumFromSummary,
+  artistRef,
+  missingArtist,
+  nodeLoaders,
+  songFromSummary,
+} from './refs.js';
 import { fromRecordRequired, listItems, reportDropped } from './upstream-fields.js';
-import { missingArtist } from './refs.js';
 
 builder.node(AlbumRef, {
   description: 'An album, single or EP, with its tracks.',
@@ -15,12 +22,18 @@ builder.node(AlbumRef, {
   loadOne: (slug, context) => nodeLoaders.Album(slugArg(slug, 'id'), context),
   fields: (t) => ({
     slug: t.exposeString('slug', { description: 'Stable identifier used in upstream URLs.' }),
-    title: t.string({ description: 'Title of the release.', resolve: (a, _, c) => albumField(a, 'title', c) }),
+    title: t.string({
+      description: 'Title of the release.',
+      resolve: (a, _, c) => albumField(a, 'title', c),
+    }),
     artist: t.field({
       type: ArtistRef,
       description: 'The main artist.',
       resolve: async (a, _, c) => {
-        const [slug, name] = await Promise.all([albumField(a, 'artistSlug', c), albumField(a, 'artistName', c)]);
+        const [slug, name] = await Promise.all([
+          albumField(a, 'artistSlug', c),
+          albumField(a, 'artistName', c),
+        ]);
         if (slug === null) throw missingArtist();
         return artistRef(slug, name === null ? { slug } : { slug, name });
       },
@@ -68,7 +81,8 @@ builder.node(AlbumRef, {
     tracks: t.field({
       type: [TrackRef],
       nullable: true,
-      description: 'Tracks in order (needs the full album record); null when the upstream lists none.',
+      description:
+        'Tracks in order (needs the full album record); null when the upstream lists none.',
       resolve: async (a, _, c, info) => listItems(await albumField(a, 'tracks', c), c, info),
     }),
   }),
@@ -77,8 +91,15 @@ builder.node(AlbumRef, {
 TrackRef.implement({
   description: 'A song at its place on an album.',
   fields: (t) => ({
-    trackNumber: t.int({ description: 'Position on the album, from 1.', resolve: fromRecordRequired('trackNumber') }),
-    song: t.field({ type: SongRef, description: 'The song.', resolve: (track) => songFromSummary(track.song) }),
+    trackNumber: t.int({
+      description: 'Position on the album, from 1.',
+      resolve: fromRecordRequired('trackNumber'),
+    }),
+    song: t.field({
+      type: SongRef,
+      description: 'The song.',
+      resolve: (track) => songFromSummary(track.song),
+    }),
   }),
 });
 
@@ -87,7 +108,12 @@ builder.queryFields((t) => ({
     type: AlbumRef,
     nullable: true,
     description: 'An album by slug; null with a NOT_FOUND error when there is none.',
-    args: { slug: t.arg.string({ required: true, description: 'Album slug, e.g. `burna-boy-love-damini`.' }) },
+    args: {
+      slug: t.arg.string({
+        required: true,
+        description: 'Album slug, e.g. `burna-boy-love-damini`.',
+      }),
+    },
     resolve: (_, args, c) => nodeLoaders.Album(slugArg(args.slug), c),
   }),
   albums: t.connection(
@@ -96,12 +122,18 @@ builder.queryFields((t) => ({
       nullable: true,
       description: 'Browse albums, singles and EPs.',
       args: {
-        isAfrobeats: t.arg.boolean({ description: 'Only Afrobeats releases (true) or only others (false).' }),
+        isAfrobeats: t.arg.boolean({
+          description: 'Only Afrobeats releases (true) or only others (false).',
+        }),
         albumType: t.arg({ type: AlbumTypeEnum, description: 'Only releases of this kind.' }),
         sortBy: t.arg({ type: AlbumSortEnum, description: 'Order of the list.' }),
       },
       resolve: (_, args, c, info) => {
-        const filter = { isAfrobeats: args.isAfrobeats, albumType: args.albumType, sortBy: args.sortBy };
+        const filter = {
+          isAfrobeats: args.isAfrobeats,
+          albumType: args.albumType,
+          sortBy: args.sortBy,
+        };
         return pagedConnection(
           args,
           (page) => c.loader.load(endpoints.albumsPage(page, filter)),
@@ -114,7 +146,10 @@ builder.queryFields((t) => ({
       name: 'AlbumConnection',
       description: 'A page of albums.',
       fields: (t) => ({
-        totalCount: t.int({ description: 'Number of albums matching the filters (upstream `meta.total`).', resolve: (c) => c.totalCount }),
+        totalCount: t.int({
+          description: 'Number of albums matching the filters (upstream `meta.total`).',
+          resolve: (c) => c.totalCount,
+        }),
       }),
     },
     { name: 'AlbumEdge', description: 'An album in a page of albums.' },

@@ -1,6 +1,6 @@
 import { endpoints } from '../upstream/endpoints.js';
 import { builder } from './builder.js';
-import { type Edge, arrayConnection, pagedConnection } from './connections.js';
+import { arrayConnection, type Edge, pagedConnection } from './connections.js';
 import { ArtistSortEnum } from './enums.js';
 import { countryArg, letterArg, optionalTextArg, slugArg, thresholdArg } from './inputs.js';
 import {
@@ -12,19 +12,31 @@ import {
   SongRef,
   StreamSnapshotRef,
 } from './object-refs.js';
-import { type ArtistShape, artistField, artistFromSummary, nodeLoaders, songFromSummary } from './refs.js';
 import { prefetchArtistChildren } from './prefetch.js';
+import {
+  type ArtistShape,
+  artistField,
+  artistFromSummary,
+  nodeLoaders,
+  songFromSummary,
+} from './refs.js';
 import { listItems, reportDropped } from './upstream-fields.js';
 
 builder.node(ArtistRef, {
-  description: 'A recording artist, with streaming totals, awards, chart positions, songs and milestones.',
+  description:
+    'A recording artist, with streaming totals, awards, chart positions, songs and milestones.',
   isTypeOf: (value) => (value as ArtistShape).kind === 'artist',
   id: { resolve: (artist) => artist.slug },
   // Loading the profile proves the artist exists, so node(id:) answers null for unknown slugs.
   loadOne: (slug, context) => nodeLoaders.Artist(slugArg(slug, 'id'), context),
   fields: (t) => ({
-    slug: t.exposeString('slug', { description: 'Stable identifier used in upstream URLs, e.g. `burna-boy`.' }),
-    name: t.string({ description: 'Display name.', resolve: (a, _, c) => artistField(a, 'name', c) }),
+    slug: t.exposeString('slug', {
+      description: 'Stable identifier used in upstream URLs, e.g. `burna-boy`.',
+    }),
+    name: t.string({
+      description: 'Display name.',
+      resolve: (a, _, c) => artistField(a, 'name', c),
+    }),
     imageUrl: t.field({
       type: 'URL',
       nullable: true,
@@ -74,7 +86,8 @@ builder.node(ArtistRef, {
     chartPositions: t.field({
       type: [ArtistChartPositionRef],
       nullable: true,
-      description: "The artist's current positions on the weekly charts; null when the profile lists none.",
+      description:
+        "The artist's current positions on the weekly charts; null when the profile lists none.",
       resolve: async (a, _, c, info) =>
         listItems(await artistField(a, 'charts', c), c, info)?.map((record) => ({
           chart: { name: record.chartName, territory: record.chartTerritory },
@@ -85,7 +98,8 @@ builder.node(ArtistRef, {
       type: [SongRef],
       nullable: true,
       description: 'Up to 10 most-streamed songs, most first; null when the profile lists none.',
-      resolve: async (a, _, c, info) => listItems(await artistField(a, 'topSongs', c), c, info)?.map(songFromSummary) ?? null,
+      resolve: async (a, _, c, info) =>
+        listItems(await artistField(a, 'topSongs', c), c, info)?.map(songFromSummary) ?? null,
     }),
     songs: t.connection(
       {
@@ -93,7 +107,9 @@ builder.node(ArtistRef, {
         nullable: true,
         description: 'All songs of the artist, most-streamed first.',
         resolve: async (a, args, c, info) => {
-          const songs = await c.loader.load(endpoints.songsOfArtist(a.slug, c.assumptions.songsOfArtistLimit));
+          const songs = await c.loader.load(
+            endpoints.songsOfArtist(a.slug, c.assumptions.songsOfArtistLimit),
+          );
           return arrayConnection(args, listItems(songs, c, info)?.map(songFromSummary) ?? []);
         },
       },
@@ -101,7 +117,10 @@ builder.node(ArtistRef, {
         name: 'SongConnection',
         description: 'A page of songs.',
         fields: (t) => ({
-          totalCount: t.int({ description: 'Number of songs in the whole list.', resolve: (c) => c.totalCount }),
+          totalCount: t.int({
+            description: 'Number of songs in the whole list.',
+            resolve: (c) => c.totalCount,
+          }),
         }),
       },
       { name: 'SongEdge', description: 'A song in a page of songs.' },
@@ -110,27 +129,44 @@ builder.node(ArtistRef, {
       type: [StreamSnapshotRef],
       nullable: true,
       description: 'Daily snapshots of the last 90 days, oldest first.',
-      resolve: async (a, _, c, info) => listItems(await c.loader.load(endpoints.artistHistory(a.slug)), c, info),
+      resolve: async (a, _, c, info) =>
+        listItems(await c.loader.load(endpoints.artistHistory(a.slug)), c, info),
     }),
     milestones: t.field({
       type: [MilestoneRef],
       nullable: true,
-      description: "The artist's milestone timeline (artist and song thresholds crossed), oldest first.",
-      resolve: async (a, _, c, info) => listItems(await c.loader.load(endpoints.timeline(a.slug)), c, info),
+      description:
+        "The artist's milestone timeline (artist and song thresholds crossed), oldest first.",
+      resolve: async (a, _, c, info) =>
+        listItems(await c.loader.load(endpoints.timeline(a.slug)), c, info),
     }),
     streamMilestone: t.field({
       type: MilestoneFactRef,
       nullable: true,
       description: 'Whether the artist has reached `threshold` all-time streams, and when.',
-      args: { threshold: t.arg({ type: 'SafeInt', required: true, description: 'A stream count, e.g. 1000000000.' }) },
-      resolve: (a, args, c) => c.loader.load(endpoints.artistStreamFact(a.slug, thresholdArg(args.threshold))),
+      args: {
+        threshold: t.arg({
+          type: 'SafeInt',
+          required: true,
+          description: 'A stream count, e.g. 1000000000.',
+        }),
+      },
+      resolve: (a, args, c) =>
+        c.loader.load(endpoints.artistStreamFact(a.slug, thresholdArg(args.threshold))),
     }),
     listenerMilestone: t.field({
       type: MilestoneFactRef,
       nullable: true,
       description: 'Whether the artist has reached `threshold` monthly listeners, and when.',
-      args: { threshold: t.arg({ type: 'SafeInt', required: true, description: 'A listener count, e.g. 10000000.' }) },
-      resolve: (a, args, c) => c.loader.load(endpoints.artistListenerFact(a.slug, thresholdArg(args.threshold))),
+      args: {
+        threshold: t.arg({
+          type: 'SafeInt',
+          required: true,
+          description: 'A listener count, e.g. 10000000.',
+        }),
+      },
+      resolve: (a, args, c) =>
+        c.loader.load(endpoints.artistListenerFact(a.slug, thresholdArg(args.threshold))),
     }),
   }),
 });
@@ -158,8 +194,12 @@ builder.queryFields((t) => ({
       description: 'Browse artists, sorted by total streams unless `sortBy` says otherwise.',
       args: {
         letter: t.arg.string({ description: 'Only artists whose name starts with this letter.' }),
-        country: t.arg.string({ description: 'Only artists from this country (ISO 3166-1 alpha-2).' }),
-        isAfrobeats: t.arg.boolean({ description: 'Only Afrobeats artists (true) or only others (false).' }),
+        country: t.arg.string({
+          description: 'Only artists from this country (ISO 3166-1 alpha-2).',
+        }),
+        isAfrobeats: t.arg.boolean({
+          description: 'Only Afrobeats artists (true) or only others (false).',
+        }),
         sortBy: t.arg({ type: ArtistSortEnum, description: 'Order of the list.' }),
         search: t.arg.string({ description: 'Case-insensitive search in artist names.' }),
       },
@@ -183,7 +223,10 @@ builder.queryFields((t) => ({
       name: 'ArtistConnection',
       description: 'A page of artists.',
       fields: (t) => ({
-        totalCount: t.int({ description: 'Number of artists matching the filters (upstream `meta.total`).', resolve: (c) => c.totalCount }),
+        totalCount: t.int({
+          description: 'Number of artists matching the filters (upstream `meta.total`).',
+          resolve: (c) => c.totalCount,
+        }),
       }),
     },
     { name: 'ArtistEdge', description: 'An artist in a page of artists.' },

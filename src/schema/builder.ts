@@ -34,12 +34,14 @@ export const builder = new SchemaBuilder<{
     nodeTypeOptions: { description: 'An object with a global id, refetchable with `node(id:)`.' },
     pageInfoTypeOptions: { description: 'Relay pagination state of a connection page.' },
     nodeQueryOptions: {
-      description: 'Fetches an Artist, Song or Album by its global id; null when it does not exist.',
+      description:
+        'Fetches an Artist, Song or Album by its global id; null when it does not exist.',
       args: { id: { description: 'A global id, as returned in an `id` field.' } },
       resolve: (_, { id }, __, ___, resolveNode) => resolveNode(nodeId(id)),
     },
     nodesQueryOptions: {
-      description: 'Fetches several objects by global id, in order; null for each that does not exist.',
+      description:
+        'Fetches several objects by global id, in order; null for each that does not exist.',
       args: { ids: { description: 'Global ids, as returned in `id` fields.' } },
       // One item at a time (Pothos' resolveNodes settles all ids together), so that an unknown
       // or failing id nulls only its own item, with its error at that index.
@@ -66,11 +68,15 @@ export const builder = new SchemaBuilder<{
 /** A decoded global id of a type that can be refetched; anything else is the client's mistake. */
 function nodeId(id: { typename: string; id: string }): { typename: string; id: string } {
   if (!NODE_TYPES.includes(id.typename)) {
-    throw badUserInput(`Not a global id of an Artist, Song or Album: type "${id.typename.slice(0, 40)}"`, 'id');
+    throw badUserInput(
+      `Not a global id of an Artist, Song or Album: type "${id.typename.slice(0, 40)}"`,
+      'id',
+    );
   }
   return id;
 }
 
 builder.queryType({
-  description: 'Read-only music streaming statistics: artists, songs, albums, milestones, rankings and charts.',
+  description:
+    'Read-only music streaming statistics: artists, songs, albums, milestones, rankings and charts.',
 });

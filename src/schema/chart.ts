@@ -1,11 +1,24 @@
-import { MAX_CHART_SIZE, endpoints } from '../upstream/endpoints.js';
+import { endpoints, MAX_CHART_SIZE } from '../upstream/endpoints.js';
 import { builder } from './builder.js';
+import type { GatewayContext } from './context.js';
 import { ChartTrendEnum } from './enums.js';
 import { limitArg, slugArg } from './inputs.js';
-import { ArtistChartPositionRef, ChartEntryRef, ChartRef, ChartSummaryRef, type ChartSummaryShape, SongRef } from './object-refs.js';
+import {
+  ArtistChartPositionRef,
+  ChartEntryRef,
+  ChartRef,
+  ChartSummaryRef,
+  type ChartSummaryShape,
+  SongRef,
+} from './object-refs.js';
 import { findSong, songFromSummary } from './refs.js';
-import type { GatewayContext } from './context.js';
-import { fromRecord, fromRecordRequired, listItems, requiredField, upstreamField } from './upstream-fields.js';
+import {
+  fromRecord,
+  fromRecordRequired,
+  listItems,
+  requiredField,
+  upstreamField,
+} from './upstream-fields.js';
 
 /** latestWeek and totalEntries come from the chart list, read only when one of them is selected. */
 async function chartListing<K extends 'latestWeek' | 'totalEntries'>(
@@ -16,14 +29,18 @@ async function chartListing<K extends 'latestWeek' | 'totalEntries'>(
   const known = chart[field];
   if (known !== undefined) return known;
   const { items: charts } = await context.loader.load(endpoints.charts());
-  const listed = charts.find((c) => c.chartName === chart.name && c.chartTerritory === chart.territory);
+  const listed = charts.find(
+    (c) => c.chartName === chart.name && c.chartTerritory === chart.territory,
+  );
   return listed?.[field] ?? null;
 }
 
 ChartSummaryRef.implement({
   description: 'A weekly chart that the upstream publishes.',
   fields: (t) => ({
-    name: t.exposeString('name', { description: 'Chart identifier, e.g. `official_afrobeats_chart`.' }),
+    name: t.exposeString('name', {
+      description: 'Chart identifier, e.g. `official_afrobeats_chart`.',
+    }),
     territory: t.exposeString('territory', { description: 'Territory code, e.g. `UK` or `NG`.' }),
     latestWeek: t.field({
       type: 'Date',
@@ -34,7 +51,8 @@ ChartSummaryRef.implement({
     totalEntries: t.int({
       nullable: true,
       description: 'Number of entries in the latest edition.',
-      resolve: async (chart, _, c) => (await chartListing(chart, 'totalEntries', c)) as number | null,
+      resolve: async (chart, _, c) =>
+        (await chartListing(chart, 'totalEntries', c)) as number | null,
     }),
   }),
 });
@@ -49,7 +67,10 @@ ArtistChartPositionRef.implement({
       description: 'Week of the chart edition.',
       resolve: (p) => upstreamField(p.record, 'chartWeek'),
     }),
-    position: t.int({ description: 'Current position, from 1.', resolve: (p) => requiredField(p.record, 'position') }),
+    position: t.int({
+      description: 'Current position, from 1.',
+      resolve: (p) => requiredField(p.record, 'position'),
+    }),
     peakPosition: t.int({
       nullable: true,
       description: 'Best position reached.',
@@ -69,10 +90,14 @@ ChartRef.implement({
     name: t.exposeString('chartName', { description: 'Chart identifier.' }),
     territory: t.exposeString('chartTerritory', { description: 'Territory code.' }),
     week: t.expose('chartWeek', { type: 'Date', description: 'Week of this edition.' }),
-    totalEntries: t.int({ description: 'Entries in the whole chart, whatever `limit` was.', resolve: fromRecordRequired('total') }),
+    totalEntries: t.int({
+      description: 'Entries in the whole chart, whatever `limit` was.',
+      resolve: fromRecordRequired('total'),
+    }),
     entries: t.field({
       type: [ChartEntryRef],
-      description: 'Entries by position; entries the upstream sent unreadable are left out and listed in `extensions.warnings`.',
+      description:
+        'Entries by position; entries the upstream sent unreadable are left out and listed in `extensions.warnings`.',
       resolve: (chart, _, c, info) => listItems(chart.entries, c, info) ?? [],
     }),
   }),
@@ -81,13 +106,35 @@ ChartRef.implement({
 ChartEntryRef.implement({
   description: 'A song at its position on a chart.',
   fields: (t) => ({
-    position: t.int({ description: 'Position this week, from 1.', resolve: fromRecordRequired('position') }),
-    songTitle: t.string({ description: 'Title as the chart prints it.', resolve: fromRecordRequired('songTitle') }),
-    artistName: t.string({ description: 'Artist as the chart prints it.', resolve: fromRecordRequired('artistName') }),
-    peakPosition: t.int({ description: 'Best position reached.', resolve: fromRecordRequired('peakPosition') }),
-    weeksOnChart: t.int({ description: 'Weeks spent on the chart.', resolve: fromRecordRequired('weeksOnChart') }),
-    trend: t.field({ type: ChartTrendEnum, description: "Movement since last week's chart.", resolve: fromRecordRequired('trend') }),
-    delta: t.int({ description: 'Places gained since last week (negative when down).', resolve: fromRecordRequired('delta') }),
+    position: t.int({
+      description: 'Position this week, from 1.',
+      resolve: fromRecordRequired('position'),
+    }),
+    songTitle: t.string({
+      description: 'Title as the chart prints it.',
+      resolve: fromRecordRequired('songTitle'),
+    }),
+    artistName: t.string({
+      description: 'Artist as the chart prints it.',
+      resolve: fromRecordRequired('artistName'),
+    }),
+    peakPosition: t.int({
+      description: 'Best position reached.',
+      resolve: fromRecordRequired('peakPosition'),
+    }),
+    weeksOnChart: t.int({
+      description: 'Weeks spent on the chart.',
+      resolve: fromRecordRequired('weeksOnChart'),
+    }),
+    trend: t.field({
+      type: ChartTrendEnum,
+      description: "Movement since last week's chart.",
+      resolve: fromRecordRequired('trend'),
+    }),
+    delta: t.int({
+      description: 'Places gained since last week (negative when down).',
+      resolve: fromRecordRequired('delta'),
+    }),
     previousPosition: t.int({
       nullable: true,
       description: 'Position last week; null for a NEW entry.',
@@ -96,9 +143,14 @@ ChartEntryRef.implement({
     song: t.field({
       type: SongRef,
       nullable: true,
-      description: 'The song, found by title and artist name (one search per entry, only when selected); null when no song matches.',
+      description:
+        'The song, found by title and artist name (one search per entry, only when selected); null when no song matches.',
       resolve: async (entry, _, c) => {
-        const lookup = { title: requiredField(entry, 'songTitle'), artistName: requiredField(entry, 'artistName'), songId: null };
+        const lookup = {
+          title: requiredField(entry, 'songTitle'),
+          artistName: requiredField(entry, 'artistName'),
+          songId: null,
+        };
         const summary = await findSong(lookup, c);
         return summary === null ? null : songFromSummary(summary);
       },
@@ -122,16 +174,25 @@ builder.queryFields((t) => ({
   chart: t.field({
     type: ChartRef,
     nullable: true,
-    description: 'The latest edition of a chart; null with a NOT_FOUND error when there is no such chart.',
+    description:
+      'The latest edition of a chart; null with a NOT_FOUND error when there is no such chart.',
     args: {
-      name: t.arg.string({ required: true, description: 'Chart identifier, e.g. `official_afrobeats_chart` (see `charts`).' }),
+      name: t.arg.string({
+        required: true,
+        description: 'Chart identifier, e.g. `official_afrobeats_chart` (see `charts`).',
+      }),
       territory: t.arg.string({ required: true, description: 'Territory code, e.g. `UK`.' }),
       limit: t.arg.int({ description: `Number of entries, 0 to ${MAX_CHART_SIZE}; default all.` }),
     },
     resolve: async (_, args, c) => {
       const limit = limitArg(args.limit, MAX_CHART_SIZE, MAX_CHART_SIZE);
-      const chart = await c.loader.load(endpoints.chart(slugArg(args.name, 'name'), slugArg(args.territory, 'territory')));
-      return { ...chart, entries: { items: chart.entries.items.slice(0, limit), dropped: chart.entries.dropped } };
+      const chart = await c.loader.load(
+        endpoints.chart(slugArg(args.name, 'name'), slugArg(args.territory, 'territory')),
+      );
+      return {
+        ...chart,
+        entries: { items: chart.entries.items.slice(0, limit), dropped: chart.entries.dropped },
+      };
     },
   }),
 }));

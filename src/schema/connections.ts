@@ -84,7 +84,8 @@ function windowBounds(request: WindowRequest, total: number): { start: number; e
   if (request.last !== null) start = Math.max(start, end - request.last);
   // Neither size given: a default-sized page, next to the cursor the client did give.
   if (request.first === null && request.last === null) {
-    if (request.beforeOffset !== null && request.afterOffset === null) start = Math.max(start, end - DEFAULT_CONNECTION_SIZE);
+    if (request.beforeOffset !== null && request.afterOffset === null)
+      start = Math.max(start, end - DEFAULT_CONNECTION_SIZE);
     else end = Math.min(end, start + DEFAULT_CONNECTION_SIZE);
   }
   return { start, end: Math.max(start, end) };
@@ -113,11 +114,15 @@ function connectionOf<T, E extends Edge<unknown>>(
   };
 }
 
-
 /** A connection over a list the gateway already holds whole (e.g. all songs of an artist). */
 export function arrayConnection<T>(args: ConnectionArgs, items: readonly T[]): Connection<Edge<T>> {
   const { start, end } = windowBounds(windowRequest(args), items.length);
-  return connectionOf(items.slice(start, end), start, items.length, (node, cursor): Edge<T> => ({ cursor, node }));
+  return connectionOf(
+    items.slice(start, end),
+    start,
+    items.length,
+    (node, cursor): Edge<T> => ({ cursor, node }),
+  );
 }
 
 /**
@@ -154,7 +159,9 @@ export async function pagedConnection<T, E extends Edge<unknown>>(
   slots.forEach((slot, index) => {
     if (slot === undefined && from + index < loaded.length) {
       const pageIndex = Math.floor((from + index) / MAX_PAGE_SIZE);
-      const reason = pages[pageIndex]?.dropped.find((d) => d.index === (from + index) % MAX_PAGE_SIZE)?.reason ?? '';
+      const reason =
+        pages[pageIndex]?.dropped.find((d) => d.index === (from + index) % MAX_PAGE_SIZE)?.reason ??
+        '';
       dropped.push({ index: start + index, reason });
     }
   });

@@ -2,8 +2,8 @@ import type { GenerationView } from '../freshness/generation.js';
 import type { LiveFeed } from '../freshness/live-feed.js';
 import type { RequestLoader } from '../loaders/request-loader.js';
 import type { BudgetLedger } from '../upstream/budget.js';
-import type { UpstreamAssumptions } from '../upstream/endpoints.js';
 import type { Caller } from '../upstream/cached-upstream.js';
+import type { UpstreamAssumptions } from '../upstream/endpoints.js';
 import type { RequestStats } from '../upstream/request-stats.js';
 
 /** What every resolver gets: the request's loader and the figures it accumulates. */

@@ -10,8 +10,14 @@ export const ArtistSortEnum = builder.enumType('ArtistSort', {
   description: 'Orders for browsing artists.',
   values: {
     NAME: { value: 'name', description: 'By name, A to Z.' },
-    TOTAL_STREAMS: { value: 'totalStreams', description: 'By all-time streams, most first (the upstream default).' },
-    MONTHLY_LISTENERS: { value: 'monthlyListeners', description: 'By monthly listeners, most first.' },
+    TOTAL_STREAMS: {
+      value: 'totalStreams',
+      description: 'By all-time streams, most first (the upstream default).',
+    },
+    MONTHLY_LISTENERS: {
+      value: 'monthlyListeners',
+      description: 'By monthly listeners, most first.',
+    },
   } as const satisfies Record<string, { value: ArtistSortValue; description: string }>,
 });
 
@@ -20,7 +26,10 @@ export const AlbumSortEnum = builder.enumType('AlbumSort', {
   values: {
     TOTAL_STREAMS: { value: 'totalStreams', description: 'By all-time streams, most first.' },
     RELEASE_DATE: { value: 'releaseDate', description: 'By release date, newest first.' },
-    DAILY_STREAMS: { value: 'dailyStreams', description: 'By streams on the latest day, most first.' },
+    DAILY_STREAMS: {
+      value: 'dailyStreams',
+      description: 'By streams on the latest day, most first.',
+    },
   } as const satisfies Record<string, { value: AlbumSortValue; description: string }>,
 });
 

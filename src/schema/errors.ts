@@ -36,7 +36,10 @@ export function badUserInput(message: string, argumentName?: string): GraphQLErr
 /** The whole request fails with HTTP 401: no data is served to an unknown key. */
 export function unauthenticated(message: string): GraphQLError {
   return new GraphQLError(message, {
-    extensions: { code: 'UNAUTHENTICATED', http: { status: 401, headers: { 'WWW-Authenticate': 'Bearer' } } },
+    extensions: {
+      code: 'UNAUTHENTICATED',
+      http: { status: 401, headers: { 'WWW-Authenticate': 'Bearer' } },
+    },
   });
 }
 
@@ -49,7 +52,14 @@ export function queryTooCostly(estimated: number, maximum: number): GraphQLError
   return new GraphQLError(
     `This operation could cost up to ${estimated} upstream calls; the maximum is ${maximum}. ` +
       'Ask for fewer items (first/limit) or fewer nested fields, or split the operation.',
-    { extensions: { code: 'QUERY_TOO_COSTLY', estimated, maximum, http: { spec: true, status: 400 } } },
+    {
+      extensions: {
+        code: 'QUERY_TOO_COSTLY',
+        estimated,
+        maximum,
+        http: { spec: true, status: 400 },
+      },
+    },
   );
 }
 
@@ -88,9 +98,12 @@ export function persistedQueryNotFound(): GraphQLError {
 
 /** Allow-list mode: only operations of the trusted-documents manifest run. */
 export function persistedQueryOnly(): GraphQLError {
-  return new GraphQLError('Only persisted operations are allowed: send a `documentId` from the manifest.', {
-    extensions: { code: 'PERSISTED_QUERY_ONLY', http: { spec: true, status: 400 } },
-  });
+  return new GraphQLError(
+    'Only persisted operations are allowed: send a `documentId` from the manifest.',
+    {
+      extensions: { code: 'PERSISTED_QUERY_ONLY', http: { spec: true, status: 400 } },
+    },
+  );
 }
 
 /** Neither a query nor a persisted operation id: Yoga's own wording and status for a missing query. */
@@ -113,9 +126,12 @@ export function badRequest(message: string, status = 400): GraphQLError {
 
 /** The schema is read-only: mutations and subscriptions are refused at validation. */
 export function operationNotSupported(operation: string): GraphQLError {
-  return new GraphQLError(`${operation} operations are not supported: this API is read-only and only answers queries and subscriptions`, {
-    extensions: { code: 'OPERATION_NOT_SUPPORTED', http: { spec: true, status: 400 } },
-  });
+  return new GraphQLError(
+    `${operation} operations are not supported: this API is read-only and only answers queries and subscriptions`,
+    {
+      extensions: { code: 'OPERATION_NOT_SUPPORTED', http: { spec: true, status: 400 } },
+    },
+  );
 }
 
 /** The request body is larger than the gateway accepts. */
@@ -134,7 +150,11 @@ function extensionsFor(error: UpstreamError): Record<string, unknown> {
 }
 
 /** The same error at the same place in the response, with a message and extensions clients may see. */
-function relocated(at: GraphQLError | undefined, message: string, extensions: Record<string, unknown>): GraphQLError {
+function relocated(
+  at: GraphQLError | undefined,
+  message: string,
+  extensions: Record<string, unknown>,
+): GraphQLError {
   return new GraphQLError(message, {
     nodes: at?.nodes,
     source: at?.source,
@@ -149,7 +169,8 @@ export function maskError(error: unknown, message: string, isDev = false): Error
   const graphQLError = error instanceof GraphQLError ? error : undefined;
   const original = graphQLError?.originalError ?? error;
 
-  if (original instanceof UpstreamError) return relocated(graphQLError, original.message, extensionsFor(original));
+  if (original instanceof UpstreamError)
+    return relocated(graphQLError, original.message, extensionsFor(original));
   // The run-time cost bound: this field's read would have gone past the request's cap; what was read stays.
   if (original instanceof CallCapReached) {
     return relocated(
@@ -163,7 +184,10 @@ export function maskError(error: unknown, message: string, isDev = false): Error
     return relocated(graphQLError, original.message, { code: 'BAD_USER_INPUT' });
   }
   // Errors the gateway made on purpose (validation, bad input) already carry their code.
-  if (graphQLError !== undefined && (graphQLError.originalError == null || graphQLError.originalError instanceof GraphQLError)) {
+  if (
+    graphQLError !== undefined &&
+    (graphQLError.originalError == null || graphQLError.originalError instanceof GraphQLError)
+  ) {
     return graphQLError;
   }
   const shown = isDev && original instanceof Error ? original.message : message;

@@ -38,17 +38,24 @@ export function optionalTextArg(value: string | null | undefined, name: string):
 /** ISO 3166-1 alpha-2, as the upstream spells it (upper case; `UK` for the United Kingdom). */
 export function countryArg(value: string | null | undefined, name = 'country'): string | null {
   if (value === null || value === undefined) return null;
-  if (!/^[A-Za-z]{2}$/.test(value)) throw badUserInput(`"${name}" must be a two-letter country code`, name);
+  if (!/^[A-Za-z]{2}$/.test(value))
+    throw badUserInput(`"${name}" must be a two-letter country code`, name);
   return value.toUpperCase();
 }
 
 export function letterArg(value: string | null | undefined): string | null {
   if (value === null || value === undefined) return null;
-  if (!/^[\p{L}\p{N}]$/u.test(value)) throw badUserInput('"letter" must be a single letter or digit', 'letter');
+  if (!/^[\p{L}\p{N}]$/u.test(value))
+    throw badUserInput('"letter" must be a single letter or digit', 'letter');
   return value.toUpperCase();
 }
 
-export function limitArg(value: number | null | undefined, max: number, fallback: number, name = 'limit'): number {
+export function limitArg(
+  value: number | null | undefined,
+  max: number,
+  fallback: number,
+  name = 'limit',
+): number {
   if (value === null || value === undefined) return fallback;
   if (value < 0 || value > max) throw badUserInput(`"${name}" must be between 0 and ${max}`, name);
   return value;

@@ -4,8 +4,21 @@ import { builder } from './builder.js';
 import { type Edge, pagedConnection } from './connections.js';
 import { ArtistTierEnum, SongTierEnum } from './enums.js';
 import { ArtistRef, MilestoneRef, SongRef } from './object-refs.js';
-import { type ArtistShape, type SongShape, artistFromSummary, artistRef, songFromLookup, songFromSummary } from './refs.js';
-import { fromRecord, fromRecordRequired, reportDropped, requiredField, upstreamField } from './upstream-fields.js';
+import {
+  type ArtistShape,
+  artistFromSummary,
+  artistRef,
+  type SongShape,
+  songFromLookup,
+  songFromSummary,
+} from './refs.js';
+import {
+  fromRecord,
+  fromRecordRequired,
+  reportDropped,
+  requiredField,
+  upstreamField,
+} from './upstream-fields.js';
 
 const STREAMS_SUFFIX = '_streams';
 
@@ -28,9 +41,20 @@ MilestoneRef.implement({
         return metric.endsWith(STREAMS_SUFFIX) ? metric.slice(0, -STREAMS_SUFFIX.length) : metric;
       },
     }),
-    threshold: t.field({ type: 'SafeInt', description: 'The threshold crossed, e.g. 1000000000.', resolve: fromRecordRequired('threshold') }),
-    crossedAt: t.field({ type: 'Date', description: 'Day it was crossed.', resolve: fromRecordRequired('crossedAt') }),
-    isAfrobeats: t.boolean({ description: 'Whether the artist is flagged Afrobeats.', resolve: fromRecordRequired('isAfrobeats') }),
+    threshold: t.field({
+      type: 'SafeInt',
+      description: 'The threshold crossed, e.g. 1000000000.',
+      resolve: fromRecordRequired('threshold'),
+    }),
+    crossedAt: t.field({
+      type: 'Date',
+      description: 'Day it was crossed.',
+      resolve: fromRecordRequired('crossedAt'),
+    }),
+    isAfrobeats: t.boolean({
+      description: 'Whether the artist is flagged Afrobeats.',
+      resolve: fromRecordRequired('isAfrobeats'),
+    }),
     streamValue: t.field({
       type: 'SafeInt',
       nullable: true,
@@ -53,7 +77,8 @@ MilestoneRef.implement({
     song: t.field({
       type: SongRef,
       nullable: true,
-      description: 'The song, for a song milestone; null for an artist milestone. Its title comes at no extra cost.',
+      description:
+        'The song, for a song milestone; null for an artist milestone. Its title comes at no extra cost.',
       resolve: (m) =>
         m.songId === null && m.songTitle === null
           ? null
@@ -77,8 +102,13 @@ builder.queryFields((t) => ({
     {
       type: MilestoneRef,
       nullable: true,
-      description: 'Milestones crossed recently, newest first. Poll it (about hourly) and compare ids to spot new ones.',
-      args: { isAfrobeats: t.arg.boolean({ description: 'Only Afrobeats artists (true) or only others (false).' }) },
+      description:
+        'Milestones crossed recently, newest first. Poll it (about hourly) and compare ids to spot new ones.',
+      args: {
+        isAfrobeats: t.arg.boolean({
+          description: 'Only Afrobeats artists (true) or only others (false).',
+        }),
+      },
       resolve: (_, args, c, info) =>
         pagedConnection(
           args,
@@ -90,7 +120,10 @@ builder.queryFields((t) => ({
     {
       ...milestoneConnectionOptions,
       fields: (t) => ({
-        totalCount: t.int({ description: 'Number of milestones (upstream `meta.total`).', resolve: (c) => c.totalCount }),
+        totalCount: t.int({
+          description: 'Number of milestones (upstream `meta.total`).',
+          resolve: (c) => c.totalCount,
+        }),
       }),
     },
     { name: 'MilestoneEdge', description: 'A milestone in a page of milestones.' },
@@ -102,7 +135,9 @@ builder.queryFields((t) => ({
       description: 'Artists whose all-time streams crossed `tier`, with the day each crossed it.',
       args: {
         tier: t.arg({ type: ArtistTierEnum, required: true, description: 'The stream threshold.' }),
-        isAfrobeats: t.arg.boolean({ description: 'Only Afrobeats artists (true) or only others (false).' }),
+        isAfrobeats: t.arg.boolean({
+          description: 'Only Afrobeats artists (true) or only others (false).',
+        }),
       },
       resolve: (_, args, c, info) =>
         pagedConnection(
@@ -120,7 +155,10 @@ builder.queryFields((t) => ({
       name: 'TierArtistConnection',
       description: 'A page of artists that crossed a stream tier.',
       fields: (t) => ({
-        totalCount: t.int({ description: 'Number of artists past the tier (upstream `meta.total`).', resolve: (c) => c.totalCount }),
+        totalCount: t.int({
+          description: 'Number of artists past the tier (upstream `meta.total`).',
+          resolve: (c) => c.totalCount,
+        }),
       }),
     },
     {
@@ -141,7 +179,9 @@ builder.queryFields((t) => ({
       type: SongRef,
       nullable: true,
       description: 'Songs whose all-time streams crossed `tier`, with the day each crossed it.',
-      args: { tier: t.arg({ type: SongTierEnum, required: true, description: 'The stream threshold.' }) },
+      args: {
+        tier: t.arg({ type: SongTierEnum, required: true, description: 'The stream threshold.' }),
+      },
       resolve: (_, args, c, info) =>
         pagedConnection(
           args,
@@ -158,7 +198,10 @@ builder.queryFields((t) => ({
       name: 'TierSongConnection',
       description: 'A page of songs that crossed a stream tier.',
       fields: (t) => ({
-        totalCount: t.int({ description: 'Number of songs past the tier (upstream `meta.total`).', resolve: (c) => c.totalCount }),
+        totalCount: t.int({
+          description: 'Number of songs past the tier (upstream `meta.total`).',
+          resolve: (c) => c.totalCount,
+        }),
       }),
     },
     {

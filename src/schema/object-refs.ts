@@ -41,7 +41,8 @@ export const MilestoneRef = builder.objectRef<MilestoneRecord>('Milestone');
 export const MilestoneFactRef = builder.objectRef<MilestoneFactRecord>('MilestoneFact');
 export const StreamSnapshotRef = builder.objectRef<StreamSnapshotRecord>('StreamSnapshot');
 export const AwardRef = builder.objectRef<AwardRecord>('Award');
-export const ArtistChartPositionRef = builder.objectRef<ArtistChartPositionShape>('ArtistChartPosition');
+export const ArtistChartPositionRef =
+  builder.objectRef<ArtistChartPositionShape>('ArtistChartPosition');
 export const ChartSummaryRef = builder.objectRef<ChartSummaryShape>('ChartSummary');
 export const ChartRef = builder.objectRef<ChartRecord>('Chart');
 export const ChartEntryRef = builder.objectRef<ChartEntryRecord>('ChartEntry');

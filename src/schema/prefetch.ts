@@ -10,7 +10,7 @@
  * (@skip/@include) is not prefetched: it may not run.
  */
 import { type FieldNode, type GraphQLResolveInfo, Kind, type SelectionSetNode } from 'graphql';
-import { type UpstreamRequest, endpoints } from '../upstream/endpoints.js';
+import { endpoints, type UpstreamRequest } from '../upstream/endpoints.js';
 import type { GatewayContext } from './context.js';
 
 /** Names of the fields selected directly under the resolving field, through fragments. */
@@ -20,7 +20,8 @@ export function selectedChildren(info: GraphQLResolveInfo): Set<string> {
     for (const selection of selectionSet?.selections ?? []) {
       if ((selection.directives?.length ?? 0) > 0) continue;
       if (selection.kind === Kind.FIELD) names.add(selection.name.value);
-      else if (selection.kind === Kind.INLINE_FRAGMENT) visit(selection.selectionSet, seenFragments);
+      else if (selection.kind === Kind.INLINE_FRAGMENT)
+        visit(selection.selectionSet, seenFragments);
       else if (!seenFragments.has(selection.name.value)) {
         seenFragments.add(selection.name.value);
         visit(info.fragments[selection.name.value]?.selectionSet, seenFragments);
@@ -32,11 +33,16 @@ export function selectedChildren(info: GraphQLResolveInfo): Set<string> {
 }
 
 /** The reads of an artist's fields that need only its slug, for the children selected. */
-function artistChildReads(slug: string, children: Set<string>, context: GatewayContext): UpstreamRequest<unknown>[] {
+function artistChildReads(
+  slug: string,
+  children: Set<string>,
+  context: GatewayContext,
+): UpstreamRequest<unknown>[] {
   const reads: UpstreamRequest<unknown>[] = [];
   if (children.has('history')) reads.push(endpoints.artistHistory(slug));
   if (children.has('milestones')) reads.push(endpoints.timeline(slug));
-  if (children.has('songs')) reads.push(endpoints.songsOfArtist(slug, context.assumptions.songsOfArtistLimit));
+  if (children.has('songs'))
+    reads.push(endpoints.songsOfArtist(slug, context.assumptions.songsOfArtistLimit));
   return reads;
 }
 
@@ -45,7 +51,11 @@ function artistChildReads(slug: string, children: Set<string>, context: GatewayC
  * profile, unless the profile is already known not to exist (a cached
  * not-found answer), so an unknown slug costs nothing more once known.
  */
-export async function prefetchArtistChildren(slug: string, info: GraphQLResolveInfo, context: GatewayContext): Promise<void> {
+export async function prefetchArtistChildren(
+  slug: string,
+  info: GraphQLResolveInfo,
+  context: GatewayContext,
+): Promise<void> {
   const reads = artistChildReads(slug, selectedChildren(info), context);
   if (reads.length === 0 || (await context.loader.knownMissing(endpoints.artist(slug)))) return;
   for (const read of reads) context.loader.prefetch(read);

@@ -1,26 +1,30 @@
-import { endpoints, type RankingFilter, type UpstreamRequest } from '../upstream/endpoints.js';
 import type { GraphQLResolveInfo } from 'graphql';
+import { endpoints, type RankingFilter, type UpstreamRequest } from '../upstream/endpoints.js';
 import type { RankedRecord, RecordList } from '../upstream/records.js';
-import { listItems, upstreamField } from './upstream-fields.js';
 import { builder } from './builder.js';
 import type { GatewayContext } from './context.js';
 import { countryArg, listLimitArg } from './inputs.js';
 import {
   ArtistRef,
   RankedArtistRef,
-  RankedSongRef,
   type RankedShape,
+  RankedSongRef,
   SongRef,
   TrendingArtistRef,
   TrendingSongRef,
 } from './object-refs.js';
 import { artistFromSummary, songFromSummary } from './refs.js';
+import { listItems, upstreamField } from './upstream-fields.js';
 
 RankedArtistRef.implement({
   description: 'An artist at its rank on a leaderboard.',
   fields: (t) => ({
     rank: t.exposeInt('rank', { description: 'Rank, from 1.' }),
-    artist: t.field({ type: ArtistRef, description: 'The artist (summary fields cost nothing extra).', resolve: (r) => r.item }),
+    artist: t.field({
+      type: ArtistRef,
+      description: 'The artist (summary fields cost nothing extra).',
+      resolve: (r) => r.item,
+    }),
   }),
 });
 
@@ -28,7 +32,11 @@ RankedSongRef.implement({
   description: 'A song at its rank on a leaderboard.',
   fields: (t) => ({
     rank: t.exposeInt('rank', { description: 'Rank, from 1.' }),
-    song: t.field({ type: SongRef, description: 'The song (summary fields cost nothing extra).', resolve: (r) => r.item }),
+    song: t.field({
+      type: SongRef,
+      description: 'The song (summary fields cost nothing extra).',
+      resolve: (r) => r.item,
+    }),
   }),
 });
 
@@ -41,7 +49,11 @@ TrendingArtistRef.implement({
       description: 'Momentum score; higher is hotter. Null when the upstream does not say.',
       resolve: (r) => r.momentumScore,
     }),
-    artist: t.field({ type: ArtistRef, description: 'The artist (summary fields cost nothing extra).', resolve: (r) => r.item }),
+    artist: t.field({
+      type: ArtistRef,
+      description: 'The artist (summary fields cost nothing extra).',
+      resolve: (r) => r.item,
+    }),
   }),
 });
 
@@ -54,7 +66,11 @@ TrendingSongRef.implement({
       description: 'Momentum score; higher is hotter. Null when the upstream does not say.',
       resolve: (r) => r.momentumScore,
     }),
-    song: t.field({ type: SongRef, description: 'The song (summary fields cost nothing extra).', resolve: (r) => r.item }),
+    song: t.field({
+      type: SongRef,
+      description: 'The song (summary fields cost nothing extra).',
+      resolve: (r) => r.item,
+    }),
   }),
 });
 
@@ -63,7 +79,9 @@ type QueryFieldBuilder = Parameters<Parameters<typeof builder.queryFields>[0]>[0
 function rankingArgs(t: QueryFieldBuilder, subject: 'artists' | 'songs') {
   return {
     limit: t.arg.int({ description: 'Number of entries, 0 to 100; default 20.' }),
-    isAfrobeats: t.arg.boolean({ description: `Only Afrobeats ${subject} (true) or only others (false).` }),
+    isAfrobeats: t.arg.boolean({
+      description: `Only Afrobeats ${subject} (true) or only others (false).`,
+    }),
   };
 }
 
@@ -85,10 +103,18 @@ interface RankingArgs {
  * at its maximum size and sliced to `limit`, so every limit shares one call.
  */
 function resolveRanking<Summary, Shape>(
-  endpoint: (filter: RankingFilter, limit: number) => UpstreamRequest<RecordList<RankedRecord<Summary>>>,
+  endpoint: (
+    filter: RankingFilter,
+    limit: number,
+  ) => UpstreamRequest<RecordList<RankedRecord<Summary>>>,
   toShape: (summary: Summary) => Shape,
 ) {
-  return async (_: unknown, args: RankingArgs, context: GatewayContext, info: GraphQLResolveInfo): Promise<RankedShape<Shape>[]> => {
+  return async (
+    _: unknown,
+    args: RankingArgs,
+    context: GatewayContext,
+    info: GraphQLResolveInfo,
+  ): Promise<RankedShape<Shape>[]> => {
     const limit = listLimitArg(args.limit);
     const filter = { isAfrobeats: args.isAfrobeats, country: countryArg(args.country) };
     const list = await context.loader.load(endpoint(filter, context.assumptions.rankingLimit));

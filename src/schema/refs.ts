@@ -52,14 +52,22 @@ export const artistRef = (slug: string, known: Partial<ArtistProfile> = { slug }
   slug,
   known,
 });
-export const artistFromSummary = (summary: ArtistSummary): ArtistShape => artistRef(summary.slug, summary);
+export const artistFromSummary = (summary: ArtistSummary): ArtistShape =>
+  artistRef(summary.slug, summary);
 
-export const songRef = (slug: string, known: Partial<SongRecord> = { slug }): SongShape => ({ kind: 'song', slug, known });
+export const songRef = (slug: string, known: Partial<SongRecord> = { slug }): SongShape => ({
+  kind: 'song',
+  slug,
+  known,
+});
 export const songFromSummary = (summary: SongSummary): SongShape => songRef(summary.slug, summary);
 export const songFromLookup = (lookup: SongLookup): SongShape => ({
   kind: 'song',
   slug: null,
-  known: lookup.artistName === null ? { title: lookup.title } : { title: lookup.title, artistName: lookup.artistName },
+  known:
+    lookup.artistName === null
+      ? { title: lookup.title }
+      : { title: lookup.title, artistName: lookup.artistName },
   lookup,
 });
 
@@ -68,7 +76,8 @@ export const albumRef = (slug: string, known: Partial<AlbumRecord> = { slug }): 
   slug,
   known,
 });
-export const albumFromSummary = (summary: AlbumSummary): AlbumShape => albumRef(summary.slug, summary);
+export const albumFromSummary = (summary: AlbumSummary): AlbumShape =>
+  albumRef(summary.slug, summary);
 
 /** The three refetchable types, loaded by slug: proving the record exists, so unknown slugs are NOT_FOUND. */
 export const nodeLoaders = {
@@ -105,7 +114,9 @@ export function artistField<K extends keyof ArtistProfile>(
   field: K,
   context: GatewayContext,
 ): Promise<ArtistProfile[K]> {
-  return knownOrLoaded(artist.known, field, () => context.loader.load(endpoints.artist(artist.slug)));
+  return knownOrLoaded(artist.known, field, () =>
+    context.loader.load(endpoints.artist(artist.slug)),
+  );
 }
 
 export function albumField<K extends keyof AlbumRecord>(
@@ -118,7 +129,10 @@ export function albumField<K extends keyof AlbumRecord>(
 
 /** A song or album whose body does not say whose it is. */
 export const missingArtist = () =>
-  new UpstreamError('UPSTREAM_INVALID_RESPONSE', 'The upstream API sent no readable "artistSlug" for this record');
+  new UpstreamError(
+    'UPSTREAM_INVALID_RESPONSE',
+    'The upstream API sent no readable "artistSlug" for this record',
+  );
 
 const sameText = (a: string | null | undefined, b: string) =>
   a != null && a.localeCompare(b, undefined, { sensitivity: 'accent' }) === 0;
@@ -127,22 +141,32 @@ const sameText = (a: string | null | undefined, b: string) =>
  * Finds a song by title and artist name through the search endpoint, picking
  * the exact match (by id when the parent knows it). Null when nothing matches.
  */
-export async function findSong(lookup: SongLookup, context: GatewayContext): Promise<SongSummary | null> {
+export async function findSong(
+  lookup: SongLookup,
+  context: GatewayContext,
+): Promise<SongSummary | null> {
   const artistName = lookup.artistName ?? (await artistNameOf(lookup, context));
-  const { items: results } = await context.loader.load(endpoints.searchSongs(lookup.title, artistName));
+  const { items: results } = await context.loader.load(
+    endpoints.searchSongs(lookup.title, artistName),
+  );
   if (lookup.songId !== null) {
     const byId = results.find((song) => song.id === lookup.songId);
     if (byId !== undefined) return byId;
   }
   return (
-    results.find((song) => sameText(song.title, lookup.title) && sameText(song.artistName, artistName)) ?? null
+    results.find(
+      (song) => sameText(song.title, lookup.title) && sameText(song.artistName, artistName),
+    ) ?? null
   );
 }
 
 /** The artist's name from its profile, when the record naming the song did not carry it. */
 async function artistNameOf(lookup: SongLookup, context: GatewayContext): Promise<string> {
   if (lookup.artistSlug == null) {
-    throw new UpstreamError('UPSTREAM_INVALID_RESPONSE', 'The upstream API named neither the artist nor its slug for this song');
+    throw new UpstreamError(
+      'UPSTREAM_INVALID_RESPONSE',
+      'The upstream API named neither the artist nor its slug for this song',
+    );
   }
   return artistField(artistRef(lookup.artistSlug), 'name', context);
 }
@@ -167,7 +191,8 @@ export async function songField<K extends keyof SongRecord>(
   field: K,
   context: GatewayContext,
 ): Promise<SongRecord[K]> {
-  if (song.known.unreadable?.[field] !== undefined) return upstreamField(song.known as SongRecord, field);
+  if (song.known.unreadable?.[field] !== undefined)
+    return upstreamField(song.known as SongRecord, field);
   const known = song.known[field];
   if (known !== undefined) return known as SongRecord[K];
   const summary = await summaryOf(song, context);

@@ -1,8 +1,23 @@
 import { endpoints } from '../upstream/endpoints.js';
 import { builder } from './builder.js';
 import { slugArg, textArg, thresholdArg } from './inputs.js';
-import { AlbumRef, ArtistRef, MilestoneFactRef, SongRef, StreamSnapshotRef } from './object-refs.js';
-import { type SongShape, albumRef, artistRef, missingArtist, nodeLoaders, songField, songFromSummary, songSlugOf } from './refs.js';
+import {
+  AlbumRef,
+  ArtistRef,
+  MilestoneFactRef,
+  SongRef,
+  StreamSnapshotRef,
+} from './object-refs.js';
+import {
+  albumRef,
+  artistRef,
+  missingArtist,
+  nodeLoaders,
+  type SongShape,
+  songField,
+  songFromSummary,
+  songSlugOf,
+} from './refs.js';
 import { listItems } from './upstream-fields.js';
 
 builder.node(SongRef, {
@@ -12,10 +27,14 @@ builder.node(SongRef, {
   loadOne: (slug, context) => nodeLoaders.Song(slugArg(slug, 'id'), context),
   fields: (t) => ({
     slug: t.string({
-      description: 'Stable identifier used in upstream URLs, built from the artist slug and the title.',
+      description:
+        'Stable identifier used in upstream URLs, built from the artist slug and the title.',
       resolve: (s, _, c) => songSlugOf(s, c),
     }),
-    title: t.string({ description: 'Title of the song.', resolve: (s, _, c) => songField(s, 'title', c) }),
+    title: t.string({
+      description: 'Title of the song.',
+      resolve: (s, _, c) => songField(s, 'title', c),
+    }),
     artist: t.field({
       type: ArtistRef,
       description: 'The main artist.',
@@ -71,26 +90,40 @@ builder.node(SongRef, {
     featuredArtists: t.field({
       type: [ArtistRef],
       nullable: true,
-      description: 'Artists featured on the song (needs the full song record); null when the upstream does not say.',
+      description:
+        'Artists featured on the song (needs the full song record); null when the upstream does not say.',
       resolve: async (s, _, c, info) =>
         listItems(await songField(s, 'featuredArtists', c), c, info)?.map((link) =>
-          artistRef(link.slug, link.name === null ? { slug: link.slug } : { slug: link.slug, name: link.name }),
+          artistRef(
+            link.slug,
+            link.name === null ? { slug: link.slug } : { slug: link.slug, name: link.name },
+          ),
         ) ?? null,
     }),
     history: t.field({
       type: [StreamSnapshotRef],
       nullable: true,
       description: 'Daily snapshots, oldest first.',
-      resolve: async (s, _, c, info) => listItems(await c.loader.load(endpoints.songHistory(await songSlugOf(s, c))), c, info),
+      resolve: async (s, _, c, info) =>
+        listItems(await c.loader.load(endpoints.songHistory(await songSlugOf(s, c))), c, info),
     }),
     streamMilestone: t.field({
       type: MilestoneFactRef,
       nullable: true,
       description: 'Whether the song has reached `threshold` all-time streams, and when.',
-      args: { threshold: t.arg({ type: 'SafeInt', required: true, description: 'A stream count, e.g. 100000000.' }) },
+      args: {
+        threshold: t.arg({
+          type: 'SafeInt',
+          required: true,
+          description: 'A stream count, e.g. 100000000.',
+        }),
+      },
       resolve: async (s, args, c) => {
         const threshold = thresholdArg(args.threshold);
-        const [slug, artistSlug] = await Promise.all([songSlugOf(s, c), songField(s, 'artistSlug', c)]);
+        const [slug, artistSlug] = await Promise.all([
+          songSlugOf(s, c),
+          songField(s, 'artistSlug', c),
+        ]);
         if (artistSlug === null) throw missingArtist();
         return c.loader.load(endpoints.songStreamFact(artistSlug, slug, threshold));
       },
@@ -103,13 +136,16 @@ builder.queryFields((t) => ({
     type: SongRef,
     nullable: true,
     description: 'A song by slug; null with a NOT_FOUND error when there is none.',
-    args: { slug: t.arg.string({ required: true, description: 'Song slug, e.g. `burna-boy-last-last`.' }) },
+    args: {
+      slug: t.arg.string({ required: true, description: 'Song slug, e.g. `burna-boy-last-last`.' }),
+    },
     resolve: (_, args, c) => nodeLoaders.Song(slugArg(args.slug), c),
   }),
   searchSongs: t.field({
     type: [SongRef],
     nullable: true,
-    description: 'Songs matching a title and an artist name (case-insensitive); empty when nothing matches.',
+    description:
+      'Songs matching a title and an artist name (case-insensitive); empty when nothing matches.',
     args: {
       title: t.arg.string({ required: true, description: 'Title, or part of it.' }),
       artistName: t.arg.string({ required: true, description: 'Artist name, or part of it.' }),

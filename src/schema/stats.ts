@@ -12,7 +12,12 @@ StreamSnapshotRef.implement({
       description: 'All-time streams at the end of the day.',
       resolve: fromRecord('totalStreams'),
     }),
-    dailyStreams: t.field({ type: 'SafeInt', nullable: true, description: 'Streams during the day.', resolve: fromRecord('dailyStreams') }),
+    dailyStreams: t.field({
+      type: 'SafeInt',
+      nullable: true,
+      description: 'Streams during the day.',
+      resolve: fromRecord('dailyStreams'),
+    }),
     monthlyListeners: t.field({
       type: 'SafeInt',
       nullable: true,
@@ -26,8 +31,16 @@ AwardRef.implement({
   description: 'An award or nomination of an artist.',
   fields: (t) => ({
     name: t.exposeString('name', { description: 'Name of the award, e.g. "Grammy Award".' }),
-    category: t.string({ nullable: true, description: 'Category, e.g. "Best Global Music Album".', resolve: fromRecord('category') }),
-    year: t.int({ nullable: true, description: 'Year of the ceremony.', resolve: fromRecord('year') }),
+    category: t.string({
+      nullable: true,
+      description: 'Category, e.g. "Best Global Music Album".',
+      resolve: fromRecord('category'),
+    }),
+    year: t.int({
+      nullable: true,
+      description: 'Year of the ceremony.',
+      resolve: fromRecord('year'),
+    }),
     won: t.boolean({
       nullable: true,
       description: 'True when won, false when only nominated; null when the upstream does not say.',
@@ -39,7 +52,9 @@ AwardRef.implement({
 MilestoneFactRef.implement({
   description: 'Whether an artist or song has crossed a given count, and when.',
   fields: (t) => ({
-    metric: t.exposeString('metric', { description: 'What is counted, e.g. `spotify_streams` or `monthly_listeners`.' }),
+    metric: t.exposeString('metric', {
+      description: 'What is counted, e.g. `spotify_streams` or `monthly_listeners`.',
+    }),
     threshold: t.expose('threshold', { type: 'SafeInt', description: 'The count asked about.' }),
     reached: t.boolean({
       nullable: true,
@@ -52,7 +67,16 @@ MilestoneFactRef.implement({
       description: 'Day it was crossed; null when not reached yet.',
       resolve: fromRecord('crossedAt'),
     }),
-    currentValue: t.field({ type: 'SafeInt', nullable: true, description: 'The count now.', resolve: fromRecord('currentValue') }),
-    text: t.string({ nullable: true, description: 'A sentence stating the fact, ready to display.', resolve: fromRecord('text') }),
+    currentValue: t.field({
+      type: 'SafeInt',
+      nullable: true,
+      description: 'The count now.',
+      resolve: fromRecord('currentValue'),
+    }),
+    text: t.string({
+      nullable: true,
+      description: 'A sentence stating the fact, ready to display.',
+      resolve: fromRecord('text'),
+    }),
   }),
 });

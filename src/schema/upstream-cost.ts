@@ -23,15 +23,15 @@ import {
   type GraphQLNamedType,
   type GraphQLOutputType,
   type GraphQLSchema,
-  type SelectionSetNode,
-  type ValueNode,
-  Kind,
   getNamedType,
   getOperationAST,
   isAbstractType,
   isListType,
   isNonNullType,
   isObjectType,
+  Kind,
+  type SelectionSetNode,
+  type ValueNode,
 } from 'graphql';
 import { MAX_CHART_SIZE, MAX_PAGE_SIZE } from '../upstream/endpoints.js';
 import { DEFAULT_CONNECTION_SIZE } from './connections.js';
@@ -81,12 +81,14 @@ interface FieldCost {
 }
 
 const clamp = (value: unknown, max: number, fallback: number) =>
-  typeof value === 'number' && Number.isFinite(value) ? Math.min(Math.max(Math.trunc(value), 0), max) : fallback;
+  typeof value === 'number' && Number.isFinite(value)
+    ? Math.min(Math.max(Math.trunc(value), 0), max)
+    : fallback;
 
 /** Items of a connection page, as `windowRequest` allows them. */
 const windowSize = (args: Args) => {
-  const first = args['first'] == null ? null : clamp(args['first'], MAX_PAGE_SIZE, 0);
-  const last = args['last'] == null ? null : clamp(args['last'], MAX_PAGE_SIZE, 0);
+  const first = args.first == null ? null : clamp(args.first, MAX_PAGE_SIZE, 0);
+  const last = args.last == null ? null : clamp(args.last, MAX_PAGE_SIZE, 0);
   if (first === null && last === null) return DEFAULT_CONNECTION_SIZE;
   return Math.max(first ?? 0, last ?? 0);
 };
@@ -97,11 +99,17 @@ const windowSize = (args: Args) => {
  * `before` reads page 1 first for the total.
  */
 const pagesRead = (args: Args) =>
-  (args['after'] == null && args['before'] == null && args['last'] == null ? 1 : 2) +
-  (args['last'] != null && args['before'] == null ? 1 : 0);
+  (args.after == null && args.before == null && args.last == null ? 1 : 2) +
+  (args.last != null && args.before == null ? 1 : 0);
 
-const connection = (knows: Knows): FieldCost => ({ calls: pagesRead, connection: { size: windowSize, knows } });
-const rankedList: FieldCost = { calls: 1, size: (args) => clamp(args['limit'], MAX_PAGE_SIZE, DEFAULT_LIST_LIMIT) };
+const connection = (knows: Knows): FieldCost => ({
+  calls: pagesRead,
+  connection: { size: windowSize, knows },
+});
+const rankedList: FieldCost = {
+  calls: 1,
+  size: (args) => clamp(args.limit, MAX_PAGE_SIZE, DEFAULT_LIST_LIMIT),
+};
 const one = { calls: 1 } as const;
 
 /** The cost table: `Type.field` → what it costs. Fields not listed cost nothing themselves. */
@@ -112,8 +120,8 @@ export const FIELD_COSTS: Readonly<Record<string, Readonly<Record<string, FieldC
     album: { calls: 1, knows: 'record' },
     node: { calls: 1, knows: 'record' },
     nodes: {
-      calls: (args) => listLength(args['ids']),
-      size: (args) => listLength(args['ids']),
+      calls: (args) => listLength(args.ids),
+      size: (args) => listLength(args.ids),
       knows: 'record',
     },
     searchSongs: { calls: 1, size: ASSUMED_LIST_SIZES.searchResults, knows: 'summary' },
@@ -128,7 +136,10 @@ export const FIELD_COSTS: Readonly<Record<string, Readonly<Record<string, FieldC
     trendingArtists: rankedList,
     trendingSongs: rankedList,
     charts: { calls: 1, size: ASSUMED_LIST_SIZES.charts, knows: 'listed' },
-    chart: { calls: 1, childLists: (args) => ({ entries: clamp(args['limit'], MAX_CHART_SIZE, MAX_CHART_SIZE) }) },
+    chart: {
+      calls: 1,
+      childLists: (args) => ({ entries: clamp(args.limit, MAX_CHART_SIZE, MAX_CHART_SIZE) }),
+    },
   },
   ChartEntry: { song: { calls: 1, knows: 'summary' } },
   Artist: {
@@ -160,7 +171,15 @@ export const FIELD_COSTS: Readonly<Record<string, Readonly<Record<string, FieldC
   TrendingSong: { song: { knows: 'summary' } },
 };
 
-const ARTIST_SUMMARY = ['name', 'imageUrl', 'country', 'isAfrobeats', 'totalStreams', 'dailyStreams', 'monthlyListeners'];
+const ARTIST_SUMMARY = [
+  'name',
+  'imageUrl',
+  'country',
+  'isAfrobeats',
+  'totalStreams',
+  'dailyStreams',
+  'monthlyListeners',
+];
 const SONG_RECORD_ONLY = ['durationMs', 'featuredArtists'];
 const ALBUM_RECORD_ONLY = ['tracks'];
 
@@ -175,7 +194,15 @@ const FREE_FIELDS: Readonly<Record<string, Partial<Record<Knows, readonly string
 };
 
 /** Fields with calls of their own, which need no record (only the slug) on an Artist. */
-const ARTIST_OWN = ['id', 'slug', 'songs', 'history', 'milestones', 'streamMilestone', 'listenerMilestone'];
+const ARTIST_OWN = [
+  'id',
+  'slug',
+  'songs',
+  'history',
+  'milestones',
+  'streamMilestone',
+  'listenerMilestone',
+];
 
 /**
  * Upstream calls to load what an object's selected fields need beyond what
@@ -185,12 +212,14 @@ const ARTIST_OWN = ['id', 'slug', 'songs', 'history', 'milestones', 'streamMiles
 function recordLoads(typeName: string, knows: Knows, selected: ReadonlySet<string>): number {
   if (knows === 'record') return 0;
   const needs = (fields: readonly string[]) => fields.some((name) => selected.has(name));
-  const beyond = (free: readonly string[]) => [...selected].some((name) => !name.startsWith('__') && !free.includes(name));
+  const beyond = (free: readonly string[]) =>
+    [...selected].some((name) => !name.startsWith('__') && !free.includes(name));
   switch (typeName) {
     case 'Artist':
-      return beyond([...ARTIST_OWN, ...(FREE_FIELDS['Artist']?.[knows] ?? [])]) ? 1 : 0;
+      return beyond([...ARTIST_OWN, ...(FREE_FIELDS.Artist?.[knows] ?? [])]) ? 1 : 0;
     case 'Song':
-      if (knows === 'lookup') return (beyond(['title']) ? 1 : 0) + (needs(SONG_RECORD_ONLY) ? 1 : 0);
+      if (knows === 'lookup')
+        return (beyond(['title']) ? 1 : 0) + (needs(SONG_RECORD_ONLY) ? 1 : 0);
       return needs(SONG_RECORD_ONLY) ? 1 : 0;
     case 'Album':
       if (knows === 'slug') return beyond(['id', 'slug']) ? 1 : 0;
@@ -232,11 +261,16 @@ export function estimateUpstreamCost(
   if (operation == null || root == null) return { upstreamCalls: 0 };
 
   const variables: Record<string, unknown> = {};
-  const given = typeof rawVariables === 'object' && rawVariables !== null ? (rawVariables as Args) : {};
+  const given =
+    typeof rawVariables === 'object' && rawVariables !== null ? (rawVariables as Args) : {};
   for (const definition of operation.variableDefinitions ?? []) {
     const name = definition.variable.name.value;
     variables[name] =
-      name in given ? given[name] : definition.defaultValue ? valueOf(definition.defaultValue, {}) : undefined;
+      name in given
+        ? given[name]
+        : definition.defaultValue
+          ? literalValue(definition.defaultValue, {})
+          : undefined;
   }
   const walk: Walk = { schema, document, variables, chartListNeeded: false };
   const calls = selectionCost(walk, operation.selectionSet, root, 'record', undefined, undefined);
@@ -256,7 +290,9 @@ function selectionCost(
     // The most expensive of the types the object may turn out to be.
     return Math.max(
       0,
-      ...walk.schema.getPossibleTypes(type).map((possible) => selectionCost(walk, selectionSet, possible, knows, connectionOf, lists)),
+      ...walk.schema
+        .getPossibleTypes(type)
+        .map((possible) => selectionCost(walk, selectionSet, possible, knows, connectionOf, lists)),
     );
   }
   if (!isObjectType(type)) return 0;
@@ -296,7 +332,14 @@ function selectionCost(
     }
 
     const child = field.selectionSet
-      ? selectionCost(walk, field.selectionSet, getNamedType(definition.type), childKnows, childConnection, cost?.childLists?.(args))
+      ? selectionCost(
+          walk,
+          field.selectionSet,
+          getNamedType(definition.type),
+          childKnows,
+          childConnection,
+          cost?.childLists?.(args),
+        )
       : 0;
     total += own + size * child;
   }
@@ -308,7 +351,12 @@ function isList(type: GraphQLOutputType): boolean {
 }
 
 /** The fields selected on an object of `typeName`, fragments merged in (directives ignored: worst case). */
-function collectFields(walk: Walk, selectionSet: SelectionSetNode, typeName: string, seen = new Set<string>()): FieldNode[] {
+function collectFields(
+  walk: Walk,
+  selectionSet: SelectionSetNode,
+  typeName: string,
+  seen = new Set<string>(),
+): FieldNode[] {
   const fields: FieldNode[] = [];
   const applies = (condition: string | undefined) => {
     if (condition === undefined || condition === typeName) return true;
@@ -333,9 +381,13 @@ function collectFields(walk: Walk, selectionSet: SelectionSetNode, typeName: str
       if (seen.has(name)) continue; // validation refuses fragment cycles; this keeps the walk finite regardless
       seen.add(name);
       const fragment = walk.document.definitions.find(
-        (definition) => definition.kind === Kind.FRAGMENT_DEFINITION && definition.name.value === name,
+        (definition) =>
+          definition.kind === Kind.FRAGMENT_DEFINITION && definition.name.value === name,
       );
-      if (fragment?.kind === Kind.FRAGMENT_DEFINITION && applies(fragment.typeCondition.name.value)) {
+      if (
+        fragment?.kind === Kind.FRAGMENT_DEFINITION &&
+        applies(fragment.typeCondition.name.value)
+      ) {
         fields.push(...collectFields(walk, fragment.selectionSet, typeName, seen));
       }
     }
@@ -345,12 +397,13 @@ function collectFields(walk: Walk, selectionSet: SelectionSetNode, typeName: str
 
 function argumentsOf(walk: Walk, field: FieldNode): Args {
   const args: Record<string, unknown> = {};
-  for (const argument of field.arguments ?? []) args[argument.name.value] = valueOf(argument.value, walk.variables);
+  for (const argument of field.arguments ?? [])
+    args[argument.name.value] = literalValue(argument.value, walk.variables);
   return args;
 }
 
 /** A literal or variable value, as far as sizes need it: numbers, lists, null. */
-function valueOf(node: ValueNode, variables: Args): unknown {
+function literalValue(node: ValueNode, variables: Args): unknown {
   switch (node.kind) {
     case Kind.VARIABLE:
       return variables[node.name.value];
@@ -358,7 +411,7 @@ function valueOf(node: ValueNode, variables: Args): unknown {
     case Kind.FLOAT:
       return Number(node.value);
     case Kind.LIST:
-      return node.values.map((value) => valueOf(value, variables));
+      return node.values.map((value) => literalValue(value, variables));
     case Kind.NULL:
       return null;
     case Kind.STRING:

@@ -18,14 +18,20 @@ function unreadableField(key: string, reason: string | undefined): UpstreamError
 }
 
 /** The field's value, or an error when the upstream sent it unreadable. Null when it was absent. */
-export function upstreamField<R extends UpstreamRecord, K extends keyof R & string>(record: R, key: K): R[K] {
+export function upstreamField<R extends UpstreamRecord, K extends keyof R & string>(
+  record: R,
+  key: K,
+): R[K] {
   const reason = record.unreadable?.[key];
   if (reason !== undefined) throw unreadableField(key, reason);
   return record[key];
 }
 
 /** A field the contract promises: absent or unreadable, it is an error, never an invented value. */
-export function requiredField<R extends UpstreamRecord, K extends keyof R & string>(record: R, key: K): NonNullable<R[K]> {
+export function requiredField<R extends UpstreamRecord, K extends keyof R & string>(
+  record: R,
+  key: K,
+): NonNullable<R[K]> {
   const value = upstreamField(record, key);
   if (value === null || value === undefined) throw unreadableField(key, `"${key}" is missing`);
   return value as NonNullable<R[K]>;
@@ -44,7 +50,11 @@ export const fromRecordRequired =
     requiredField(record, key);
 
 /** Reports records left out of the list at `info`'s path (index = position in the upstream's list). */
-export function reportDropped(dropped: readonly DroppedRecord[], context: GatewayContext, info: GraphQLResolveInfo): void {
+export function reportDropped(
+  dropped: readonly DroppedRecord[],
+  context: GatewayContext,
+  info: GraphQLResolveInfo,
+): void {
   if (dropped.length === 0) return;
   const path = responsePathAsArray(info.path);
   for (const record of dropped) {

@@ -3,14 +3,17 @@
  * gateway's key; in pass-through mode each client brings its own, which must
  * be a well-formed bearer token.
  */
+
+import { unauthenticated } from '../schema/errors.js';
 import type { Caller } from '../upstream/cached-upstream.js';
 import { keyIdOf } from '../upstream/key-registry.js';
-import { unauthenticated } from '../schema/errors.js';
 
 /** Printable ASCII without spaces, as RFC 6750 allows for bearer tokens, and a sane length. */
 const BEARER = /^Bearer ([\x21-\x7E]{1,512})$/i;
 
-export type AuthMode = { readonly kind: 'server'; readonly apiKey: string } | { readonly kind: 'pass-through' };
+export type AuthMode =
+  | { readonly kind: 'server'; readonly apiKey: string }
+  | { readonly kind: 'pass-through' };
 
 export function serverCaller(apiKey: string): Caller {
   return { apiKey, keyId: keyIdOf(apiKey), mode: 'server' };
@@ -21,7 +24,9 @@ export function callerFor(request: Request, auth: AuthMode, server: Caller | und
   if (auth.kind === 'server' && server !== undefined) return server;
   const header = request.headers.get('authorization');
   if (header === null || header.trim() === '') {
-    throw unauthenticated('An API key is required: send it as the Authorization header, `Bearer <API_KEY>`');
+    throw unauthenticated(
+      'An API key is required: send it as the Authorization header, `Bearer <API_KEY>`',
+    );
   }
   const match = BEARER.exec(header.trim());
   if (match?.[1] === undefined) {

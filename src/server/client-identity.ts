@@ -10,7 +10,11 @@
 import { createHash } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 
-export function clientAddressOf(request: Request, context: { req?: IncomingMessage }, trustProxy: boolean): string {
+export function clientAddressOf(
+  request: Request,
+  context: { req?: IncomingMessage },
+  trustProxy: boolean,
+): string {
   if (trustProxy) {
     const forwarded = request.headers.get('x-forwarded-for')?.split(',').at(-1)?.trim();
     if (forwarded) return forwarded;

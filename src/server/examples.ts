@@ -2,11 +2,19 @@
  * The example operations GraphiQL opens with: the same `.graphql` files that
  * codegen types, so what a newcomer tries is what a frontend compiles.
  */
-import { readFileSync, readdirSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 
 const EXAMPLES_DIR = new URL('../../examples/operations/', import.meta.url);
 /** Order of the tabs: the nested page first, it shows what the gateway is for. */
-const TAB_ORDER = ['ArtistPage', 'Leaderboards', 'BrowseArtists', 'ChartWithTrends', 'RecentMilestones', 'MilestoneCrossed', 'ApiUsage'];
+const TAB_ORDER = [
+  'ArtistPage',
+  'Leaderboards',
+  'BrowseArtists',
+  'ChartWithTrends',
+  'RecentMilestones',
+  'MilestoneCrossed',
+  'ApiUsage',
+];
 
 export interface ExampleTab {
   readonly query: string;

@@ -4,59 +4,78 @@
  * (a fetch handler and a Node request listener) and its parts, for tests.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { renderGraphiQL } from '@graphql-yoga/render-graphiql';
 import { useDeferStream } from '@graphql-yoga/plugin-defer-stream';
+import { renderGraphiQL } from '@graphql-yoga/render-graphiql';
 import { createYoga, useReadinessCheck } from 'graphql-yoga';
 import type { Logger } from 'pino';
 import type { ResponseCache } from '../cache/cache.js';
-import type { GatewayConfig } from '../config.js';
 import { MemoryCache } from '../cache/memory-cache.js';
-import { GatewayMetrics } from '../observability/metrics.js';
-import { traceObserver } from '../observability/trace-observer.js';
-import { observeAll } from '../observability/upstream-observer.js';
-import type { SharedRedis } from '../redis/connection.js';
-import { RequestLoader } from '../loaders/request-loader.js';
+import type { GatewayConfig } from '../config.js';
 import { GenerationView } from '../freshness/generation.js';
 import { createLiveFeed } from '../freshness/live-feed.js';
 import { LocalPollLease, RedisPollLease } from '../freshness/poll-lease.js';
 import { RefreshPoll } from '../freshness/refresh-poll.js';
+import { RequestLoader } from '../loaders/request-loader.js';
+import { GatewayMetrics } from '../observability/metrics.js';
+import { traceObserver } from '../observability/trace-observer.js';
+import { observeAll } from '../observability/upstream-observer.js';
+import type { SharedRedis } from '../redis/connection.js';
 import type { GatewayContext } from '../schema/context.js';
 import { maskError } from '../schema/errors.js';
 import { schema } from '../schema/index.js';
-import { CachedUpstream, type Caller, DEFAULT_STALE_GRACE_MS } from '../upstream/cached-upstream.js';
-import { type CircuitOptions, DEFAULT_CIRCUIT, LocalCircuitBreaker, SharedCircuitBreaker } from '../upstream/circuit-breaker.js';
+import {
+  CachedUpstream,
+  type Caller,
+  DEFAULT_STALE_GRACE_MS,
+} from '../upstream/cached-upstream.js';
+import {
+  type CircuitOptions,
+  DEFAULT_CIRCUIT,
+  LocalCircuitBreaker,
+  SharedCircuitBreaker,
+} from '../upstream/circuit-breaker.js';
 import { UpstreamClient, type UpstreamClientOptions } from '../upstream/client.js';
 import { DEFAULT_ASSUMPTIONS, type UpstreamAssumptions } from '../upstream/endpoints.js';
-import { UpstreamNotices } from '../upstream/upstream-notices.js';
 import { RequestStats } from '../upstream/request-stats.js';
+import { UpstreamNotices } from '../upstream/upstream-notices.js';
 import { type AuthMode, callerFor, serverCaller } from './caller.js';
 import { clientAddressOf, clientIdOf } from './client-identity.js';
-import { type StoreOptions, createStores } from './stores.js';
 import { exampleGraphiQL } from './examples.js';
-import { yogaLogger } from './yoga-logger.js';
 import { useClientKeyCheck } from './plugins/use-client-key-check.js';
+import {
+  type ClientRateLimitOptions,
+  createClientRateLimiter,
+  useClientRateLimit,
+} from './plugins/use-client-rate-limit.js';
 import { useCostReport } from './plugins/use-cost-report.js';
 import { generationReport, useFreshnessReport } from './plugins/use-freshness-report.js';
-import { useMetrics } from './plugins/use-metrics.js';
-import { type ClientRateLimitOptions, createClientRateLimiter, useClientRateLimit } from './plugins/use-client-rate-limit.js';
 import { DEFAULT_HTTP_CACHE_MAX_AGE_SECONDS, useHttpCaching } from './plugins/use-http-caching.js';
+import { useMetrics } from './plugins/use-metrics.js';
+import { useNestingLimit } from './plugins/use-nesting-limit.js';
 import {
   DEFAULT_MANIFEST_PATH,
-  type PersistedOperationsMode,
   loadManifest,
+  type PersistedOperationsMode,
   usePersistedOperations,
 } from './plugins/use-persisted-operations.js';
-import { useNestingLimit } from './plugins/use-nesting-limit.js';
 import { useQueryOperationsOnly } from './plugins/use-query-operations-only.js';
 import { useRequestErrorCodes } from './plugins/use-request-error-codes.js';
 import { useRequestLog } from './plugins/use-request-log.js';
+import { useRequestReadErrors } from './plugins/use-request-read-errors.js';
+import {
+  DEFAULT_MAX_REQUEST_BYTES,
+  useRequestSizeLimit,
+} from './plugins/use-request-size-limit.js';
+import { type ShapeLimitOptions, useShapeLimits } from './plugins/use-shape-limits.js';
 import { useTracing } from './plugins/use-tracing.js';
+import {
+  DEFAULT_MAX_UPSTREAM_COST,
+  useUpstreamCostLimit,
+} from './plugins/use-upstream-cost-limit.js';
 import { withResponseCache } from './response-cache/fast-path.js';
 import { useResponseCacheRecorder } from './response-cache/recorder.js';
-import { useRequestReadErrors } from './plugins/use-request-read-errors.js';
-import { DEFAULT_MAX_REQUEST_BYTES, useRequestSizeLimit } from './plugins/use-request-size-limit.js';
-import { type ShapeLimitOptions, useShapeLimits } from './plugins/use-shape-limits.js';
-import { DEFAULT_MAX_UPSTREAM_COST, useUpstreamCostLimit } from './plugins/use-upstream-cost-limit.js';
+import { createStores, type StoreOptions } from './stores.js';
+import { yogaLogger } from './yoga-logger.js';
 
 /** Protections of issue 4 (docs/protection.md); every field has a default. */
 export interface ProtectionOptions {
@@ -117,7 +136,9 @@ const DEFAULT_UNKNOWN_KEYS_PER_MINUTE = 10;
 
 export function createGateway(options: GatewayOptions) {
   const auth: AuthMode =
-    options.upstreamApiKey === undefined ? { kind: 'pass-through' } : { kind: 'server', apiKey: options.upstreamApiKey };
+    options.upstreamApiKey === undefined
+      ? { kind: 'pass-through' }
+      : { kind: 'server', apiKey: options.upstreamApiKey };
   const server: Caller | undefined = auth.kind === 'server' ? serverCaller(auth.apiKey) : undefined;
 
   // Metrics read the budget at scrape time, from whichever ledger the stores hold.
@@ -136,7 +157,9 @@ export function createGateway(options: GatewayOptions) {
   const { cache, budget, keys, locks, generations } = stores;
   const circuitOptions = options.resilience?.circuit ?? DEFAULT_CIRCUIT;
   const localCircuit = new LocalCircuitBreaker(circuitOptions, options.logger);
-  const circuit = options.redis ? new SharedCircuitBreaker(localCircuit, options.redis.client, circuitOptions) : localCircuit;
+  const circuit = options.redis
+    ? new SharedCircuitBreaker(localCircuit, options.redis.client, circuitOptions)
+    : localCircuit;
   const upstream = new CachedUpstream({
     client,
     cache,
@@ -152,10 +175,18 @@ export function createGateway(options: GatewayOptions) {
     staleGraceMs: options.resilience?.staleGraceMs ?? DEFAULT_STALE_GRACE_MS,
     generation,
   });
-  metrics.sampled('gateway_upstream_circuit_open', 'Upstream circuit in this process: 1 open, 0.5 half-open, 0 closed', [], (set) =>
-    set(circuit.state === 'open' ? 1 : circuit.state === 'half-open' ? 0.5 : 0),
+  metrics.sampled(
+    'gateway_upstream_circuit_open',
+    'Upstream circuit in this process: 1 open, 0.5 half-open, 0 closed',
+    [],
+    (set) => set(circuit.state === 'open' ? 1 : circuit.state === 'half-open' ? 0.5 : 0),
   );
-  metrics.sampled('gateway_upstream_in_flight', 'Distinct upstream reads under way now', [], (set) => set(upstream.inFlight));
+  metrics.sampled(
+    'gateway_upstream_in_flight',
+    'Distinct upstream reads under way now',
+    [],
+    (set) => set(upstream.inFlight),
+  );
   const live = createLiveFeed(options.redis?.client, options.channelPrefix ?? '', options.logger);
   const refreshPoll =
     server === undefined || options.refreshPollMs === undefined
@@ -167,7 +198,10 @@ export function createGateway(options: GatewayOptions) {
           store: generations,
           view: generation,
           feed: live,
-          lease: options.redis === undefined ? new LocalPollLease() : new RedisPollLease(options.redis.client),
+          lease:
+            options.redis === undefined
+              ? new LocalPollLease()
+              : new RedisPollLease(options.redis.client),
           logger: options.logger,
           ...(options.now ? { now: options.now } : {}),
         });
@@ -178,12 +212,16 @@ export function createGateway(options: GatewayOptions) {
   const protection = options.protection ?? {};
   const rateLimiter =
     auth.kind === 'server' && protection.rateLimit !== undefined
-      ? createClientRateLimiter({ ...protection.rateLimit, ...(options.redis ? { redis: options.redis.client } : {}) })
+      ? createClientRateLimiter({
+          ...protection.rateLimit,
+          ...(options.redis ? { redis: options.redis.client } : {}),
+        })
       : undefined;
   const persisted = protection.persistedOperations ?? {};
   const persistedMode = persisted.mode ?? 'apq';
   const manifest =
-    persisted.manifest ?? loadManifest(persisted.manifestPath ?? DEFAULT_MANIFEST_PATH, persistedMode === 'allow-list');
+    persisted.manifest ??
+    loadManifest(persisted.manifestPath ?? DEFAULT_MANIFEST_PATH, persistedMode === 'allow-list');
 
   const yoga = createYoga<Record<string, unknown>, GatewayContext>({
     schema,
@@ -210,12 +248,23 @@ export function createGateway(options: GatewayOptions) {
       // The estimate refuses costly operations early; this cap bounds what the data makes of the rest.
       const stats = new RequestStats(protection.maxUpstreamCost ?? DEFAULT_MAX_UPSTREAM_COST);
       const requestContext = {
-        request, caller, stats, budget, assumptions, live, generation,
+        request,
+        caller,
+        stats,
+        budget,
+        assumptions,
+        live,
+        generation,
         loader: new RequestLoader(upstream, caller, stats, options.logger),
         /** A subscription runs for hours: each event gets a fresh loader and call cap, so links read today's cache. */
         renewForEvent() {
-          const eventStats = new RequestStats(protection.maxUpstreamCost ?? DEFAULT_MAX_UPSTREAM_COST);
-          Object.assign(requestContext, { stats: eventStats, loader: new RequestLoader(upstream, caller, eventStats, options.logger) });
+          const eventStats = new RequestStats(
+            protection.maxUpstreamCost ?? DEFAULT_MAX_UPSTREAM_COST,
+          );
+          Object.assign(requestContext, {
+            stats: eventStats,
+            loader: new RequestLoader(upstream, caller, eventStats, options.logger),
+          });
         },
       };
       return requestContext;
@@ -229,7 +278,10 @@ export function createGateway(options: GatewayOptions) {
         check: () => {
           const redis = options.redis === undefined ? 'none' : options.redis.isUp() ? 'up' : 'down';
           const ready = !draining && redis !== 'down';
-          return Response.json({ ready, draining, redis, upstreamCircuit: circuit.state }, { status: ready ? 200 : 503 });
+          return Response.json(
+            { ready, draining, redis, upstreamCircuit: circuit.state },
+            { status: ready ? 200 : 503 },
+          );
         },
       }),
       ...useMetrics(metrics),
@@ -275,8 +327,13 @@ export function createGateway(options: GatewayOptions) {
   });
 
   // The listener merges extra server context (the response cache's slot) into Yoga's; its type only shows two parameters.
-  const listener = yoga.requestListener as (req: IncomingMessage, res: ServerResponse, context: object) => unknown;
-  const yogaHandler = (req: IncomingMessage, res: ServerResponse, context: object) => listener(req, res, context);
+  const listener = yoga.requestListener as (
+    req: IncomingMessage,
+    res: ServerResponse,
+    context: object,
+  ) => unknown;
+  const yogaHandler = (req: IncomingMessage, res: ServerResponse, context: object) =>
+    listener(req, res, context);
   const handler =
     options.answerCache === false
       ? (req: IncomingMessage, res: ServerResponse) => void yogaHandler(req, res, {})
@@ -289,7 +346,8 @@ export function createGateway(options: GatewayOptions) {
           maxRequestBytes: protection.maxRequestBytes ?? DEFAULT_MAX_REQUEST_BYTES,
           maxTtlMs: options.cache.ttlMs,
           observer,
-          httpCacheMaxAgeSeconds: protection.httpCacheMaxAgeSeconds ?? DEFAULT_HTTP_CACHE_MAX_AGE_SECONDS,
+          httpCacheMaxAgeSeconds:
+            protection.httpCacheMaxAgeSeconds ?? DEFAULT_HTTP_CACHE_MAX_AGE_SECONDS,
           // Issue 11: a new data generation is a new key; answers read before any poll belong to generation 0.
           generation: () => String(generation.now()?.id ?? 0),
           freshness: () => {

@@ -3,7 +3,7 @@
  * it reports not-ready, stops accepting connections, lets in-flight requests
  * finish (up to a grace period), then closes the upstream pool.
  */
-import { type Server, createServer } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Gateway } from './gateway.js';
 
@@ -28,7 +28,8 @@ export async function listen(gateway: Gateway, port: number, host: string): Prom
     });
   });
   const address = server.address() as AddressInfo;
-  const shownHost = host === '0.0.0.0' || host === '::' || host === '127.0.0.1' ? 'localhost' : host;
+  const shownHost =
+    host === '0.0.0.0' || host === '::' || host === '127.0.0.1' ? 'localhost' : host;
   const url = `http://${shownHost}:${address.port}`;
 
   let closing: Promise<void> | undefined;

@@ -6,14 +6,18 @@
  */
 import type { Redis } from 'ioredis';
 import type { CacheEntry, ResponseCache } from '../cache/cache.js';
-import { type GenerationStore, type GenerationView, isCurrentGeneration } from '../freshness/generation.js';
-import { MemoryGenerationStore } from '../freshness/memory-generation-store.js';
-import { RedisGenerationStore } from '../freshness/redis-generation-store.js';
 import { MemoryCache } from '../cache/memory-cache.js';
 import { RedisCache } from '../cache/redis-cache.js';
 import { TwoLevelCache } from '../cache/two-level-cache.js';
+import {
+  type GenerationStore,
+  type GenerationView,
+  isCurrentGeneration,
+} from '../freshness/generation.js';
+import { MemoryGenerationStore } from '../freshness/memory-generation-store.js';
+import { RedisGenerationStore } from '../freshness/redis-generation-store.js';
 import type { BudgetLedger, BudgetOptions } from '../upstream/budget.js';
-import { LocalFlightLocks, type FlightLocks } from '../upstream/flight-locks.js';
+import { type FlightLocks, LocalFlightLocks } from '../upstream/flight-locks.js';
 import { DEFAULT_KEY_TTLS, type KeyRegistry, MemoryKeyRegistry } from '../upstream/key-registry.js';
 import { MemoryBudgetLedger } from '../upstream/memory-budget.js';
 import { RedisBudgetLedger } from '../upstream/redis-budget.js';
@@ -42,9 +46,23 @@ interface StoreInputs extends StoreOptions {
 
 export const DEFAULT_CLIENT_BUDGET_SHARE = 0.5;
 
-export function createStores({ redis, cache, budget, budgetFile, clientBudgetShare, keyAcceptedTtlMs, generation }: StoreInputs) {
-  const ledgerOptions: BudgetOptions = { ...budget, clientShare: clientBudgetShare ?? DEFAULT_CLIENT_BUDGET_SHARE };
-  const keyTtls = { ...DEFAULT_KEY_TTLS, ...(keyAcceptedTtlMs === undefined ? {} : { acceptedTtlMs: keyAcceptedTtlMs }) };
+export function createStores({
+  redis,
+  cache,
+  budget,
+  budgetFile,
+  clientBudgetShare,
+  keyAcceptedTtlMs,
+  generation,
+}: StoreInputs) {
+  const ledgerOptions: BudgetOptions = {
+    ...budget,
+    clientShare: clientBudgetShare ?? DEFAULT_CLIENT_BUDGET_SHARE,
+  };
+  const keyTtls = {
+    ...DEFAULT_KEY_TTLS,
+    ...(keyAcceptedTtlMs === undefined ? {} : { acceptedTtlMs: keyAcceptedTtlMs }),
+  };
   const isCurrent = (entry: CacheEntry) => isCurrentGeneration(entry.generation, generation.now());
   const stores: {
     cache: ResponseCache;
@@ -62,7 +80,10 @@ export function createStores({ redis, cache, budget, budgetFile, clientBudgetSha
           generations: new MemoryGenerationStore(),
         }
       : {
-          cache: cache instanceof MemoryCache ? new TwoLevelCache(cache, new RedisCache(redis), isCurrent) : cache,
+          cache:
+            cache instanceof MemoryCache
+              ? new TwoLevelCache(cache, new RedisCache(redis), isCurrent)
+              : cache,
           budget: new RedisBudgetLedger(redis, ledgerOptions),
           keys: new RedisKeyRegistry(redis, keyTtls),
           locks: new RedisFlightLocks(redis),

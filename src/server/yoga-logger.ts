@@ -10,7 +10,10 @@ import type { YogaLogger } from 'graphql-yoga';
 import type { Logger } from 'pino';
 import { maskError } from '../schema/errors.js';
 
-const UPSTREAM_FAILURES: ReadonlySet<unknown> = new Set(['UPSTREAM_ERROR', 'UPSTREAM_INVALID_RESPONSE']);
+const UPSTREAM_FAILURES: ReadonlySet<unknown> = new Set([
+  'UPSTREAM_ERROR',
+  'UPSTREAM_INVALID_RESPONSE',
+]);
 
 export function yogaLogger(logger: Logger): YogaLogger {
   return {
@@ -20,8 +23,12 @@ export function yogaLogger(logger: Logger): YogaLogger {
     error(...args: unknown[]) {
       const [first] = args;
       const masked = first instanceof Error ? maskError(first, '') : undefined;
-      const code = masked instanceof GraphQLError ? masked.extensions['code'] : undefined;
-      if (!(masked instanceof GraphQLError) || typeof code !== 'string' || code === 'INTERNAL_SERVER_ERROR') {
+      const code = masked instanceof GraphQLError ? masked.extensions.code : undefined;
+      if (
+        !(masked instanceof GraphQLError) ||
+        typeof code !== 'string' ||
+        code === 'INTERNAL_SERVER_ERROR'
+      ) {
         (logger.error as (...all: unknown[]) => void)(...args);
         return;
       }

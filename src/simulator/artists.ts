@@ -6,7 +6,7 @@
 import type { ArtistCore } from './model.js';
 import { PLATFORM_WEIGHTS } from './model.js';
 import { artistName, pickCountry, slugify } from './names.js';
-import { Salt, gaussish, intBetween, pickWeighted, rngFor, type Rng } from './prng.js';
+import { gaussish, intBetween, pickWeighted, type Rng, rngFor, Salt } from './prng.js';
 import type { Roughness } from './roughness.js';
 
 const AFROBEATS_SHARE = 0.6;
@@ -18,7 +18,12 @@ const MIN_SONGS = 8;
 const MAX_SONGS = 113; // mean about 60 songs per artist, as upstream has
 const DAYS_PER_YEAR = 365;
 
-export function generateArtists(seed: number, count: number, dataDay: number, rough: Roughness): ArtistCore[] {
+export function generateArtists(
+  seed: number,
+  count: number,
+  dataDay: number,
+  rough: Roughness,
+): ArtistCore[] {
   const rng = rngFor(seed, Salt.artists);
   const ranks = shuffledRanks(rng, count);
   const usedSlugs = new Map<string, number>();
@@ -30,7 +35,8 @@ export function generateArtists(seed: number, count: number, dataDay: number, ro
     const slug = uniqueSlug(usedSlugs, slugify(name));
     const rank = ranks[index] ?? index;
     const totalStreams = Math.floor(
-      (TOP_TOTAL_STREAMS / (1 + rank / ZIPF_OFFSET) ** ZIPF_EXPONENT) * (1 + TOTAL_JITTER * (rng() * 2 - 1)),
+      (TOP_TOTAL_STREAMS / (1 + rank / ZIPF_OFFSET) ** ZIPF_EXPONENT) *
+        (1 + TOTAL_JITTER * (rng() * 2 - 1)),
     );
     const momentum = clamp(Math.exp(0.3 * gaussish(rng)), 0.5, 2.2);
     const dailyStreams = Math.floor(totalStreams * (0.00025 + rng() * 0.00035) * momentum);
@@ -64,8 +70,16 @@ export function generateArtists(seed: number, count: number, dataDay: number, ro
  * Hotness on a 0-100 scale with one decimal: mostly the growth over the window,
  * partly the size of the audience, so a tiny act with a lucky week does not top the list.
  */
-export function momentumScore(momentum: number, dailyStreams: number, dailyScaleDigits: number): number {
-  const growth = clamp((Math.log(momentum) - Math.log(0.5)) / (Math.log(2.5) - Math.log(0.5)), 0, 1);
+export function momentumScore(
+  momentum: number,
+  dailyStreams: number,
+  dailyScaleDigits: number,
+): number {
+  const growth = clamp(
+    (Math.log(momentum) - Math.log(0.5)) / (Math.log(2.5) - Math.log(0.5)),
+    0,
+    1,
+  );
   const size = clamp(Math.log10(dailyStreams + 1) / dailyScaleDigits, 0, 1);
   return Math.round(1000 * (0.6 * growth + 0.4 * size)) / 10;
 }

@@ -24,7 +24,8 @@ export class KeyRing {
   check(header: string | undefined): AuthResult {
     const key = KeyRing.keyOf(header);
     if (key === null) return { ok: false, key, message: Messages.keyMissing };
-    if (!this.accepted.has(key) || this.revoked.has(key)) return { ok: false, key, message: Messages.keyInvalid };
+    if (!this.accepted.has(key) || this.revoked.has(key))
+      return { ok: false, key, message: Messages.keyInvalid };
     return { ok: true, key };
   }
 }

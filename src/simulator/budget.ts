@@ -4,7 +4,10 @@ import { utcDayOf } from './dates.js';
 export class DailyBudget {
   private readonly usage = new Map<string, { day: number; count: number }>();
 
-  constructor(readonly limit: number, private readonly now: () => Date) {}
+  constructor(
+    readonly limit: number,
+    private readonly now: () => Date,
+  ) {}
 
   /** Counts one request; false once the key is past its limit for the current UTC day. */
   consume(key: string): boolean {

@@ -9,18 +9,27 @@ import { buildSeries, listenerSeries, type Series } from './history.js';
 import { Lru } from './lru.js';
 import type { ArtistCore, ArtistText, SongNumbers } from './model.js';
 import { ALBUM_TYPES } from './model.js';
-import { Salt, hash32 } from './prng.js';
+import { hash32, Salt } from './prng.js';
 import { Roughness } from './roughness.js';
 import { artistText, songNoiseKey, songNumbers } from './songs.js';
 
 const DETAIL_CACHE_ARTISTS = 1000;
 const SONG_SCORE_DIGITS = 7;
 
-export interface SongRef { readonly artist: number; readonly local: number }
+export interface SongRef {
+  readonly artist: number;
+  readonly local: number;
+}
 /** A song found by title and artist name; `exact` when both match whole (case aside). */
-export interface SongMatch { readonly g: number; readonly exact: boolean }
+export interface SongMatch {
+  readonly g: number;
+  readonly exact: boolean;
+}
 
-interface ArtistDetail { readonly numbers: SongNumbers; text: ArtistText | null }
+interface ArtistDetail {
+  readonly numbers: SongNumbers;
+  text: ArtistText | null;
+}
 
 export class Catalog {
   readonly artists: readonly ArtistCore[];
@@ -46,7 +55,12 @@ export class Catalog {
   readonly rough: Roughness;
   private readonly details = new Lru<number, ArtistDetail>(DETAIL_CACHE_ARTISTS);
 
-  constructor(readonly seed: number, artistCount: number, readonly dataDay: number, roughness = false) {
+  constructor(
+    readonly seed: number,
+    artistCount: number,
+    readonly dataDay: number,
+    roughness = false,
+  ) {
     this.rough = new Roughness(roughness, seed);
     this.artists = generateArtists(seed, artistCount, dataDay, this.rough);
     for (const artist of this.artists) this.artistBySlug.set(artist.slug, artist.index);
@@ -59,7 +73,14 @@ export class Catalog {
     this.songDaily = new Float64Array(songCount);
     this.songScore = new Float32Array(songCount);
     this.albumStart = new Uint32Array(artistCount + 1);
-    const albums = { artist: [] as number[], local: [] as number[], type: [] as number[], release: [] as number[], total: [] as number[], daily: [] as number[] };
+    const albums = {
+      artist: [] as number[],
+      local: [] as number[],
+      type: [] as number[],
+      release: [] as number[],
+      total: [] as number[],
+      daily: [] as number[],
+    };
 
     let g = 0;
     for (const artist of this.artists) {
@@ -93,15 +114,26 @@ export class Catalog {
     this.albumDaily = Float64Array.from(albums.daily);
 
     const all = (): Uint32Array => Uint32Array.from(this.artists, (artist) => artist.index);
-    const byStreams = (a: number, b: number): number => this.artist(b).totalStreams - this.artist(a).totalStreams || a - b;
+    const byStreams = (a: number, b: number): number =>
+      this.artist(b).totalStreams - this.artist(a).totalStreams || a - b;
     this.artistsByStreams = all().sort(byStreams);
-    this.artistsByListeners = all().sort((a, b) => this.artist(b).monthlyListeners - this.artist(a).monthlyListeners || a - b);
-    this.artistsByName = all().sort((a, b) => compareText(this.artist(a).name, this.artist(b).name) || a - b);
-    this.artistsByMomentum = all().sort((a, b) => this.artist(b).momentumScore - this.artist(a).momentumScore || byStreams(a, b));
+    this.artistsByListeners = all().sort(
+      (a, b) => this.artist(b).monthlyListeners - this.artist(a).monthlyListeners || a - b,
+    );
+    this.artistsByName = all().sort(
+      (a, b) => compareText(this.artist(a).name, this.artist(b).name) || a - b,
+    );
+    this.artistsByMomentum = all().sort(
+      (a, b) => this.artist(b).momentumScore - this.artist(a).momentumScore || byStreams(a, b),
+    );
   }
 
-  get songCount(): number { return this.songTotal.length; }
-  get albumCount(): number { return this.albumTotal.length; }
+  get songCount(): number {
+    return this.songTotal.length;
+  }
+  get albumCount(): number {
+    return this.albumTotal.length;
+  }
 
   /** The upstream's daily refresh, in small: an artist's total grows (publishing a live milestone). */
   setTotalStreams(index: number, totalStreams: number): ArtistCore {
@@ -128,7 +160,13 @@ export class Catalog {
   text(artistIndex: number): ArtistText {
     const detail = this.detail(artistIndex);
     if (detail.text === null) {
-      detail.text = artistText(this.seed, this.artist(artistIndex), detail.numbers, this.artists.length, this.rough);
+      detail.text = artistText(
+        this.seed,
+        this.artist(artistIndex),
+        detail.numbers,
+        this.artists.length,
+        this.rough,
+      );
     }
     return detail.text;
   }
@@ -143,7 +181,11 @@ export class Catalog {
       if (!artist.nameLower.includes(a)) continue;
       this.text(index).songTitles.forEach((songTitle, local) => {
         const lower = songTitle.toLowerCase();
-        if (lower.includes(t)) found.push({ g: this.songGlobal({ artist: index, local }), exact: lower === t && artist.nameLower === a });
+        if (lower.includes(t))
+          found.push({
+            g: this.songGlobal({ artist: index, local }),
+            exact: lower === t && artist.nameLower === a,
+          });
       });
     }
     return found;
@@ -172,8 +214,13 @@ export class Catalog {
   artistSeries(artistIndex: number): Series {
     const artist = this.artist(artistIndex);
     return buildSeries(
-      artist.totalStreams, artist.dailyStreams, artist.momentum,
-      hash32(this.seed, Salt.artistNoise), artistIndex, this.dataDay, artist.debutDay,
+      artist.totalStreams,
+      artist.dailyStreams,
+      artist.momentum,
+      hash32(this.seed, Salt.artistNoise),
+      artistIndex,
+      this.dataDay,
+      artist.debutDay,
     );
   }
 
@@ -185,8 +232,13 @@ export class Catalog {
   songSeries(ref: SongRef): Series {
     const numbers = this.numbers(ref.artist);
     return buildSeries(
-      numbers.total[ref.local] ?? 0, numbers.daily[ref.local] ?? 0, numbers.momentum[ref.local] ?? 1,
-      songNoiseKey(this.seed, ref.artist), ref.local, this.dataDay, numbers.releaseDay[ref.local] ?? this.dataDay,
+      numbers.total[ref.local] ?? 0,
+      numbers.daily[ref.local] ?? 0,
+      numbers.momentum[ref.local] ?? 1,
+      songNoiseKey(this.seed, ref.artist),
+      ref.local,
+      this.dataDay,
+      numbers.releaseDay[ref.local] ?? this.dataDay,
     );
   }
 
@@ -203,7 +255,10 @@ export class Catalog {
   private detail(artistIndex: number): ArtistDetail {
     let detail = this.details.get(artistIndex);
     if (detail === undefined) {
-      detail = { numbers: songNumbers(this.seed, this.artist(artistIndex), this.dataDay), text: null };
+      detail = {
+        numbers: songNumbers(this.seed, this.artist(artistIndex), this.dataDay),
+        text: null,
+      };
       this.details.set(artistIndex, detail);
     }
     return detail;

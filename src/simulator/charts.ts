@@ -8,7 +8,7 @@
 import type { Catalog } from './catalog.js';
 import { lastFridayOnOrBefore } from './dates.js';
 import { artistName, pickCountry, songTitle } from './names.js';
-import { Salt, intBetween, rngFor, unitHash, type Rng } from './prng.js';
+import { intBetween, type Rng, rngFor, Salt, unitHash } from './prng.js';
 import { topK } from './top-k.js';
 import type { ChartTrend } from './types.js';
 
@@ -23,13 +23,37 @@ export interface ChartDefinition {
 }
 
 export const CHART_DEFINITIONS: readonly ChartDefinition[] = [
-  { name: 'official_afrobeats_chart', territory: 'UK', size: 20, weekly: true, salt: 1, homeCountry: null },
-  { name: 'spotify_daily_ng', territory: 'NG', size: 50, weekly: false, salt: 2, homeCountry: 'NG' },
-  { name: 'itunes_daily_ng', territory: 'NG', size: 100, weekly: false, salt: 3, homeCountry: 'NG' },
+  {
+    name: 'official_afrobeats_chart',
+    territory: 'UK',
+    size: 20,
+    weekly: true,
+    salt: 1,
+    homeCountry: null,
+  },
+  {
+    name: 'spotify_daily_ng',
+    territory: 'NG',
+    size: 50,
+    weekly: false,
+    salt: 2,
+    homeCountry: 'NG',
+  },
+  {
+    name: 'itunes_daily_ng',
+    territory: 'NG',
+    size: 100,
+    weekly: false,
+    salt: 3,
+    homeCountry: 'NG',
+  },
 ];
 
 /** What a chart entry names when its song is not in the catalogue (a search for it finds nothing). */
-export interface UnlistedSong { readonly songTitle: string; readonly artistName: string }
+export interface UnlistedSong {
+  readonly songTitle: string;
+  readonly artistName: string;
+}
 
 export interface ChartSlot {
   /** Global song index; when `unlisted` is set, the catalogue song whose place it took. */
@@ -63,15 +87,22 @@ export function buildCharts(catalog: Catalog): BuiltChart[] {
   return CHART_DEFINITIONS.map((definition) => {
     const songs = topK(catalog.songCount, definition.size, (g) => {
       const artist = catalog.artist(catalog.songArtist[g] ?? 0);
-      const taste = (artist.isAfrobeats ? 1 : NON_AFROBEATS_WEIGHT)
-        * (artist.country === definition.homeCountry ? HOME_COUNTRY_WEIGHT : 1);
+      const taste =
+        (artist.isAfrobeats ? 1 : NON_AFROBEATS_WEIGHT) *
+        (artist.country === definition.homeCountry ? HOME_COUNTRY_WEIGHT : 1);
       // The square root flattens the lead of the biggest acts so charts hold many artists.
-      return Math.sqrt(catalog.songDaily[g] ?? 0) * taste * (0.3 + 1.4 * unitHash(catalog.seed, Salt.chartPick, definition.salt, g));
+      return (
+        Math.sqrt(catalog.songDaily[g] ?? 0) *
+        taste *
+        (0.3 + 1.4 * unitHash(catalog.seed, Salt.chartPick, definition.salt, g))
+      );
     });
     const week = definition.weekly ? lastFridayOnOrBefore(catalog.dataDay) : catalog.dataDay;
     const slots = movements(catalog.seed, definition.salt, songs).map((slot) => ({
       ...slot,
-      unlisted: catalog.rough.unlistedChartEntry(definition.salt, slot.position) ? unlistedSong(catalog, definition.salt, slot) : null,
+      unlisted: catalog.rough.unlistedChartEntry(definition.salt, slot.position)
+        ? unlistedSong(catalog, definition.salt, slot)
+        : null,
     }));
     return { definition, week, slots };
   });
@@ -123,7 +154,8 @@ function drawMovements(rng: Rng, songs: readonly number[]): Movement[] {
     const position = i + 1;
     if (newcomerPositions.has(position)) {
       newcomerCount += 1;
-      const trend: ChartTrend = newcomerCount === 1 ? 'NEW' : newcomerCount === 2 ? 'RE' : rng() < 0.6 ? 'NEW' : 'RE';
+      const trend: ChartTrend =
+        newcomerCount === 1 ? 'NEW' : newcomerCount === 2 ? 'RE' : rng() < 0.6 ? 'NEW' : 'RE';
       const peakPosition = trend === 'NEW' ? position : intBetween(rng, 1, position);
       const weeksOnChart = trend === 'NEW' ? 1 : intBetween(rng, 2, 15);
       return { song, position, prevRank: null, peakPosition, weeksOnChart, trend, delta: 0 };
@@ -133,7 +165,15 @@ function drawMovements(rng: Rng, songs: readonly number[]): Movement[] {
     const delta = prevRank - position;
     const trend: ChartTrend = delta > 0 ? 'UP' : delta < 0 ? 'DOWN' : 'SAME';
     const best = Math.min(position, prevRank);
-    return { song, position, prevRank, peakPosition: intBetween(rng, Math.max(1, Math.ceil(best / 2)), best), weeksOnChart: intBetween(rng, 2, 40), trend, delta };
+    return {
+      song,
+      position,
+      prevRank,
+      peakPosition: intBetween(rng, Math.max(1, Math.ceil(best / 2)), best),
+      weeksOnChart: intBetween(rng, 2, 40),
+      trend,
+      delta,
+    };
   });
 }
 

@@ -6,17 +6,48 @@
 import type { AlbumSort, Dataset } from './dataset.js';
 import { MAX_RANKED_ITEMS } from './dataset.js';
 import type { Milestone } from './milestones.js';
-import { ARTIST_TIERS, SONG_TIERS, type ArtistCore } from './model.js';
-import { ArtistGap, lacks } from './roughness.js';
+import { ARTIST_TIERS, type ArtistCore, SONG_TIERS } from './model.js';
 import {
-  albumRecord, albumSummary, artistHistory, artistListenersFact, artistProfile, artistStreamsFact,
-  artistSummary, chartListItem, chartResponse, milestoneRecord, songHistory, songRecord,
-  songStreamsFact, songSummary, songsByStreams, trendingArtist, trendingSong,
+  albumRecord,
+  albumSummary,
+  artistHistory,
+  artistListenersFact,
+  artistProfile,
+  artistStreamsFact,
+  artistSummary,
+  chartListItem,
+  chartResponse,
+  milestoneRecord,
+  songHistory,
+  songRecord,
+  songStreamsFact,
+  songSummary,
+  songsByStreams,
+  trendingArtist,
+  trendingSong,
 } from './records.js';
+import { ArtistGap, lacks } from './roughness.js';
 import type {
-  AlbumRecord, AlbumSummary, AlbumType, ArtistProfile, ArtistSnapshot, ArtistSummary, ArtistTierItem,
-  ChartListItem, ChartResponse, MilestoneFact, MilestoneRecord, Page, RankedArtist, RankedSong,
-  SongRecord, SongSnapshot, SongSummary, SongTierItem, TrendingArtist, TrendingSong,
+  AlbumRecord,
+  AlbumSummary,
+  AlbumType,
+  ArtistProfile,
+  ArtistSnapshot,
+  ArtistSummary,
+  ArtistTierItem,
+  ChartListItem,
+  ChartResponse,
+  MilestoneFact,
+  MilestoneRecord,
+  Page,
+  RankedArtist,
+  RankedSong,
+  SongRecord,
+  SongSnapshot,
+  SongSummary,
+  SongTierItem,
+  TrendingArtist,
+  TrendingSong,
 } from './types.js';
 
 export const DEFAULT_PAGE = 1;
@@ -27,7 +58,10 @@ export const SEARCH_MAX_RESULTS = 100;
 export type ArtistSort = 'name' | 'totalStreams' | 'monthlyListeners';
 export type { AlbumSort } from './dataset.js';
 
-export interface PageQuery { page?: number; limit?: number }
+export interface PageQuery {
+  page?: number;
+  limit?: number;
+}
 export interface ArtistQuery extends PageQuery {
   letter?: string;
   country?: string;
@@ -35,9 +69,19 @@ export interface ArtistQuery extends PageQuery {
   sortBy?: ArtistSort;
   q?: string;
 }
-export interface AlbumQuery extends PageQuery { isAfrobeats?: boolean; albumType?: AlbumType; sortBy?: AlbumSort }
-export interface MilestoneQuery extends PageQuery { isAfrobeats?: boolean }
-export interface RankQuery { limit?: number; isAfrobeats?: boolean; country?: string }
+export interface AlbumQuery extends PageQuery {
+  isAfrobeats?: boolean;
+  albumType?: AlbumType;
+  sortBy?: AlbumSort;
+}
+export interface MilestoneQuery extends PageQuery {
+  isAfrobeats?: boolean;
+}
+export interface RankQuery {
+  limit?: number;
+  isAfrobeats?: boolean;
+  country?: string;
+}
 
 export interface SimulatorData {
   readonly seed: number;
@@ -87,8 +131,9 @@ export interface SimulatorData {
 export function createSimulatorData(ds: Dataset): SimulatorData {
   const c = ds.catalog;
   const artistMatches = (artist: ArtistCore, query: ArtistQuery | RankQuery): boolean =>
-    (query.isAfrobeats === undefined || artist.isAfrobeats === query.isAfrobeats)
-    && (query.country === undefined || (artist.country === query.country.toUpperCase() && !lacks(artist.gaps, ArtistGap.country)));
+    (query.isAfrobeats === undefined || artist.isAfrobeats === query.isAfrobeats) &&
+    (query.country === undefined ||
+      (artist.country === query.country.toUpperCase() && !lacks(artist.gaps, ArtistGap.country)));
   const rankedArtists = (order: Uint32Array, query: RankQuery): ArtistCore[] => {
     const limit = query.limit ?? DEFAULT_LIMIT;
     const result: ArtistCore[] = [];
@@ -98,11 +143,20 @@ export function createSimulatorData(ds: Dataset): SimulatorData {
     }
     return result;
   };
-  const tierPage = <T>(labelTier: string, songTier: boolean, query: MilestoneQuery, shape: (m: Milestone) => T): Page<T> | null => {
+  const tierPage = <T>(
+    labelTier: string,
+    songTier: boolean,
+    query: MilestoneQuery,
+    shape: (m: Milestone) => T,
+  ): Page<T> | null => {
     const tier = (songTier ? SONG_TIERS : ARTIST_TIERS).find((t) => t.label === labelTier);
     if (tier === undefined) return null;
-    const items = ds.milestones.filter((m) => (m.song >= 0) === songTier && m.tier === tier
-      && (query.isAfrobeats === undefined || c.artist(m.artist).isAfrobeats === query.isAfrobeats));
+    const items = ds.milestones.filter(
+      (m) =>
+        m.song >= 0 === songTier &&
+        m.tier === tier &&
+        (query.isAfrobeats === undefined || c.artist(m.artist).isAfrobeats === query.isAfrobeats),
+    );
     return paginate(items, query, shape);
   };
 
@@ -117,8 +171,12 @@ export function createSimulatorData(ds: Dataset): SimulatorData {
     allArtists: () => Array.from(c.artistsByStreams, (i) => artistSummary(c.artist(i))),
 
     artists(query = {}) {
-      const order = query.sortBy === 'name' ? c.artistsByName
-        : query.sortBy === 'monthlyListeners' ? c.artistsByListeners : c.artistsByStreams;
+      const order =
+        query.sortBy === 'name'
+          ? c.artistsByName
+          : query.sortBy === 'monthlyListeners'
+            ? c.artistsByListeners
+            : c.artistsByStreams;
       const letter = query.letter?.toLowerCase();
       const q = query.q?.toLowerCase();
       const items: ArtistCore[] = [];
@@ -137,7 +195,12 @@ export function createSimulatorData(ds: Dataset): SimulatorData {
 
     searchSongs(title, artistName) {
       const found = c.matchSongs(title, artistName);
-      found.sort((x, y) => Number(y.exact) - Number(x.exact) || (c.songTotal[y.g] ?? 0) - (c.songTotal[x.g] ?? 0) || x.g - y.g);
+      found.sort(
+        (x, y) =>
+          Number(y.exact) - Number(x.exact) ||
+          (c.songTotal[y.g] ?? 0) - (c.songTotal[x.g] ?? 0) ||
+          x.g - y.g,
+      );
       return found.slice(0, SEARCH_MAX_RESULTS).map(({ g }) => songSummary(ds, c.songRefOf(g)));
     },
 
@@ -149,12 +212,19 @@ export function createSimulatorData(ds: Dataset): SimulatorData {
       const ref = c.findSong(slug);
       return ref === null ? null : songHistory(ds, ref);
     },
-    songsOfArtist: (slug, limit) => withArtist(slug, (artist) => songsByStreams(ds, artist.index).slice(0, limit)),
-    albumsOfArtist: (slug) => withArtist(slug, (artist) => {
-      const list: AlbumSummary[] = [];
-      for (let g = c.albumStart[artist.index] ?? 0; g < (c.albumStart[artist.index + 1] ?? 0); g += 1) list.push(albumSummary(ds, g));
-      return list;
-    }),
+    songsOfArtist: (slug, limit) =>
+      withArtist(slug, (artist) => songsByStreams(ds, artist.index).slice(0, limit)),
+    albumsOfArtist: (slug) =>
+      withArtist(slug, (artist) => {
+        const list: AlbumSummary[] = [];
+        for (
+          let g = c.albumStart[artist.index] ?? 0;
+          g < (c.albumStart[artist.index + 1] ?? 0);
+          g += 1
+        )
+          list.push(albumSummary(ds, g));
+        return list;
+      }),
 
     albums(query = {}) {
       const order = ds.albumOrder(query.sortBy ?? 'totalStreams');
@@ -162,7 +232,11 @@ export function createSimulatorData(ds: Dataset): SimulatorData {
       const items: number[] = [];
       for (const g of order) {
         if (type >= 0 && c.albumType[g] !== type) continue;
-        if (query.isAfrobeats !== undefined && c.artist(c.albumArtist[g] ?? 0).isAfrobeats !== query.isAfrobeats) continue;
+        if (
+          query.isAfrobeats !== undefined &&
+          c.artist(c.albumArtist[g] ?? 0).isAfrobeats !== query.isAfrobeats
+        )
+          continue;
         items.push(g);
       }
       return paginate(items, query, (g) => albumSummary(ds, g));
@@ -173,20 +247,33 @@ export function createSimulatorData(ds: Dataset): SimulatorData {
     },
 
     recentMilestones(query = {}) {
-      const items = query.isAfrobeats === undefined ? ds.milestones
-        : ds.milestones.filter((m) => c.artist(m.artist).isAfrobeats === query.isAfrobeats);
+      const items =
+        query.isAfrobeats === undefined
+          ? ds.milestones
+          : ds.milestones.filter((m) => c.artist(m.artist).isAfrobeats === query.isAfrobeats);
       return paginate(items, query, (m) => milestoneRecord(ds, m));
     },
-    milestonesByArtistTier: (tier, query = {}) => tierPage(tier, false, query, (m) => ({
-      ...artistSummary(c.artist(m.artist)), crossedAt: milestoneRecord(ds, m).crossedAt, threshold: m.tier.value,
-    })),
-    milestonesBySongTier: (tier, query = {}) => tierPage(tier, true, query, (m) => ({
-      ...songSummary(ds, c.songRefOf(m.song)), crossedAt: milestoneRecord(ds, m).crossedAt, threshold: m.tier.value,
-    })),
-    milestoneTimeline: (slug) => withArtist(slug, (artist) => ds.artistMilestones(artist.index).map((m) => milestoneRecord(ds, m))),
+    milestonesByArtistTier: (tier, query = {}) =>
+      tierPage(tier, false, query, (m) => ({
+        ...artistSummary(c.artist(m.artist)),
+        crossedAt: milestoneRecord(ds, m).crossedAt,
+        threshold: m.tier.value,
+      })),
+    milestonesBySongTier: (tier, query = {}) =>
+      tierPage(tier, true, query, (m) => ({
+        ...songSummary(ds, c.songRefOf(m.song)),
+        crossedAt: milestoneRecord(ds, m).crossedAt,
+        threshold: m.tier.value,
+      })),
+    milestoneTimeline: (slug) =>
+      withArtist(slug, (artist) =>
+        ds.artistMilestones(artist.index).map((m) => milestoneRecord(ds, m)),
+      ),
 
-    artistStreamsFact: (slug, threshold) => withArtist(slug, (artist) => artistStreamsFact(ds, artist, threshold)),
-    artistListenersFact: (slug, threshold) => withArtist(slug, (artist) => artistListenersFact(ds, artist, threshold)),
+    artistStreamsFact: (slug, threshold) =>
+      withArtist(slug, (artist) => artistStreamsFact(ds, artist, threshold)),
+    artistListenersFact: (slug, threshold) =>
+      withArtist(slug, (artist) => artistListenersFact(ds, artist, threshold)),
     songStreamsFact(artistSlug, songSlug, threshold) {
       const artist = c.findArtist(artistSlug);
       const ref = artist === null ? null : c.findSong(songSlug);
@@ -194,19 +281,34 @@ export function createSimulatorData(ds: Dataset): SimulatorData {
       return songStreamsFact(ds, ref, threshold);
     },
 
-    leaderboardStreams: (query = {}) => rankedArtists(c.artistsByStreams, query).map((a, i) => ({ ...artistSummary(a), rank: i + 1 })),
-    leaderboardListeners: (query = {}) => rankedArtists(c.artistsByListeners, query).map((a, i) => ({ ...artistSummary(a), rank: i + 1 })),
-    leaderboardSongs: (query = {}) => ds.topSongs('streams', query.isAfrobeats)
-      .slice(0, query.limit ?? DEFAULT_LIMIT)
-      .map((g, i) => ({ ...songSummary(ds, c.songRefOf(g)), rank: i + 1 })),
-    trendingArtists: (query = {}) => rankedArtists(c.artistsByMomentum, query).map((a, i) => trendingArtist(a, i + 1)),
-    trendingSongs: (query = {}) => ds.topSongs('momentum', query.isAfrobeats)
-      .slice(0, Math.min(query.limit ?? DEFAULT_LIMIT, MAX_RANKED_ITEMS))
-      .map((g, i) => trendingSong(ds, g, i + 1)),
+    leaderboardStreams: (query = {}) =>
+      rankedArtists(c.artistsByStreams, query).map((a, i) => ({
+        ...artistSummary(a),
+        rank: i + 1,
+      })),
+    leaderboardListeners: (query = {}) =>
+      rankedArtists(c.artistsByListeners, query).map((a, i) => ({
+        ...artistSummary(a),
+        rank: i + 1,
+      })),
+    leaderboardSongs: (query = {}) =>
+      ds
+        .topSongs('streams', query.isAfrobeats)
+        .slice(0, query.limit ?? DEFAULT_LIMIT)
+        .map((g, i) => ({ ...songSummary(ds, c.songRefOf(g)), rank: i + 1 })),
+    trendingArtists: (query = {}) =>
+      rankedArtists(c.artistsByMomentum, query).map((a, i) => trendingArtist(a, i + 1)),
+    trendingSongs: (query = {}) =>
+      ds
+        .topSongs('momentum', query.isAfrobeats)
+        .slice(0, Math.min(query.limit ?? DEFAULT_LIMIT, MAX_RANKED_ITEMS))
+        .map((g, i) => trendingSong(ds, g, i + 1)),
 
     charts: () => ds.charts.map(chartListItem),
     chart(chartName, territory, limit) {
-      const chart = ds.charts.find((x) => x.definition.name === chartName && x.definition.territory === territory);
+      const chart = ds.charts.find(
+        (x) => x.definition.name === chartName && x.definition.territory === territory,
+      );
       return chart === undefined ? null : chartResponse(ds, chart, limit ?? chart.slots.length);
     },
 
@@ -214,9 +316,10 @@ export function createSimulatorData(ds: Dataset): SimulatorData {
   };
 
   function publishMilestone(artistSlug?: string): MilestoneRecord | null {
-    const artist = artistSlug === undefined
-      ? c.artist(c.artistsByStreams[nextPublished++ % c.artists.length] ?? 0)
-      : c.findArtist(artistSlug);
+    const artist =
+      artistSlug === undefined
+        ? c.artist(c.artistsByStreams[nextPublished++ % c.artists.length] ?? 0)
+        : c.findArtist(artistSlug);
     return artist === null ? null : milestoneRecord(ds, ds.publishMilestone(artist.index));
   }
 

@@ -1,6 +1,6 @@
 /** The whole generated dataset: catalogue plus the derived charts and milestones, and their lookups. */
 import { Catalog } from './catalog.js';
-import { buildCharts, type BuiltChart, type ChartSlot } from './charts.js';
+import { type BuiltChart, buildCharts, type ChartSlot } from './charts.js';
 import { formatDay } from './dates.js';
 import { buildMilestones, type Milestone } from './milestones.js';
 import { ALBUM_TYPES, ARTIST_TIERS, type Tier } from './model.js';
@@ -11,7 +11,10 @@ export type SongRanking = 'streams' | 'momentum';
 /** Leaderboards and trending lists never serve more than this many items. */
 export const MAX_RANKED_ITEMS = 100;
 
-export interface ChartPlacement { readonly chart: BuiltChart; readonly slot: ChartSlot }
+export interface ChartPlacement {
+  readonly chart: BuiltChart;
+  readonly slot: ChartSlot;
+}
 
 export class Dataset {
   readonly catalog: Catalog;
@@ -59,8 +62,13 @@ export class Dataset {
     this.catalog.setTotalStreams(artistIndex, value);
     this.#published += 1;
     const milestone: Milestone = {
-      id: `ms_live_${this.#published}_${artist.id}_${tier.label}`, artist: artistIndex, song: -1, tier,
-      day: this.catalog.dataDay, value, platform: artist.platform,
+      id: `ms_live_${this.#published}_${artist.id}_${tier.label}`,
+      artist: artistIndex,
+      song: -1,
+      tier,
+      day: this.catalog.dataDay,
+      value,
+      platform: artist.platform,
     };
     this.milestones.unshift(milestone);
     const list = this.milestonesOfArtist.get(artistIndex) ?? [];
@@ -85,9 +93,17 @@ export class Dataset {
     let order = this.albumOrders.get(sort);
     if (order === undefined) {
       const c = this.catalog;
-      const key = sort === 'totalStreams' ? c.albumTotal : sort === 'dailyStreams' ? c.albumDaily : c.albumRelease;
+      const key =
+        sort === 'totalStreams'
+          ? c.albumTotal
+          : sort === 'dailyStreams'
+            ? c.albumDaily
+            : c.albumRelease;
       order = Uint32Array.from({ length: c.albumCount }, (_, i) => i);
-      order.sort((a, b) => (key[b] ?? 0) - (key[a] ?? 0) || (c.albumTotal[b] ?? 0) - (c.albumTotal[a] ?? 0) || a - b);
+      order.sort(
+        (a, b) =>
+          (key[b] ?? 0) - (key[a] ?? 0) || (c.albumTotal[b] ?? 0) - (c.albumTotal[a] ?? 0) || a - b,
+      );
       this.albumOrders.set(sort, order);
     }
     return order;
@@ -105,7 +121,10 @@ export class Dataset {
       const c = this.catalog;
       const score = ranking === 'streams' ? c.songTotal : c.songScore;
       songs = topK(c.songCount, MAX_RANKED_ITEMS, (g) => {
-        if (isAfrobeats !== undefined && c.artist(c.songArtist[g] ?? 0).isAfrobeats !== isAfrobeats) {
+        if (
+          isAfrobeats !== undefined &&
+          c.artist(c.songArtist[g] ?? 0).isAfrobeats !== isAfrobeats
+        ) {
           return Number.NEGATIVE_INFINITY;
         }
         // Ties (equal scores) go to the lower index; the small fraction keeps ordering total.

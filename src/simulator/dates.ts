@@ -21,7 +21,7 @@ export function utcDayOf(date: Date): number {
 
 /** Epoch day 0 (1970-01-01) was a Thursday, so Fridays are the days congruent to 1 mod 7. */
 export function lastFridayOnOrBefore(day: number): number {
-  return day - (((day - 1) % 7) + 7) % 7;
+  return day - ((((day - 1) % 7) + 7) % 7);
 }
 
 export function yearOf(day: number): number {

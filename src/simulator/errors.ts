@@ -3,7 +3,10 @@ import { STATUS_CODES } from 'node:http';
 import type { ErrorBody } from './types.js';
 
 export class HttpError extends Error {
-  constructor(readonly status: number, message: string) {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
     super(message);
   }
 }
@@ -14,7 +17,8 @@ export const notFound = (message: string): HttpError => new HttpError(404, messa
 export const Messages = {
   keyMissing: 'API key required. Pass it as the Authorization header: Bearer <API_KEY>',
   keyInvalid: 'Invalid or revoked API key',
-  dailyLimit: (limit: number) => `Daily limit of ${limit} requests reached. Resets at midnight UTC.`,
+  dailyLimit: (limit: number) =>
+    `Daily limit of ${limit} requests reached. Resets at midnight UTC.`,
   unexpected: 'An unexpected error occurred',
   cannot: (method: string, path: string) => `Cannot ${method} ${path}`,
   artistNotFound: (slug: string) => `Artist "${slug}" not found`,
@@ -25,5 +29,9 @@ export const Messages = {
 
 export function errorBody(status: number, message?: string): ErrorBody {
   const error = STATUS_CODES[status] ?? 'Error';
-  return { statusCode: status, error, message: message ?? (status === 500 ? Messages.unexpected : error) };
+  return {
+    statusCode: status,
+    error,
+    message: message ?? (status === 500 ? Messages.unexpected : error),
+  };
 }

@@ -17,7 +17,11 @@ export interface FaultOptions {
   times?: number;
 }
 
-interface Armed { readonly fault: Fault; readonly path: string | RegExp | undefined; remaining: number }
+interface Armed {
+  readonly fault: Fault;
+  readonly path: string | RegExp | undefined;
+  remaining: number;
+}
 
 export class FaultBook {
   private armed: Armed[] = [];
@@ -34,8 +38,11 @@ export class FaultBook {
 
   /** The fault for this request, if any, using up one of its times. */
   take(rawPath: string): Fault | null {
-    const found = this.armed.find(({ path }) =>
-      path === undefined || (typeof path === 'string' ? rawPath.startsWith(path) : matches(path, rawPath)));
+    const found = this.armed.find(
+      ({ path }) =>
+        path === undefined ||
+        (typeof path === 'string' ? rawPath.startsWith(path) : matches(path, rawPath)),
+    );
     if (found === undefined) return null;
     found.remaining -= 1;
     if (found.remaining <= 0) this.armed = this.armed.filter((entry) => entry !== found);

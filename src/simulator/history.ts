@@ -17,26 +17,46 @@ export interface Series {
   readonly daily: readonly number[];
 }
 
-export interface Crossing { readonly day: number; readonly value: number }
+export interface Crossing {
+  readonly day: number;
+  readonly value: number;
+}
 
 /** Daily value d days before the last day; the noise is keyed so it is identical on every call. */
-export function dailyAt(daily: number, momentum: number, noiseKey: number, noiseSub: number, d: number): number {
+export function dailyAt(
+  daily: number,
+  momentum: number,
+  noiseKey: number,
+  noiseSub: number,
+  d: number,
+): number {
   if (d === 0) return daily;
-  const trend = Math.pow(momentum, -d / LAST_INDEX);
+  const trend = momentum ** (-d / LAST_INDEX);
   const noise = 1 + DAILY_NOISE * (unitHash(noiseKey, noiseSub, d) * 2 - 1);
   return Math.floor(daily * trend * noise);
 }
 
 /** Sum of the daily values over `days` days ending at the last day. */
-export function dailySum(daily: number, momentum: number, noiseKey: number, noiseSub: number, days: number): number {
+export function dailySum(
+  daily: number,
+  momentum: number,
+  noiseKey: number,
+  noiseSub: number,
+  days: number,
+): number {
   let sum = 0;
   for (let d = 0; d < days; d += 1) sum += dailyAt(daily, momentum, noiseKey, noiseSub, d);
   return sum;
 }
 
 export function buildSeries(
-  total: number, daily: number, momentum: number,
-  noiseKey: number, noiseSub: number, lastDay: number, startDay: number,
+  total: number,
+  daily: number,
+  momentum: number,
+  noiseKey: number,
+  noiseSub: number,
+  lastDay: number,
+  startDay: number,
 ): Series {
   const firstDay = Math.max(lastDay - LAST_INDEX, startDay);
   const length = lastDay - firstDay + 1;
@@ -57,7 +77,7 @@ export function listenerSeries(listeners: number, momentum: number, length: numb
   const values = new Array<number>(length);
   for (let i = 0; i < length; i += 1) {
     const d = length - 1 - i;
-    values[i] = d === 0 ? listeners : Math.floor(listeners * Math.pow(momentum, (-0.5 * d) / LAST_INDEX));
+    values[i] = d === 0 ? listeners : Math.floor(listeners * momentum ** ((-0.5 * d) / LAST_INDEX));
   }
   return values;
 }
@@ -66,7 +86,12 @@ export function listenerSeries(listeners: number, momentum: number, length: numb
  * The day a value last rose to `threshold` or above and stayed there, with the
  * value seen that day; null when the current value is below the threshold.
  */
-export function crossing(values: readonly number[], firstDay: number, threshold: number, startDay: number): Crossing | null {
+export function crossing(
+  values: readonly number[],
+  firstDay: number,
+  threshold: number,
+  startDay: number,
+): Crossing | null {
   const last = values.length - 1;
   const current = values[last];
   if (current === undefined || current < threshold) return null;

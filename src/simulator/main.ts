@@ -19,7 +19,9 @@ function listEnv(name: string): string[] | undefined {
   if (raw === undefined || raw.trim() === '') return undefined;
   const items = raw.split(',').map((item) => item.trim());
   if (items.some((item) => !/^\S+$/.test(item))) {
-    throw new Error(`${name} must be a comma-separated list of non-empty keys without spaces, got "${raw}"`);
+    throw new Error(
+      `${name} must be a comma-separated list of non-empty keys without spaces, got "${raw}"`,
+    );
   }
   return items;
 }
@@ -57,12 +59,20 @@ async function main(): Promise<void> {
   }
   const simulator = await startSimulator(options);
   console.log(`Music stats upstream simulator listening on ${simulator.url}/api/v1`);
-  console.log(`  data date ${simulator.data.dataDate}, ${simulator.data.artistCount} artists, ${simulator.data.songCount} songs`);
+  console.log(
+    `  data date ${simulator.data.dataDate}, ${simulator.data.artistCount} artists, ${simulator.data.songCount} songs`,
+  );
   console.log(`  API keys: ${(options.apiKeys ?? ['demo-key']).join(', ')}`);
-  if (options.roughness === true) console.log('  roughness on: gaps, unlisted chart songs, repeated titles, unordered milestone ids');
+  if (options.roughness === true)
+    console.log(
+      '  roughness on: gaps, unlisted chart songs, repeated titles, unordered milestone ids',
+    );
   const shutdown = (signal: string): void => {
     console.log(`simulator: ${signal}, closing`);
-    simulator.close().then(() => process.exit(0), () => process.exit(1));
+    simulator.close().then(
+      () => process.exit(0),
+      () => process.exit(1),
+    );
   };
   process.once('SIGTERM', () => shutdown('SIGTERM'));
   process.once('SIGINT', () => shutdown('SIGINT'));

@@ -30,16 +30,18 @@ async function measure(): Promise<void> {
   }
   const requestsMs = performance.now() - requestsStarted;
   const rss = process.memoryUsage().rss;
-  console.log(JSON.stringify({
-    artists,
-    songs: simulator.data.songCount,
-    albums: simulator.data.albumCount,
-    startMs: Math.round(startMs),
-    rssAfterStartMB: Math.round(rssAfterStart / MB),
-    firstRequestsMs: Math.round(requestsMs),
-    rssMB: Math.round(rss / MB),
-    heapUsedMB: Math.round(process.memoryUsage().heapUsed / MB),
-  }));
+  console.log(
+    JSON.stringify({
+      artists,
+      songs: simulator.data.songCount,
+      albums: simulator.data.albumCount,
+      startMs: Math.round(startMs),
+      rssAfterStartMB: Math.round(rssAfterStart / MB),
+      firstRequestsMs: Math.round(requestsMs),
+      rssMB: Math.round(rss / MB),
+      heapUsedMB: Math.round(process.memoryUsage().heapUsed / MB),
+    }),
+  );
   await simulator.close();
 }
 

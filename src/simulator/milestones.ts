@@ -31,8 +31,13 @@ export function buildMilestones(catalog: Catalog): Milestone[] {
         const crossed = crossing(series.total, series.firstDay, tier.value, artist.debutDay);
         if (crossed === null) return;
         milestones.push({
-          id: opaqueId?.(false, artist.index, tierIndex) ?? `ms_${artist.id}_${tier.label}`, artist: artist.index, song: -1, tier,
-          day: crossed.day, value: crossed.value, platform: artist.platform,
+          id: opaqueId?.(false, artist.index, tierIndex) ?? `ms_${artist.id}_${tier.label}`,
+          artist: artist.index,
+          song: -1,
+          tier,
+          day: crossed.day,
+          value: crossed.value,
+          platform: artist.platform,
         });
       });
     }
@@ -43,17 +48,31 @@ export function buildMilestones(catalog: Catalog): Milestone[] {
       const series = catalog.songSeries(ref);
       const numbers = catalog.numbers(artist.index);
       SONG_TIERS.forEach((tier, tierIndex) => {
-        const crossed = crossing(series.total, series.firstDay, tier.value, numbers.releaseDay[local] ?? series.firstDay);
+        const crossed = crossing(
+          series.total,
+          series.firstDay,
+          tier.value,
+          numbers.releaseDay[local] ?? series.firstDay,
+        );
         if (crossed === null) return;
         milestones.push({
-          id: opaqueId?.(true, start + local, tierIndex) ?? `ms_${songId(start + local)}_${tier.label}`, artist: artist.index, song: start + local, tier,
-          day: crossed.day, value: crossed.value, platform: numbers.platform[local] ?? 0,
+          id:
+            opaqueId?.(true, start + local, tierIndex) ??
+            `ms_${songId(start + local)}_${tier.label}`,
+          artist: artist.index,
+          song: start + local,
+          tier,
+          day: crossed.day,
+          value: crossed.value,
+          platform: numbers.platform[local] ?? 0,
         });
       });
     }
   }
   // Newest first; ties broken so the order never depends on generation order.
-  return milestones.sort((a, b) => b.day - a.day || b.tier.value - a.tier.value || compareIds(a.id, b.id));
+  return milestones.sort(
+    (a, b) => b.day - a.day || b.tier.value - a.tier.value || compareIds(a.id, b.id),
+  );
 }
 
 export function songId(global: number): string {

@@ -4,7 +4,10 @@ import type { AlbumType } from './types.js';
 
 export const HISTORY_DAYS = 90;
 
-export interface Tier { readonly label: string; readonly value: number }
+export interface Tier {
+  readonly label: string;
+  readonly value: number;
+}
 
 const MILLION = 1_000_000;
 const BILLION = 1_000_000_000;
@@ -31,7 +34,12 @@ export const SONG_TIERS: readonly Tier[] = [
 export const PLATFORMS = ['spotify', 'apple_music', 'audiomack', 'youtube'] as const;
 export type Platform = (typeof PLATFORMS)[number];
 /** Relative weights used when a milestone's platform is drawn. */
-export const PLATFORM_WEIGHTS: readonly (readonly [number, number])[] = [[0, 55], [1, 15], [2, 10], [3, 20]];
+export const PLATFORM_WEIGHTS: readonly (readonly [number, number])[] = [
+  [0, 55],
+  [1, 15],
+  [2, 10],
+  [3, 20],
+];
 
 export const ALBUM_TYPES: readonly AlbumType[] = ['album', 'single', 'ep'];
 

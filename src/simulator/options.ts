@@ -37,7 +37,9 @@ export const DEFAULT_API_KEYS: readonly string[] = ['demo-key'];
 export const DEFAULT_DAILY_LIMIT = 1000;
 const MAX_PORT = 65_535;
 
-export type ResolvedOptions = Required<Omit<SimulatorOptions, 'dataDate'>> & { dataDate: string | undefined };
+export type ResolvedOptions = Required<Omit<SimulatorOptions, 'dataDate'>> & {
+  dataDate: string | undefined;
+};
 
 export function resolveOptions(options: SimulatorOptions): ResolvedOptions {
   const resolved: ResolvedOptions = {
@@ -62,13 +64,16 @@ export function resolveOptions(options: SimulatorOptions): ResolvedOptions {
     throw new Error(`roughness must be true or false: ${JSON.stringify(resolved.roughness)}`);
   }
   if (resolved.apiKeys.some((key) => !/^\S+$/.test(key))) {
-    throw new Error(`apiKeys must be non-empty strings without spaces: ${JSON.stringify(resolved.apiKeys)}`);
+    throw new Error(
+      `apiKeys must be non-empty strings without spaces: ${JSON.stringify(resolved.apiKeys)}`,
+    );
   }
   return resolved;
 }
 
 export function requireLatency(ms: number): void {
-  if (!Number.isFinite(ms) || ms < 0) throw new Error(`latencyMs must be a non-negative number: ${ms}`);
+  if (!Number.isFinite(ms) || ms < 0)
+    throw new Error(`latencyMs must be a non-negative number: ${ms}`);
 }
 
 function requireInteger(name: string, value: number, min: number, max: number): void {

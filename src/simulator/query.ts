@@ -5,13 +5,20 @@ export type Query = Readonly<Record<string, string>>;
 
 const INTEGER = /^-?\d+$/;
 
-export function integerParam(query: Query, name: string, options: { min?: number; max?: number } = {}): number | undefined {
+export function integerParam(
+  query: Query,
+  name: string,
+  options: { min?: number; max?: number } = {},
+): number | undefined {
   const raw = query[name];
   if (raw === undefined) return undefined;
   const value = Number(raw);
-  if (!INTEGER.test(raw) || !Number.isSafeInteger(value)) throw badRequest(`${name} must be an integer number`);
-  if (options.min !== undefined && value < options.min) throw badRequest(`${name} must not be less than ${options.min}`);
-  if (options.max !== undefined && value > options.max) throw badRequest(`${name} must not exceed ${options.max}`);
+  if (!INTEGER.test(raw) || !Number.isSafeInteger(value))
+    throw badRequest(`${name} must be an integer number`);
+  if (options.min !== undefined && value < options.min)
+    throw badRequest(`${name} must not be less than ${options.min}`);
+  if (options.max !== undefined && value > options.max)
+    throw badRequest(`${name} must not exceed ${options.max}`);
   return value;
 }
 
@@ -23,11 +30,16 @@ export function booleanParam(query: Query, name: string): boolean | undefined {
   throw badRequest(`${name} must be a boolean value`);
 }
 
-export function enumParam<T extends string>(query: Query, name: string, allowed: readonly T[]): T | undefined {
+export function enumParam<T extends string>(
+  query: Query,
+  name: string,
+  allowed: readonly T[],
+): T | undefined {
   const raw = query[name];
   if (raw === undefined) return undefined;
   const found = allowed.find((value) => value === raw);
-  if (found === undefined) throw badRequest(`${name} must be one of the following values: ${allowed.join(', ')}`);
+  if (found === undefined)
+    throw badRequest(`${name} must be one of the following values: ${allowed.join(', ')}`);
   return found;
 }
 

@@ -8,59 +8,89 @@ import type { BuiltChart } from './charts.js';
 import type { Dataset } from './dataset.js';
 import { formatDay, yearOf } from './dates.js';
 import { crossing } from './history.js';
-import { albumId, songId, type Milestone } from './milestones.js';
-import { ALBUM_TYPES, PLATFORMS, type ArtistCore } from './model.js';
+import { albumId, type Milestone, songId } from './milestones.js';
+import { ALBUM_TYPES, type ArtistCore, PLATFORMS } from './model.js';
 import { AWARD_CATEGORIES, AWARD_NAMES } from './names.js';
-import { Salt, intBetween, pick, rngFor } from './prng.js';
-import { AlbumGap, ArtistGap, AwardGap, SongGap, omitGaps } from './roughness.js';
+import { intBetween, pick, rngFor, Salt } from './prng.js';
+import { AlbumGap, ArtistGap, AwardGap, omitGaps, SongGap } from './roughness.js';
 import type {
-  AlbumRecord, AlbumSummary, ArtistProfile, ArtistSnapshot, ArtistSummary, Award, ChartListItem,
-  ChartResponse, MilestoneFact, MilestoneRecord, SongRecord, SongSnapshot, SongSummary, TrendingArtist, TrendingSong,
+  AlbumRecord,
+  AlbumSummary,
+  ArtistProfile,
+  ArtistSnapshot,
+  ArtistSummary,
+  Award,
+  ChartListItem,
+  ChartResponse,
+  MilestoneFact,
+  MilestoneRecord,
+  SongRecord,
+  SongSnapshot,
+  SongSummary,
+  TrendingArtist,
+  TrendingSong,
 } from './types.js';
 
 const TOP_SONGS = 10;
 const AWARD_WIN_CHANCE = 0.4;
 
 export function artistSummary(artist: ArtistCore): ArtistSummary {
-  return omitGaps({
-    id: artist.id,
-    slug: artist.slug,
-    name: artist.name,
-    imageUrl: artist.imageUrl,
-    country: artist.country,
-    isAfrobeats: artist.isAfrobeats,
-    totalStreams: artist.totalStreams,
-    dailyStreams: artist.dailyStreams,
-    monthlyListeners: artist.monthlyListeners,
-  }, artist.gaps, { imageUrl: ArtistGap.imageUrl, country: ArtistGap.country, dailyStreams: ArtistGap.dailyStreams });
+  return omitGaps(
+    {
+      id: artist.id,
+      slug: artist.slug,
+      name: artist.name,
+      imageUrl: artist.imageUrl,
+      country: artist.country,
+      isAfrobeats: artist.isAfrobeats,
+      totalStreams: artist.totalStreams,
+      dailyStreams: artist.dailyStreams,
+      monthlyListeners: artist.monthlyListeners,
+    },
+    artist.gaps,
+    {
+      imageUrl: ArtistGap.imageUrl,
+      country: ArtistGap.country,
+      dailyStreams: ArtistGap.dailyStreams,
+    },
+  );
 }
 
 export function artistProfile(ds: Dataset, artist: ArtistCore): ArtistProfile {
-  return omitGaps({
-    ...artistSummary(artist),
-    followers: artist.followers,
-    charts: ds.chartPlacements(artist.index).map(({ chart, slot }) => ({
-      chartName: chart.definition.name,
-      chartTerritory: chart.definition.territory,
-      chartWeek: formatDay(chart.week),
-      position: slot.position,
-      peakPosition: slot.peakPosition,
-      weeksOnChart: slot.weeksOnChart,
-    })),
-    awards: awards(ds, artist),
-    topSongs: songsByStreams(ds, artist.index).slice(0, TOP_SONGS),
-  }, artist.gaps, { followers: ArtistGap.followers });
+  return omitGaps(
+    {
+      ...artistSummary(artist),
+      followers: artist.followers,
+      charts: ds.chartPlacements(artist.index).map(({ chart, slot }) => ({
+        chartName: chart.definition.name,
+        chartTerritory: chart.definition.territory,
+        chartWeek: formatDay(chart.week),
+        position: slot.position,
+        peakPosition: slot.peakPosition,
+        weeksOnChart: slot.weeksOnChart,
+      })),
+      awards: awards(ds, artist),
+      topSongs: songsByStreams(ds, artist.index).slice(0, TOP_SONGS),
+    },
+    artist.gaps,
+    { followers: ArtistGap.followers },
+  );
 }
 
 export function trendingArtist(artist: ArtistCore, rank: number): TrendingArtist {
-  return omitGaps({ ...artistSummary(artist), rank, momentumScore: artist.momentumScore }, artist.gaps, { momentumScore: ArtistGap.momentumScore });
+  return omitGaps(
+    { ...artistSummary(artist), rank, momentumScore: artist.momentumScore },
+    artist.gaps,
+    { momentumScore: ArtistGap.momentumScore },
+  );
 }
 
 /** Awards go mostly to popular artists; their years fall within the career. */
 function awards(ds: Dataset, artist: ArtistCore): Award[] {
   const rng = rngFor(ds.catalog.seed, Salt.awards, artist.index);
   const rank = artist.popularityRank;
-  const count = rank < 50 ? intBetween(rng, 1, 6) : rank < 500 ? intBetween(rng, 0, 2) : rng() < 0.05 ? 1 : 0;
+  const count =
+    rank < 50 ? intBetween(rng, 1, 6) : rank < 500 ? intBetween(rng, 0, 2) : rng() < 0.05 ? 1 : 0;
   const firstYear = yearOf(artist.debutDay);
   const lastYear = yearOf(ds.catalog.dataDay);
   const list: Award[] = [];
@@ -73,7 +103,12 @@ function awards(ds: Dataset, artist: ArtistCore): Award[] {
     });
   }
   list.sort((a, b) => b.year - a.year);
-  return list.map((award, i) => omitGaps(award, ds.catalog.rough.awardGaps(artist.index, i), { category: AwardGap.category, year: AwardGap.year }));
+  return list.map((award, i) =>
+    omitGaps(award, ds.catalog.rough.awardGaps(artist.index, i), {
+      category: AwardGap.category,
+      year: AwardGap.year,
+    }),
+  );
 }
 
 /** All songs of an artist, by total streams descending. */
@@ -94,26 +129,35 @@ export function songSummary(ds: Dataset, ref: SongRef): SongSummary {
   const album = numbers.album[ref.local] ?? -1;
   const slug = text.songSlugs[ref.local] ?? '';
   const global = c.songGlobal(ref);
-  return omitGaps({
-    id: songId(global),
-    slug,
-    title: text.songTitles[ref.local] ?? '',
-    artistSlug: artist.slug,
-    artistName: artist.name,
-    albumSlug: album < 0 ? null : (text.albumSlugs[album] ?? null),
-    releaseDate: formatDay(numbers.releaseDay[ref.local] ?? c.dataDay),
-    isAfrobeats: artist.isAfrobeats,
-    imageUrl: `https://img.example/songs/${slug}.jpg`,
-    totalStreams: c.songTotal[global] ?? 0,
-    dailyStreams: c.songDaily[global] ?? 0,
-  }, c.rough.songGaps(global), { albumSlug: SongGap.albumSlug, releaseDate: SongGap.releaseDate, imageUrl: SongGap.imageUrl });
+  return omitGaps(
+    {
+      id: songId(global),
+      slug,
+      title: text.songTitles[ref.local] ?? '',
+      artistSlug: artist.slug,
+      artistName: artist.name,
+      albumSlug: album < 0 ? null : (text.albumSlugs[album] ?? null),
+      releaseDate: formatDay(numbers.releaseDay[ref.local] ?? c.dataDay),
+      isAfrobeats: artist.isAfrobeats,
+      imageUrl: `https://img.example/songs/${slug}.jpg`,
+      totalStreams: c.songTotal[global] ?? 0,
+      dailyStreams: c.songDaily[global] ?? 0,
+    },
+    c.rough.songGaps(global),
+    { albumSlug: SongGap.albumSlug, releaseDate: SongGap.releaseDate, imageUrl: SongGap.imageUrl },
+  );
 }
 
 export function trendingSong(ds: Dataset, global: number, rank: number): TrendingSong {
   const c = ds.catalog;
   return omitGaps(
-    { ...songSummary(ds, c.songRefOf(global)), rank, momentumScore: roundScore(c.songScore[global] ?? 0) },
-    c.rough.songGaps(global), { momentumScore: SongGap.momentumScore },
+    {
+      ...songSummary(ds, c.songRefOf(global)),
+      rank,
+      momentumScore: roundScore(c.songScore[global] ?? 0),
+    },
+    c.rough.songGaps(global),
+    { momentumScore: SongGap.momentumScore },
   );
 }
 
@@ -125,14 +169,18 @@ function roundScore(score: number): number {
 export function songRecord(ds: Dataset, ref: SongRef): SongRecord {
   const c = ds.catalog;
   const text = c.text(ref.artist);
-  return omitGaps({
-    ...songSummary(ds, ref),
-    durationMs: text.durationMs[ref.local] ?? 0,
-    featuredArtists: (text.featured[ref.local] ?? []).map((index) => {
-      const guest = c.artist(index);
-      return { slug: guest.slug, name: guest.name };
-    }),
-  }, c.rough.songGaps(c.songGlobal(ref)), { durationMs: SongGap.durationMs });
+  return omitGaps(
+    {
+      ...songSummary(ds, ref),
+      durationMs: text.durationMs[ref.local] ?? 0,
+      featuredArtists: (text.featured[ref.local] ?? []).map((index) => {
+        const guest = c.artist(index);
+        return { slug: guest.slug, name: guest.name };
+      }),
+    },
+    c.rough.songGaps(c.songGlobal(ref)),
+    { durationMs: SongGap.durationMs },
+  );
 }
 
 export function albumSummary(ds: Dataset, global: number): AlbumSummary {
@@ -142,20 +190,24 @@ export function albumSummary(ds: Dataset, global: number): AlbumSummary {
   const artist = c.artist(artistIndex);
   const text = c.text(artistIndex);
   const slug = text.albumSlugs[local] ?? '';
-  return omitGaps({
-    id: albumId(global),
-    slug,
-    title: text.albumTitles[local] ?? '',
-    artistSlug: artist.slug,
-    artistName: artist.name,
-    albumType: ALBUM_TYPES[c.albumType[global] ?? 0] ?? 'album',
-    releaseDate: formatDay(c.albumRelease[global] ?? c.dataDay),
-    isAfrobeats: artist.isAfrobeats,
-    imageUrl: `https://img.example/albums/${slug}.jpg`,
-    trackCount: c.numbers(artistIndex).albums[local]?.tracks.length ?? 0,
-    totalStreams: c.albumTotal[global] ?? 0,
-    dailyStreams: c.albumDaily[global] ?? 0,
-  }, c.rough.albumGaps(global), { imageUrl: AlbumGap.imageUrl, trackCount: AlbumGap.trackCount });
+  return omitGaps(
+    {
+      id: albumId(global),
+      slug,
+      title: text.albumTitles[local] ?? '',
+      artistSlug: artist.slug,
+      artistName: artist.name,
+      albumType: ALBUM_TYPES[c.albumType[global] ?? 0] ?? 'album',
+      releaseDate: formatDay(c.albumRelease[global] ?? c.dataDay),
+      isAfrobeats: artist.isAfrobeats,
+      imageUrl: `https://img.example/albums/${slug}.jpg`,
+      trackCount: c.numbers(artistIndex).albums[local]?.tracks.length ?? 0,
+      totalStreams: c.albumTotal[global] ?? 0,
+      dailyStreams: c.albumDaily[global] ?? 0,
+    },
+    c.rough.albumGaps(global),
+    { imageUrl: AlbumGap.imageUrl, trackCount: AlbumGap.trackCount },
+  );
 }
 
 export function albumRecord(ds: Dataset, global: number): AlbumRecord {
@@ -164,7 +216,10 @@ export function albumRecord(ds: Dataset, global: number): AlbumRecord {
   const album = c.numbers(artist).albums[c.albumLocal[global] ?? 0];
   return {
     ...albumSummary(ds, global),
-    tracks: (album?.tracks ?? []).map((local, i) => ({ ...songSummary(ds, { artist, local }), trackNumber: i + 1 })),
+    tracks: (album?.tracks ?? []).map((local, i) => ({
+      ...songSummary(ds, { artist, local }),
+      trackNumber: i + 1,
+    })),
   };
 }
 
@@ -208,32 +263,77 @@ export function milestoneRecord(ds: Dataset, milestone: Milestone): MilestoneRec
   };
 }
 
-export function artistStreamsFact(ds: Dataset, artist: ArtistCore, threshold: number): MilestoneFact {
+export function artistStreamsFact(
+  ds: Dataset,
+  artist: ArtistCore,
+  threshold: number,
+): MilestoneFact {
   const series = ds.catalog.artistSeries(artist.index);
   const crossed = crossing(series.total, series.firstDay, threshold, artist.debutDay);
-  return fact(artist, null, `${PLATFORMS[artist.platform] ?? 'spotify'}_streams`, threshold, crossed?.day ?? null, artist.totalStreams, 'streams');
+  return fact(
+    artist,
+    null,
+    `${PLATFORMS[artist.platform] ?? 'spotify'}_streams`,
+    threshold,
+    crossed?.day ?? null,
+    artist.totalStreams,
+    'streams',
+  );
 }
 
-export function artistListenersFact(ds: Dataset, artist: ArtistCore, threshold: number): MilestoneFact {
+export function artistListenersFact(
+  ds: Dataset,
+  artist: ArtistCore,
+  threshold: number,
+): MilestoneFact {
   const series = ds.catalog.artistSeries(artist.index);
   const listeners = ds.catalog.artistListeners(artist.index, series.total.length);
   const crossed = crossing(listeners, series.firstDay, threshold, artist.debutDay);
-  return fact(artist, null, 'monthly_listeners', threshold, crossed?.day ?? null, artist.monthlyListeners, 'monthly listeners');
+  return fact(
+    artist,
+    null,
+    'monthly_listeners',
+    threshold,
+    crossed?.day ?? null,
+    artist.monthlyListeners,
+    'monthly listeners',
+  );
 }
 
 export function songStreamsFact(ds: Dataset, ref: SongRef, threshold: number): MilestoneFact {
   const c = ds.catalog;
   const numbers = c.numbers(ref.artist);
   const series = c.songSeries(ref);
-  const crossed = crossing(series.total, series.firstDay, threshold, numbers.releaseDay[ref.local] ?? series.firstDay);
-  const song = { slug: c.text(ref.artist).songSlugs[ref.local] ?? '', title: c.text(ref.artist).songTitles[ref.local] ?? '' };
+  const crossed = crossing(
+    series.total,
+    series.firstDay,
+    threshold,
+    numbers.releaseDay[ref.local] ?? series.firstDay,
+  );
+  const song = {
+    slug: c.text(ref.artist).songSlugs[ref.local] ?? '',
+    title: c.text(ref.artist).songTitles[ref.local] ?? '',
+  };
   const metric = `${PLATFORMS[numbers.platform[ref.local] ?? 0] ?? 'spotify'}_streams`;
-  return fact(c.artist(ref.artist), song, metric, threshold, crossed?.day ?? null, c.songTotal[c.songGlobal(ref)] ?? 0, 'streams');
+  return fact(
+    c.artist(ref.artist),
+    song,
+    metric,
+    threshold,
+    crossed?.day ?? null,
+    c.songTotal[c.songGlobal(ref)] ?? 0,
+    'streams',
+  );
 }
 
 function fact(
-  artist: ArtistCore, song: { slug: string; title: string } | null, metric: string,
-  threshold: number, crossedDay: number | null, currentValue: number, unit: string,
+  artist: ArtistCore,
+  song: { slug: string; title: string } | null,
+  metric: string,
+  threshold: number,
+  crossedDay: number | null,
+  currentValue: number,
+  unit: string,
 ): MilestoneFact {
   const subject = song === null ? artist.name : `"${song.title}" by ${artist.name}`;
   const crossedAt = crossedDay === null ? null : formatDay(crossedDay);
@@ -247,9 +347,10 @@ function fact(
     reached: crossedAt !== null,
     crossedAt,
     currentValue,
-    text: crossedAt === null
-      ? `${subject} has not yet passed ${grouped(threshold)} ${unit} (currently ${grouped(currentValue)}).`
-      : `${subject} passed ${grouped(threshold)} ${unit} on ${crossedAt}.`,
+    text:
+      crossedAt === null
+        ? `${subject} has not yet passed ${grouped(threshold)} ${unit} (currently ${grouped(currentValue)}).`
+        : `${subject} passed ${grouped(threshold)} ${unit} on ${crossedAt}.`,
   };
 }
 

@@ -6,7 +6,7 @@
  * stream, so the smooth dataset stays exactly as it was and a record looks the
  * same from every endpoint that serves it.
  */
-import { Salt, hash32, unitHash } from './prng.js';
+import { hash32, Salt, unitHash } from './prng.js';
 
 /** Share of the records of each kind that lack at least one optional field. */
 const GAP_SHARE = 0.12;
@@ -16,8 +16,20 @@ const RERELEASE_SHARE = 0.15;
 const UNLISTED_SHARE = 0.1;
 
 /** Bit numbers of the optional fields a record may lack, per record kind. */
-export const ArtistGap = { imageUrl: 0, country: 1, dailyStreams: 2, followers: 3, momentumScore: 4 } as const;
-export const SongGap = { albumSlug: 0, releaseDate: 1, imageUrl: 2, durationMs: 3, momentumScore: 4 } as const;
+export const ArtistGap = {
+  imageUrl: 0,
+  country: 1,
+  dailyStreams: 2,
+  followers: 3,
+  momentumScore: 4,
+} as const;
+export const SongGap = {
+  albumSlug: 0,
+  releaseDate: 1,
+  imageUrl: 2,
+  durationMs: 3,
+  momentumScore: 4,
+} as const;
 export const AlbumGap = { imageUrl: 0, trackCount: 1 } as const;
 export const AwardGap = { category: 0, year: 1 } as const;
 
@@ -31,7 +43,11 @@ export function lacks(gaps: number, bit: number): boolean {
  * The record without the fields whose gap bits are set; the record itself when it
  * lacks none. Still typed as the full record: the missing fields are the point.
  */
-export function omitGaps<T extends object>(record: T, gaps: number, bits: { readonly [K in keyof T]?: number }): T {
+export function omitGaps<T extends object>(
+  record: T,
+  gaps: number,
+  bits: { readonly [K in keyof T]?: number },
+): T {
   if (gaps === 0) return record;
   const copy: Partial<T> = { ...record };
   for (const field of Object.keys(bits) as (keyof T)[]) {
@@ -45,7 +61,10 @@ export class Roughness {
   private readonly gapKey: number;
   private readonly fieldKey: number;
 
-  constructor(readonly enabled: boolean, private readonly seed: number) {
+  constructor(
+    readonly enabled: boolean,
+    private readonly seed: number,
+  ) {
     this.gapKey = hash32(seed, Salt.gaps);
     this.fieldKey = hash32(seed, Salt.gapFields);
   }
@@ -68,8 +87,16 @@ export class Roughness {
   }
 
   /** For an artist with a re-release: which song (local index, at least 1) repeats the title of which earlier one. */
-  rerelease(artistIndex: number, songCount: number): { readonly song: number; readonly original: number } | null {
-    if (!this.enabled || songCount < 2 || unitHash(this.seed, Salt.rerelease, artistIndex) >= RERELEASE_SHARE) return null;
+  rerelease(
+    artistIndex: number,
+    songCount: number,
+  ): { readonly song: number; readonly original: number } | null {
+    if (
+      !this.enabled ||
+      songCount < 2 ||
+      unitHash(this.seed, Salt.rerelease, artistIndex) >= RERELEASE_SHARE
+    )
+      return null;
     const song = 1 + (hash32(this.seed, Salt.rerelease, artistIndex, 1) % (songCount - 1));
     return { song, original: hash32(this.seed, Salt.rerelease, artistIndex, 2) % song };
   }
@@ -89,8 +116,18 @@ export class Roughness {
     const taken = new Set<string>();
     return (isSong, subject, tierIndex) => {
       for (let attempt = 0; ; attempt += 1) {
-        const high = hash32(hash32(this.seed, Salt.milestoneIds, attempt), Number(isSong), subject, tierIndex);
-        const low = hash32(hash32(this.seed, Salt.milestoneIds, attempt, 1), Number(isSong), subject, tierIndex);
+        const high = hash32(
+          hash32(this.seed, Salt.milestoneIds, attempt),
+          Number(isSong),
+          subject,
+          tierIndex,
+        );
+        const low = hash32(
+          hash32(this.seed, Salt.milestoneIds, attempt, 1),
+          Number(isSong),
+          subject,
+          tierIndex,
+        );
         const id = `ms_${hex(high)}${hex(low)}`;
         if (!taken.has(id)) {
           taken.add(id);

@@ -7,10 +7,16 @@
 import type { SimulatorData } from './data.js';
 import { DEFAULT_PAGE } from './data.js';
 import { MAX_RANKED_ITEMS } from './dataset.js';
-import { HttpError, Messages, badRequest, notFound } from './errors.js';
+import { badRequest, HttpError, Messages, notFound } from './errors.js';
 import { ALBUM_TYPES, ARTIST_TIERS, SONG_TIERS, type Tier } from './model.js';
 import {
-  booleanParam, enumParam, integerParam, positiveIntegerSegment, requiredText, textParam, type Query,
+  booleanParam,
+  enumParam,
+  integerParam,
+  positiveIntegerSegment,
+  type Query,
+  requiredText,
+  textParam,
 } from './query.js';
 
 const MAX_PAGE_LIMIT = 100;
@@ -27,9 +33,15 @@ export interface ApiRequest {
 
 type Handler = (data: SimulatorData, params: readonly string[], query: Query) => unknown;
 /** A pattern segment starting with ':' captures one path segment. */
-interface Route { readonly pattern: readonly string[]; readonly handle: Handler }
+interface Route {
+  readonly pattern: readonly string[];
+  readonly handle: Handler;
+}
 
-const route = (path: string, handle: Handler): Route => ({ pattern: path.split('/').filter(Boolean), handle });
+const route = (path: string, handle: Handler): Route => ({
+  pattern: path.split('/').filter(Boolean),
+  handle,
+});
 
 const page = (q: Query) => ({
   page: integerParam(q, 'page', { min: 1 }) ?? DEFAULT_PAGE,
@@ -48,36 +60,64 @@ function found<T>(value: T | null, message: string): T {
 
 function tier(tiers: readonly Tier[], label: string): string {
   if (!tiers.some((t) => t.label === label)) {
-    throw badRequest(`Unknown tier "${label}". Expected one of: ${tiers.map((t) => t.label).join(', ')}`);
+    throw badRequest(
+      `Unknown tier "${label}". Expected one of: ${tiers.map((t) => t.label).join(', ')}`,
+    );
   }
   return label;
 }
 
 const ROUTES: readonly Route[] = [
-  route('artists', (d, _, q) => d.artists({
-    ...page(q),
-    letter: textParam(q, 'letter'),
-    country: textParam(q, 'country'),
-    isAfrobeats: booleanParam(q, 'isAfrobeats'),
-    sortBy: enumParam(q, 'sortBy', ARTIST_SORTS),
-    q: textParam(q, 'q'),
-  })),
-  route('artists/:slug', (d, [slug = '']) => found(d.artistBySlug(slug), Messages.artistNotFound(slug))),
-  route('artists/:slug/history', (d, [slug = '']) => found(d.artistHistory(slug), Messages.artistNotFound(slug))),
+  route('artists', (d, _, q) =>
+    d.artists({
+      ...page(q),
+      letter: textParam(q, 'letter'),
+      country: textParam(q, 'country'),
+      isAfrobeats: booleanParam(q, 'isAfrobeats'),
+      sortBy: enumParam(q, 'sortBy', ARTIST_SORTS),
+      q: textParam(q, 'q'),
+    }),
+  ),
+  route('artists/:slug', (d, [slug = '']) =>
+    found(d.artistBySlug(slug), Messages.artistNotFound(slug)),
+  ),
+  route('artists/:slug/history', (d, [slug = '']) =>
+    found(d.artistHistory(slug), Messages.artistNotFound(slug)),
+  ),
 
   // Declared before 'songs/:slug' so that 'search' is never taken for a slug.
-  route('songs/search', (d, _, q) => d.searchSongs(requiredText(q, 'title'), requiredText(q, 'artistName'))),
+  route('songs/search', (d, _, q) =>
+    d.searchSongs(requiredText(q, 'title'), requiredText(q, 'artistName')),
+  ),
   route('songs/:slug', (d, [slug = '']) => found(d.songBySlug(slug), Messages.songNotFound(slug))),
-  route('songs/:slug/history', (d, [slug = '']) => found(d.songHistory(slug), Messages.songNotFound(slug))),
+  route('songs/:slug/history', (d, [slug = '']) =>
+    found(d.songHistory(slug), Messages.songNotFound(slug)),
+  ),
   route('songs/:artistSlug/songs', (d, [slug = ''], q) =>
-    found(d.songsOfArtist(slug, integerParam(q, 'limit', { min: 1 })), Messages.artistNotFound(slug))),
+    found(
+      d.songsOfArtist(slug, integerParam(q, 'limit', { min: 1 })),
+      Messages.artistNotFound(slug),
+    ),
+  ),
 
-  route('milestones/recent', (d, _, q) => d.recentMilestones({ ...page(q), isAfrobeats: booleanParam(q, 'isAfrobeats') })),
+  route('milestones/recent', (d, _, q) =>
+    d.recentMilestones({ ...page(q), isAfrobeats: booleanParam(q, 'isAfrobeats') }),
+  ),
   route('milestones/artists/:tier', (d, [label = ''], q) =>
-    d.milestonesByArtistTier(tier(ARTIST_TIERS, label), { ...page(q), isAfrobeats: booleanParam(q, 'isAfrobeats') })),
+    d.milestonesByArtistTier(tier(ARTIST_TIERS, label), {
+      ...page(q),
+      isAfrobeats: booleanParam(q, 'isAfrobeats'),
+    }),
+  ),
   route('milestones/songs/:tier', (d, [label = ''], q) =>
-    d.milestonesBySongTier(tier(SONG_TIERS, label), { ...page(q), isAfrobeats: booleanParam(q, 'isAfrobeats') })),
-  route('milestones/timeline/:artistSlug', (d, [slug = '']) => found(d.milestoneTimeline(slug), Messages.artistNotFound(slug))),
+    d.milestonesBySongTier(tier(SONG_TIERS, label), {
+      ...page(q),
+      isAfrobeats: booleanParam(q, 'isAfrobeats'),
+    }),
+  ),
+  route('milestones/timeline/:artistSlug', (d, [slug = '']) =>
+    found(d.milestoneTimeline(slug), Messages.artistNotFound(slug)),
+  ),
   route('milestones/facts/:artistSlug/streams/:threshold', (d, [slug = '', raw = '']) => {
     const threshold = positiveIntegerSegment(raw, 'threshold');
     return found(d.artistStreamsFact(slug, threshold), Messages.artistNotFound(slug));
@@ -86,11 +126,14 @@ const ROUTES: readonly Route[] = [
     const threshold = positiveIntegerSegment(raw, 'threshold');
     return found(d.artistListenersFact(slug, threshold), Messages.artistNotFound(slug));
   }),
-  route('milestones/facts/:artistSlug/songs/:songSlug/streams/:threshold', (d, [slug = '', songSlug = '', raw = '']) => {
-    const threshold = positiveIntegerSegment(raw, 'threshold');
-    found(d.artistBySlug(slug), Messages.artistNotFound(slug));
-    return found(d.songStreamsFact(slug, songSlug, threshold), Messages.songNotFound(songSlug));
-  }),
+  route(
+    'milestones/facts/:artistSlug/songs/:songSlug/streams/:threshold',
+    (d, [slug = '', songSlug = '', raw = '']) => {
+      const threshold = positiveIntegerSegment(raw, 'threshold');
+      found(d.artistBySlug(slug), Messages.artistNotFound(slug));
+      return found(d.songStreamsFact(slug, songSlug, threshold), Messages.songNotFound(songSlug));
+    },
+  ),
 
   route('leaderboard/streams', (d, _, q) => d.leaderboardStreams(ranked(q, true))),
   route('leaderboard/listeners', (d, _, q) => d.leaderboardListeners(ranked(q, true))),
@@ -98,19 +141,25 @@ const ROUTES: readonly Route[] = [
   route('trending/artists', (d, _, q) => d.trendingArtists(ranked(q, true))),
   route('trending/songs', (d, _, q) => d.trendingSongs(ranked(q, false))),
 
-  route('albums', (d, _, q) => d.albums({
-    ...page(q),
-    isAfrobeats: booleanParam(q, 'isAfrobeats'),
-    albumType: enumParam(q, 'albumType', ALBUM_TYPES),
-    sortBy: enumParam(q, 'sortBy', ALBUM_SORTS),
-  })),
-  route('albums/:slug', (d, [slug = '']) => found(d.albumBySlug(slug), Messages.albumNotFound(slug))),
+  route('albums', (d, _, q) =>
+    d.albums({
+      ...page(q),
+      isAfrobeats: booleanParam(q, 'isAfrobeats'),
+      albumType: enumParam(q, 'albumType', ALBUM_TYPES),
+      sortBy: enumParam(q, 'sortBy', ALBUM_SORTS),
+    }),
+  ),
+  route('albums/:slug', (d, [slug = '']) =>
+    found(d.albumBySlug(slug), Messages.albumNotFound(slug)),
+  ),
 
   route('charts', (d) => d.charts()),
-  route('charts/:chartName/:territory', (d, [name = '', territory = ''], q) => found(
-    d.chart(name, territory, integerParam(q, 'limit', { min: 1, max: MAX_CHART_LIMIT })),
-    Messages.chartNotFound(name, territory),
-  )),
+  route('charts/:chartName/:territory', (d, [name = '', territory = ''], q) =>
+    found(
+      d.chart(name, territory, integerParam(q, 'limit', { min: 1, max: MAX_CHART_LIMIT })),
+      Messages.chartNotFound(name, territory),
+    ),
+  ),
 ];
 
 const API_PREFIX = ['api', 'v1'];
@@ -118,7 +167,8 @@ const API_PREFIX = ['api', 'v1'];
 /** The JSON body for a request, or an HttpError. */
 export function dispatch(data: SimulatorData, request: ApiRequest): unknown {
   const { segments } = request;
-  const underPrefix = request.method === 'GET' && API_PREFIX.every((part, i) => segments[i] === part);
+  const underPrefix =
+    request.method === 'GET' && API_PREFIX.every((part, i) => segments[i] === part);
   const rest = segments.slice(API_PREFIX.length);
   if (underPrefix) {
     for (const candidate of ROUTES) {

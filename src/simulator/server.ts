@@ -12,12 +12,12 @@ import { CallLog, type CallRecord } from './call-log.js';
 import { createSimulatorData, type SimulatorData } from './data.js';
 import { Dataset } from './dataset.js';
 import { parseDay, utcDayOf } from './dates.js';
-import { HttpError, Messages, errorBody } from './errors.js';
-import { FaultBook, type Fault, type FaultOptions } from './faults.js';
+import { errorBody, HttpError, Messages } from './errors.js';
+import { type Fault, FaultBook, type FaultOptions } from './faults.js';
 import { requireLatency, resolveOptions, type SimulatorOptions } from './options.js';
-import type { MilestoneRecord } from './types.js';
 import { parseQuery } from './query.js';
 import { dispatch, pathSegments } from './routes.js';
+import type { MilestoneRecord } from './types.js';
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 /** POST here (optionally `?artist=<slug>`) publishes a new milestone while running. */
@@ -50,8 +50,11 @@ export interface Simulator {
 
 export async function startSimulator(options: SimulatorOptions = {}): Promise<Simulator> {
   const config = resolveOptions(options);
-  const dataDay = config.dataDate === undefined ? utcDayOf(config.now()) : parseDay(config.dataDate);
-  const data = createSimulatorData(new Dataset(config.seed, config.artists, dataDay, config.roughness));
+  const dataDay =
+    config.dataDate === undefined ? utcDayOf(config.now()) : parseDay(config.dataDate);
+  const data = createSimulatorData(
+    new Dataset(config.seed, config.artists, dataDay, config.roughness),
+  );
   const keys = new KeyRing(config.apiKeys, config.revokedKeys);
   const budget = new DailyBudget(config.dailyLimit, config.now);
   const calls = new CallLog();
@@ -62,36 +65,64 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
   let closed = false;
 
   /** Resolves after `ms`; never resolves if the simulator closes first (the socket is gone anyway). */
-  const sleep = (ms: number): Promise<void> => ms <= 0 ? Promise.resolve() : new Promise((resolve) => {
-    const timer = setTimeout(() => {
-      timers.delete(timer);
-      resolve();
-    }, ms);
-    timers.add(timer);
-  });
+  const sleep = (ms: number): Promise<void> =>
+    ms <= 0
+      ? Promise.resolve()
+      : new Promise((resolve) => {
+          const timer = setTimeout(() => {
+            timers.delete(timer);
+            resolve();
+          }, ms);
+          timers.add(timer);
+        });
 
-  const send = (res: ServerResponse, record: CallRecord, status: number, text: string, headers: Record<string, string> = {}): void => {
+  const send = (
+    res: ServerResponse,
+    record: CallRecord,
+    status: number,
+    text: string,
+    headers: Record<string, string> = {},
+  ): void => {
     record.status = status;
     if (res.destroyed || res.headersSent) return;
-    res.writeHead(status, { 'content-type': JSON_TYPE, 'content-length': String(Buffer.byteLength(text)), ...headers });
+    res.writeHead(status, {
+      'content-type': JSON_TYPE,
+      'content-length': String(Buffer.byteLength(text)),
+      ...headers,
+    });
     res.end(text);
   };
 
-  const answer = (req: IncomingMessage, rawPath: string, segments: string[] | HttpError, query: Record<string, string>): { status: number; body: unknown } => {
+  const answer = (
+    req: IncomingMessage,
+    rawPath: string,
+    segments: string[] | HttpError,
+    query: Record<string, string>,
+  ): { status: number; body: unknown } => {
     const auth = keys.check(req.headers.authorization);
     if (!auth.ok) return { status: 401, body: errorBody(401, auth.message) };
-    if (!budget.consume(auth.key)) return { status: 429, body: errorBody(429, Messages.dailyLimit(config.dailyLimit)) };
+    if (!budget.consume(auth.key))
+      return { status: 429, body: errorBody(429, Messages.dailyLimit(config.dailyLimit)) };
     try {
       if (segments instanceof HttpError) throw segments;
-      return { status: 200, body: dispatch(data, { method: req.method ?? 'GET', rawPath, segments, query }) };
+      return {
+        status: 200,
+        body: dispatch(data, { method: req.method ?? 'GET', rawPath, segments, query }),
+      };
     } catch (error) {
-      if (error instanceof HttpError) return { status: error.status, body: errorBody(error.status, error.message) };
+      if (error instanceof HttpError)
+        return { status: error.status, body: errorBody(error.status, error.message) };
       console.error('simulator: unexpected error', error);
       return { status: 500, body: errorBody(500) };
     }
   };
 
-  const applyFault = async (fault: Fault, req: IncomingMessage, res: ServerResponse, record: CallRecord): Promise<boolean> => {
+  const applyFault = async (
+    fault: Fault,
+    req: IncomingMessage,
+    res: ServerResponse,
+    record: CallRecord,
+  ): Promise<boolean> => {
     switch (fault.kind) {
       case 'delay':
         await sleep(fault.ms);
@@ -103,14 +134,25 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
         return true;
       case 'status': {
         await sleep(latencyMs);
-        const headers: Record<string, string> = fault.retryAfterSeconds === undefined ? {} : { 'retry-after': String(fault.retryAfterSeconds) };
-        const body = fault.body === undefined ? errorBody(fault.status, fault.status === 429 ? Messages.dailyLimit(config.dailyLimit) : undefined) : fault.body;
+        const headers: Record<string, string> =
+          fault.retryAfterSeconds === undefined
+            ? {}
+            : { 'retry-after': String(fault.retryAfterSeconds) };
+        const body =
+          fault.body === undefined
+            ? errorBody(
+                fault.status,
+                fault.status === 429 ? Messages.dailyLimit(config.dailyLimit) : undefined,
+              )
+            : fault.body;
         send(res, record, fault.status, JSON.stringify(body), headers);
         return true;
       }
       case 'raw': {
         await sleep(latencyMs);
-        send(res, record, fault.status ?? 200, fault.body, { 'content-type': fault.contentType ?? 'application/json' });
+        send(res, record, fault.status ?? 200, fault.body, {
+          'content-type': fault.contentType ?? 'application/json',
+        });
         return true;
       }
       case 'stream':
@@ -144,26 +186,40 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
       segments: Array.isArray(segments) ? segments : rawPath.split('/').slice(1),
       query,
       key: KeyRing.keyOf(req.headers.authorization),
-      ...(typeof req.headers.traceparent === 'string' ? { traceparent: req.headers.traceparent } : {}),
+      ...(typeof req.headers.traceparent === 'string'
+        ? { traceparent: req.headers.traceparent }
+        : {}),
     });
     const fault = faults.take(rawPath);
-    if (fault !== null && fault.kind !== 'rewrite' && (await applyFault(fault, req, res, record))) return;
+    if (fault !== null && fault.kind !== 'rewrite' && (await applyFault(fault, req, res, record)))
+      return;
     await sleep(latencyMs);
     const { status, body } = answer(req, rawPath, segments, query);
     // A copy is rewritten: the answer may share objects with the dataset.
-    const sent = fault?.kind === 'rewrite' && status === 200 ? fault.rewrite(structuredClone(body)) : body;
+    const sent =
+      fault?.kind === 'rewrite' && status === 200 ? fault.rewrite(structuredClone(body)) : body;
     send(res, record, status, JSON.stringify(sent) ?? 'null');
   };
 
   /** The demo's way in (`npm start` prints it); outside /api/v1 and the call log, so figures stay the upstream's. */
-  const publishOverHttp = (req: IncomingMessage, res: ServerResponse, query: Record<string, string>): void => {
+  const publishOverHttp = (
+    req: IncomingMessage,
+    res: ServerResponse,
+    query: Record<string, string>,
+  ): void => {
     const reply = (status: number, body: unknown): void => {
       res.writeHead(status, { 'content-type': JSON_TYPE });
       res.end(JSON.stringify(body));
     };
-    if (req.method !== 'POST') return reply(405, errorBody(405, 'Use POST to publish a milestone'));
+    if (req.method !== 'POST') {
+      reply(405, errorBody(405, 'Use POST to publish a milestone'));
+      return;
+    }
     const published = data.publishMilestone(query.artist);
-    if (published === null) return reply(404, errorBody(404, Messages.artistNotFound(query.artist ?? '')));
+    if (published === null) {
+      reply(404, errorBody(404, Messages.artistNotFound(query.artist ?? '')));
+      return;
+    }
     reply(201, published);
   };
 
@@ -174,31 +230,39 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     });
   });
 
-  const listen = (): Promise<void> => new Promise((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(port, config.host, () => {
-      server.off('error', reject);
-      port = (server.address() as AddressInfo).port;
-      resolve();
+  const listen = (): Promise<void> =>
+    new Promise((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(port, config.host, () => {
+        server.off('error', reject);
+        port = (server.address() as AddressInfo).port;
+        resolve();
+      });
     });
-  });
 
-  const stop = (): Promise<void> => new Promise((resolve) => {
-    if (!server.listening) {
-      resolve();
-      return;
-    }
-    server.close(() => resolve());
-    server.closeAllConnections();
-  });
+  const stop = (): Promise<void> =>
+    new Promise((resolve) => {
+      if (!server.listening) {
+        resolve();
+        return;
+      }
+      server.close(() => resolve());
+      server.closeAllConnections();
+    });
 
   await listen();
   const host = config.host.includes(':') ? `[${config.host}]` : config.host;
 
   return {
-    get url() { return `http://${host}:${port}`; },
-    get port() { return port; },
-    get calls() { return calls.all; },
+    get url() {
+      return `http://${host}:${port}`;
+    },
+    get port() {
+      return port;
+    },
+    get calls() {
+      return calls.all;
+    },
     data,
     resetCalls: () => calls.reset(),
     resetUsage: () => budget.reset(),

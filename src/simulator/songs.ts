@@ -9,7 +9,7 @@ import { dailySum } from './history.js';
 import type { AlbumNumbers, ArtistCore, ArtistText, SongNumbers } from './model.js';
 import { HISTORY_DAYS, PLATFORM_WEIGHTS } from './model.js';
 import { albumTitle, slugify, songTitle } from './names.js';
-import { Salt, gaussish, hash32, intBetween, pickWeighted, rngFor } from './prng.js';
+import { gaussish, hash32, intBetween, pickWeighted, rngFor, Salt } from './prng.js';
 import type { Roughness } from './roughness.js';
 import type { AlbumType } from './types.js';
 
@@ -32,7 +32,8 @@ export function songNumbers(seed: number, artist: ArtistCore, dataDay: number): 
   const career = dataDay - artist.debutDay;
   const releaseDay = new Int32Array(n);
   // A power below 1 skews releases towards recent days, as catalogues grow.
-  for (let i = 0; i < n; i += 1) releaseDay[i] = artist.debutDay + Math.floor(rng() ** 0.8 * (career + 1));
+  for (let i = 0; i < n; i += 1)
+    releaseDay[i] = artist.debutDay + Math.floor(rng() ** 0.8 * (career + 1));
   releaseDay.sort();
 
   const album = new Int32Array(n).fill(-1);
@@ -85,7 +86,9 @@ export function songNumbers(seed: number, artist: ArtistCore, dataDay: number): 
   for (let i = 0; i < n; i += 1) {
     const m = momentum[i] ?? 1;
     const age = dataDay - (releaseDay[i] ?? dataDay);
-    const d = Math.floor((artist.dailyStreams * SONG_SHARE * (dailyWeight[i] ?? 0)) / dailySumWeights);
+    const d = Math.floor(
+      (artist.dailyStreams * SONG_SHARE * (dailyWeight[i] ?? 0)) / dailySumWeights,
+    );
     daily[i] = d;
     if (age < HISTORY_DAYS) {
       // A recent song's total is exactly the sum of its days since release.
@@ -106,13 +109,25 @@ export function songNumbers(seed: number, artist: ArtistCore, dataDay: number): 
       albumTotal += total[start + k] ?? 0;
       albumDaily += daily[start + k] ?? 0;
     }
-    return { type, releaseDay: releaseDay[start] ?? dataDay, tracks, total: albumTotal, daily: albumDaily };
+    return {
+      type,
+      releaseDay: releaseDay[start] ?? dataDay,
+      tracks,
+      total: albumTotal,
+      daily: albumDaily,
+    };
   });
 
   return { total, daily, releaseDay, momentum, album, trackNumber, platform, albums };
 }
 
-export function artistText(seed: number, artist: ArtistCore, numbers: SongNumbers, artistCount: number, rough: Roughness): ArtistText {
+export function artistText(
+  seed: number,
+  artist: ArtistCore,
+  numbers: SongNumbers,
+  artistCount: number,
+  rough: Roughness,
+): ArtistText {
   const rng = rngFor(seed, Salt.songText, artist.index);
   const n = numbers.total.length;
   const songTitles: string[] = [];
@@ -122,11 +137,16 @@ export function artistText(seed: number, artist: ArtistCore, numbers: SongNumber
   const songBySlug = new Map<string, number>();
   for (let i = 0; i < n; i += 1) {
     let title = songTitle(rng);
-    for (let attempt = 0; attempt < TITLE_ATTEMPTS && songBySlug.has(songSlug(artist, title)); attempt += 1) {
+    for (
+      let attempt = 0;
+      attempt < TITLE_ATTEMPTS && songBySlug.has(songSlug(artist, title));
+      attempt += 1
+    ) {
       title = songTitle(rng);
     }
     const baseTitle = title;
-    for (let part = 2; songBySlug.has(songSlug(artist, title)); part += 1) title = `${baseTitle} Pt. ${part}`;
+    for (let part = 2; songBySlug.has(songSlug(artist, title)); part += 1)
+      title = `${baseTitle} Pt. ${part}`;
     const slug = songSlug(artist, title);
     songTitles.push(title);
     songSlugs.push(slug);
@@ -143,7 +163,8 @@ export function artistText(seed: number, artist: ArtistCore, numbers: SongNumber
     featured.push(guests);
   }
   const rerelease = rough.rerelease(artist.index, n);
-  if (rerelease !== null) reissue(songTitles, songSlugs, songBySlug, rerelease.song, rerelease.original);
+  if (rerelease !== null)
+    reissue(songTitles, songSlugs, songBySlug, rerelease.song, rerelease.original);
 
   const albumTitles: string[] = [];
   const albumSlugs: string[] = [];
@@ -151,22 +172,42 @@ export function artistText(seed: number, artist: ArtistCore, numbers: SongNumber
   numbers.albums.forEach((album, k) => {
     const first = album.tracks[0] ?? 0;
     let title = album.type === 'single' ? (songTitles[first] ?? 'Single') : albumTitle(rng);
-    for (let attempt = 0; attempt < TITLE_ATTEMPTS && albumBySlug.has(songSlug(artist, title)); attempt += 1) {
+    for (
+      let attempt = 0;
+      attempt < TITLE_ATTEMPTS && albumBySlug.has(songSlug(artist, title));
+      attempt += 1
+    ) {
       title = albumTitle(rng);
     }
     const baseTitle = title;
-    for (let part = 2; albumBySlug.has(songSlug(artist, title)); part += 1) title = `${baseTitle} Vol. ${part}`;
+    for (let part = 2; albumBySlug.has(songSlug(artist, title)); part += 1)
+      title = `${baseTitle} Vol. ${part}`;
     const slug = songSlug(artist, title);
     albumTitles.push(title);
     albumSlugs.push(slug);
     albumBySlug.set(slug, k);
   });
 
-  return { songTitles, songSlugs, durationMs, featured, songBySlug, albumTitles, albumSlugs, albumBySlug };
+  return {
+    songTitles,
+    songSlugs,
+    durationMs,
+    featured,
+    songBySlug,
+    albumTitles,
+    albumSlugs,
+    albumBySlug,
+  };
 }
 
 /** Song `song` takes the title of `original` (a re-release or remix); its slug gets the first free `-<n>` suffix. */
-function reissue(titles: string[], slugs: string[], bySlug: Map<string, number>, song: number, original: number): void {
+function reissue(
+  titles: string[],
+  slugs: string[],
+  bySlug: Map<string, number>,
+  song: number,
+  original: number,
+): void {
   const title = titles[original] ?? '';
   const base = slugs[original] ?? '';
   let n = 2;

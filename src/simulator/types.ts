@@ -16,9 +16,16 @@ export interface ArtistSummary {
   dailyStreams: number;
   monthlyListeners: number;
 }
-export interface RankedArtist extends ArtistSummary { rank: number }
-export interface TrendingArtist extends RankedArtist { momentumScore: number }
-export interface ArtistTierItem extends ArtistSummary { crossedAt: string; threshold: number }
+export interface RankedArtist extends ArtistSummary {
+  rank: number;
+}
+export interface TrendingArtist extends RankedArtist {
+  momentumScore: number;
+}
+export interface ArtistTierItem extends ArtistSummary {
+  crossedAt: string;
+  threshold: number;
+}
 
 export interface ArtistChartPosition {
   chartName: string;
@@ -28,7 +35,12 @@ export interface ArtistChartPosition {
   peakPosition: number;
   weeksOnChart: number;
 }
-export interface Award { name: string; category: string; year: number; result: 'won' | 'nominated' }
+export interface Award {
+  name: string;
+  category: string;
+  year: number;
+  result: 'won' | 'nominated';
+}
 export interface ArtistProfile extends ArtistSummary {
   followers: number;
   charts: ArtistChartPosition[];
@@ -49,12 +61,27 @@ export interface SongSummary {
   totalStreams: number;
   dailyStreams: number;
 }
-export interface RankedSong extends SongSummary { rank: number }
-export interface TrendingSong extends RankedSong { momentumScore: number }
-export interface SongTierItem extends SongSummary { crossedAt: string; threshold: number }
-export interface AlbumTrack extends SongSummary { trackNumber: number }
-export interface FeaturedArtist { slug: string; name: string }
-export interface SongRecord extends SongSummary { durationMs: number; featuredArtists: FeaturedArtist[] }
+export interface RankedSong extends SongSummary {
+  rank: number;
+}
+export interface TrendingSong extends RankedSong {
+  momentumScore: number;
+}
+export interface SongTierItem extends SongSummary {
+  crossedAt: string;
+  threshold: number;
+}
+export interface AlbumTrack extends SongSummary {
+  trackNumber: number;
+}
+export interface FeaturedArtist {
+  slug: string;
+  name: string;
+}
+export interface SongRecord extends SongSummary {
+  durationMs: number;
+  featuredArtists: FeaturedArtist[];
+}
 
 export type AlbumType = 'album' | 'single' | 'ep';
 export interface AlbumSummary {
@@ -71,10 +98,21 @@ export interface AlbumSummary {
   totalStreams: number;
   dailyStreams: number;
 }
-export interface AlbumRecord extends AlbumSummary { tracks: AlbumTrack[] }
+export interface AlbumRecord extends AlbumSummary {
+  tracks: AlbumTrack[];
+}
 
-export interface ArtistSnapshot { date: string; totalStreams: number; dailyStreams: number; monthlyListeners: number }
-export interface SongSnapshot { date: string; totalStreams: number; dailyStreams: number }
+export interface ArtistSnapshot {
+  date: string;
+  totalStreams: number;
+  dailyStreams: number;
+  monthlyListeners: number;
+}
+export interface SongSnapshot {
+  date: string;
+  totalStreams: number;
+  dailyStreams: number;
+}
 
 export interface MilestoneRecord {
   id: string;
@@ -122,9 +160,26 @@ export interface ChartResponse {
   data: ChartEntry[];
   meta: { total: number };
 }
-export interface ChartListItem { chartName: string; chartTerritory: string; latestWeek: string; totalEntries: number }
+export interface ChartListItem {
+  chartName: string;
+  chartTerritory: string;
+  latestWeek: string;
+  totalEntries: number;
+}
 
-export interface PageMeta { total: number; page: number; limit: number; totalPages: number }
-export interface Page<T> { data: T[]; meta: PageMeta }
+export interface PageMeta {
+  total: number;
+  page: number;
+  limit: number;
+  totalPages: number;
+}
+export interface Page<T> {
+  data: T[];
+  meta: PageMeta;
+}
 
-export interface ErrorBody { statusCode: number; error: string; message: string }
+export interface ErrorBody {
+  statusCode: number;
+  error: string;
+  message: string;
+}

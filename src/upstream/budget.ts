@@ -48,17 +48,24 @@ const DAILY_LIMIT_MESSAGE = /^Daily limit of \d+ requests reached\b/;
 /** Pause after a 429 that is not the daily one and names no Retry-After. */
 export const DEFAULT_PAUSE_MS = 10_000;
 
-export type RateLimitKind = { readonly kind: 'daily' } | { readonly kind: 'pause'; readonly ms: number };
+export type RateLimitKind =
+  | { readonly kind: 'daily' }
+  | { readonly kind: 'pause'; readonly ms: number };
 
 export function rateLimitKindOf(error: UpstreamError): RateLimitKind {
   if (DAILY_LIMIT_MESSAGE.test(error.message)) return { kind: 'daily' };
-  const ms = error.retryAfterSeconds === undefined ? DEFAULT_PAUSE_MS : Math.ceil(error.retryAfterSeconds * 1000);
+  const ms =
+    error.retryAfterSeconds === undefined
+      ? DEFAULT_PAUSE_MS
+      : Math.ceil(error.retryAfterSeconds * 1000);
   return { kind: 'pause', ms: Math.max(1, ms) };
 }
 
 /** Largest number of calls one client may make in a day. */
 export function clientCap(options: BudgetOptions): number {
-  return options.clientShare >= 1 ? options.dailyLimit : Math.max(1, Math.floor(options.dailyLimit * options.clientShare));
+  return options.clientShare >= 1
+    ? options.dailyLimit
+    : Math.max(1, Math.floor(options.dailyLimit * options.clientShare));
 }
 
 /**
@@ -76,7 +83,11 @@ export class LocalStops {
 
   record(keyId: string, kind: RateLimitKind): void {
     if (kind.kind === 'daily') this.#stoppedDay.set(keyId, utcDay(this.now()));
-    else this.#pausedUntil.set(keyId, Math.max(this.#pausedUntil.get(keyId) ?? 0, performance.now() + kind.ms));
+    else
+      this.#pausedUntil.set(
+        keyId,
+        Math.max(this.#pausedUntil.get(keyId) ?? 0, performance.now() + kind.ms),
+      );
   }
 
   /** Throws the error the key's state calls for, if any. */
@@ -93,15 +104,23 @@ export class LocalStops {
 }
 
 export function budgetSpent(resetsAt: string): UpstreamError {
-  return new UpstreamError('RATE_LIMITED', 'The daily upstream request budget of this API key is spent', { resetsAt });
+  return new UpstreamError(
+    'RATE_LIMITED',
+    'The daily upstream request budget of this API key is spent',
+    { resetsAt },
+  );
 }
 
 export function keyPaused(ms: number, resetsAt: string): UpstreamError {
   const seconds = Math.max(1, Math.ceil(ms / 1000));
-  return new UpstreamError('RATE_LIMITED', `The upstream API asked for a pause; retry in ${seconds} s`, {
-    resetsAt,
-    retryAfterSeconds: seconds,
-  });
+  return new UpstreamError(
+    'RATE_LIMITED',
+    `The upstream API asked for a pause; retry in ${seconds} s`,
+    {
+      resetsAt,
+      retryAfterSeconds: seconds,
+    },
+  );
 }
 
 export function clientShareSpent(cap: number, resetsAt: string): UpstreamError {

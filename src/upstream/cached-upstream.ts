@@ -10,17 +10,17 @@ import type { CacheEntry, ResponseCache } from '../cache/cache.js';
 import { type GenerationView, isCurrentGeneration } from '../freshness/generation.js';
 import { SILENT_OBSERVER, type UpstreamObserver } from '../observability/upstream-observer.js';
 import type { BudgetLedger } from './budget.js';
+import { type CircuitBreaker, isUpstreamFailure } from './circuit-breaker.js';
 import type { SendGate, UpstreamClient } from './client.js';
 import type { UpstreamRequest } from './endpoints.js';
 import { UpstreamError } from './errors.js';
-import { type CircuitBreaker, isUpstreamFailure } from './circuit-breaker.js';
 import type { FlightLocks } from './flight-locks.js';
 import type { KeyRegistry } from './key-registry.js';
 import { ShapeError } from './readers.js';
-import type { UpstreamNotices } from './upstream-notices.js';
 import { ReadNotes } from './reading.js';
 import { RequestStats } from './request-stats.js';
 import { type RetryPolicy, withRetries } from './retry.js';
+import type { UpstreamNotices } from './upstream-notices.js';
 
 /** Who is asking: the key the upstream call is made with, and whether it is the gateway's own. */
 export interface Caller {
@@ -84,7 +84,8 @@ export class CachedUpstream {
 
   /** True when a fresh cached answer says the resource does not exist; never calls the upstream. */
   async knownMissing(request: UpstreamRequest<unknown>, caller: Caller): Promise<boolean> {
-    if (caller.mode === 'client' && (await this.options.keys.status(caller.keyId)) !== 'accepted') return false;
+    if (caller.mode === 'client' && (await this.options.keys.status(caller.keyId)) !== 'accepted')
+      return false;
     const cached = await this.options.cache.get(request.key);
     return cached !== undefined && cached.outcome === 'not-found' && cached.freshUntil > Date.now();
   }
@@ -117,7 +118,9 @@ export class CachedUpstream {
     const flightKey = trusted ? request.key : `${caller.keyId} ${request.key}`;
     let flight = this.#inFlight.get(flightKey);
     if (flight === undefined) {
-      const fetched = trusted ? this.#fetchOnce(request, caller, stats) : this.#fetchAndStore(request, caller, stats);
+      const fetched = trusted
+        ? this.#fetchOnce(request, caller, stats)
+        : this.#fetchAndStore(request, caller, stats);
       flight = fetched.finally(() => this.#inFlight.delete(flightKey));
       this.#inFlight.set(flightKey, flight);
     } else {
@@ -139,16 +142,25 @@ export class CachedUpstream {
     try {
       // A slow upstream does not hold up an answer that a stale entry can give: past the grace,
       // the reader gets the stale entry and the call goes on, refreshing the cache when it lands.
-      const entry = standIn === undefined ? await flight : await withinGrace(flight, this.options.staleGraceMs);
+      const entry =
+        standIn === undefined ? await flight : await withinGrace(flight, this.options.staleGraceMs);
       if (entry === undefined) return serveStale();
       stats.answeredFrom(entry.freshUntil);
       return unwrap<T>(entry, request);
     } catch (error) {
-      if (error instanceof UpstreamError && error.code === 'UNAUTHENTICATED' && caller.mode === 'client') {
+      if (
+        error instanceof UpstreamError &&
+        error.code === 'UNAUTHENTICATED' &&
+        caller.mode === 'client'
+      ) {
         stats.unauthenticated = true;
       }
       // Any failure that is the upstream's, a garbled 200 included, is answered by a stale entry.
-      if (standIn !== undefined && error instanceof UpstreamError && (error.isTransient || error.code === 'UPSTREAM_INVALID_RESPONSE')) {
+      if (
+        standIn !== undefined &&
+        error instanceof UpstreamError &&
+        (error.isTransient || error.code === 'UPSTREAM_INVALID_RESPONSE')
+      ) {
         return serveStale();
       }
       throw error;
@@ -160,7 +172,11 @@ export class CachedUpstream {
    * the budget like any call. `keep()` then stores the answer, stamped with
    * the generation current at that moment (the poll moves it first).
    */
-  async poll<T>(request: UpstreamRequest<T>, caller: Caller, stats: RequestStats): Promise<{ value: T; keep(): Promise<void> }> {
+  async poll<T>(
+    request: UpstreamRequest<T>,
+    caller: Caller,
+    stats: RequestStats,
+  ): Promise<{ value: T; keep(): Promise<void> }> {
     const entry = await this.#fetch(request, caller, stats);
     return {
       value: unwrap<T>(entry, request),
@@ -229,7 +245,11 @@ export class CachedUpstream {
    * ends without an answer (the fetch failed, or its process died and the
    * lease ran out), the next process to take the lease fetches.
    */
-  async #fetchOnce(request: UpstreamRequest<unknown>, caller: Caller, stats: RequestStats): Promise<CacheEntry> {
+  async #fetchOnce(
+    request: UpstreamRequest<unknown>,
+    caller: Caller,
+    stats: RequestStats,
+  ): Promise<CacheEntry> {
     const { cache, locks, deadlineMs } = this.options;
     const signal = AbortSignal.timeout(deadlineMs);
     for (;;) {
@@ -293,7 +313,10 @@ export class CachedUpstream {
         // The request's own cap first: a call it refuses spends nothing of the day.
         stats.countCall();
         try {
-          await budget.reserve({ keyId: caller.keyId, ...(caller.clientId === undefined ? {} : { clientId: caller.clientId }) });
+          await budget.reserve({
+            keyId: caller.keyId,
+            ...(caller.clientId === undefined ? {} : { clientId: caller.clientId }),
+          });
         } catch (error) {
           stats.upstreamCalls -= 1;
           throw error;
@@ -309,7 +332,8 @@ export class CachedUpstream {
         },
         (error: unknown) => {
           if (isUpstreamFailure(error)) circuit.failed();
-          else if (error instanceof UpstreamError && error.status !== undefined) circuit.succeeded();
+          else if (error instanceof UpstreamError && error.status !== undefined)
+            circuit.succeeded();
           throw error;
         },
       );
@@ -317,24 +341,39 @@ export class CachedUpstream {
     try {
       const response = await withRetries(attempt, retry, performance.now() + deadlineMs, signal);
       if (caller.mode === 'client') await keys.markAccepted(caller.keyId);
-      return entryFor('value', this.#readBody(request, response.body), response.bytes, cachePolicy.ttlMs);
+      return entryFor(
+        'value',
+        this.#readBody(request, response.body),
+        response.bytes,
+        cachePolicy.ttlMs,
+      );
     } catch (error) {
       if (!(error instanceof UpstreamError)) throw error;
       switch (error.code) {
         case 'NOT_FOUND': {
           if (caller.mode === 'client') await keys.markAccepted(caller.keyId);
-          return entryFor('not-found', error.message, error.message.length, cachePolicy.notFoundTtlMs);
+          return entryFor(
+            'not-found',
+            error.message,
+            error.message.length,
+            cachePolicy.notFoundTtlMs,
+          );
         }
         case 'BAD_USER_INPUT':
-          if (request.assumption !== undefined) this.options.notices.assumptionContradicted(request, error.message);
+          if (request.assumption !== undefined)
+            this.options.notices.assumptionContradicted(request, error.message);
           throw error;
         case 'UNAUTHENTICATED':
           if (caller.mode === 'server') {
             // The gateway's own key failing is an outage for clients, not their mistake.
-            throw new UpstreamError('UPSTREAM_ERROR', "The upstream API rejected the gateway's API key", {
-              status: error.status,
-              path: error.path,
-            });
+            throw new UpstreamError(
+              'UPSTREAM_ERROR',
+              "The upstream API rejected the gateway's API key",
+              {
+                status: error.status,
+                path: error.path,
+              },
+            );
           }
           await keys.markRejected(caller.keyId);
           throw error;
@@ -343,14 +382,21 @@ export class CachedUpstream {
             status: error.status,
             path: error.path,
             resetsAt: error.resetsAt ?? budget.resetsAt(),
-            ...(error.retryAfterSeconds === undefined ? {} : { retryAfterSeconds: error.retryAfterSeconds }),
+            ...(error.retryAfterSeconds === undefined
+              ? {}
+              : { retryAfterSeconds: error.retryAfterSeconds }),
           });
         default:
           throw error;
       }
     }
 
-    function entryFor(outcome: CacheEntry['outcome'], value: unknown, bytes: number, ttlMs: number): CacheEntry {
+    function entryFor(
+      outcome: CacheEntry['outcome'],
+      value: unknown,
+      bytes: number,
+      ttlMs: number,
+    ): CacheEntry {
       const now = Date.now();
       return {
         outcome,
@@ -366,7 +412,10 @@ export class CachedUpstream {
 }
 
 /** The flight's entry, or undefined when it takes longer than `graceMs` (it goes on; its failure is not lost). */
-function withinGrace(flight: Promise<CacheEntry>, graceMs: number): Promise<CacheEntry | undefined> {
+function withinGrace(
+  flight: Promise<CacheEntry>,
+  graceMs: number,
+): Promise<CacheEntry | undefined> {
   let cancel = () => {};
   const grace = new Promise<undefined>((resolve) => {
     const timer = setTimeout(() => resolve(undefined), graceMs);
@@ -388,7 +437,10 @@ function pathOf(request: UpstreamRequest<unknown>): string {
 
 function unwrap<T>(entry: CacheEntry, request: UpstreamRequest<T>): T {
   if (entry.outcome === 'not-found') {
-    throw new UpstreamError('NOT_FOUND', String(entry.value), { status: 404, path: pathOf(request) });
+    throw new UpstreamError('NOT_FOUND', String(entry.value), {
+      status: 404,
+      path: pathOf(request),
+    });
   }
   return entry.value as T;
 }

@@ -36,15 +36,24 @@ export interface CircuitBreaker {
 }
 
 export function circuitOpenError(): UpstreamError {
-  return new UpstreamError('UPSTREAM_ERROR', 'The upstream API is failing; calls are paused for a moment', {
-    reason: 'circuit-open',
-  });
+  return new UpstreamError(
+    'UPSTREAM_ERROR',
+    'The upstream API is failing; calls are paused for a moment',
+    {
+      reason: 'circuit-open',
+    },
+  );
 }
 
 /** Whether a failure says the upstream itself is in trouble (not the question, not our own queue). */
 export function isUpstreamFailure(error: unknown): boolean {
   if (!(error instanceof UpstreamError) || error.code !== 'UPSTREAM_ERROR') return false;
-  if (error.reason === 'overloaded' || error.reason === 'circuit-open' || error.reason === 'uncountable') return false;
+  if (
+    error.reason === 'overloaded' ||
+    error.reason === 'circuit-open' ||
+    error.reason === 'uncountable'
+  )
+    return false;
   return error.status === undefined || error.status >= 500;
 }
 
@@ -68,13 +77,16 @@ export class LocalCircuitBreaker implements CircuitBreaker {
   async admit(): Promise<void> {
     const state = this.state;
     if (state === 'closed') return;
-    const probing = this.#probingSince !== undefined && performance.now() - this.#probingSince < this.options.openMs;
+    const probing =
+      this.#probingSince !== undefined &&
+      performance.now() - this.#probingSince < this.options.openMs;
     if (state === 'open' || probing) throw circuitOpenError();
     this.#probingSince = performance.now();
   }
 
   succeeded(): void {
-    if (this.#openUntil !== 0) this.logger?.info('upstream circuit closed: the probe call succeeded');
+    if (this.#openUntil !== 0)
+      this.logger?.info('upstream circuit closed: the probe call succeeded');
     this.#failures = 0;
     this.#openUntil = 0;
     this.#probingSince = undefined;
@@ -84,7 +96,8 @@ export class LocalCircuitBreaker implements CircuitBreaker {
     this.#failures += 1;
     const probeFailed = this.#probingSince !== undefined;
     this.#probingSince = undefined;
-    if (probeFailed || this.#failures >= this.options.failureThreshold) this.open(this.options.openMs);
+    if (probeFailed || this.#failures >= this.options.failureThreshold)
+      this.open(this.options.openMs);
   }
 
   /** Opens for `ms` (another replica may have opened it for less than the full time). */
@@ -92,7 +105,10 @@ export class LocalCircuitBreaker implements CircuitBreaker {
     const wasClosed = this.#openUntil === 0;
     this.#openUntil = performance.now() + ms;
     if (wasClosed) {
-      this.logger?.warn({ failures: this.#failures, openMs: ms }, 'upstream circuit open: no upstream calls for a while');
+      this.logger?.warn(
+        { failures: this.#failures, openMs: ms },
+        'upstream circuit open: no upstream calls for a while',
+      );
     }
   }
 }

@@ -13,7 +13,10 @@ import { UpstreamError } from './errors.js';
 const MAX_LOGGED_TEXT = 300;
 
 /** The same failure with a message the gateway wrote; the original stays as its `cause`. */
-export function clientFacing(error: UpstreamError, request: UpstreamRequest<unknown>): UpstreamError {
+export function clientFacing(
+  error: UpstreamError,
+  request: UpstreamRequest<unknown>,
+): UpstreamError {
   return new UpstreamError(error.code, clientMessage(error, request), {
     status: error.status,
     path: error.path,
@@ -40,7 +43,8 @@ function clientMessage(error: UpstreamError, request: UpstreamRequest<unknown>):
     default:
       // No upstream status: the upstream said nothing, so the message is already the gateway's own.
       if (error.status === undefined) return error.message;
-      if (error.code === 'BAD_USER_INPUT') return `The upstream API refused the parameters of the ${request.resource} request`;
+      if (error.code === 'BAD_USER_INPUT')
+        return `The upstream API refused the parameters of the ${request.resource} request`;
       if (error.code === 'UPSTREAM_INVALID_RESPONSE') {
         return `The upstream API answered the ${request.resource} request with an unreadable body`;
       }
@@ -58,14 +62,17 @@ const SUBJECTS: Readonly<Record<string, (segments: readonly string[]) => string>
   album: (s) => `Album "${s[1]}"`,
   chart: (s) => `Chart "${s[1]}/${s[2]}"`,
   'milestone timeline': (s) => `Artist "${s[2]}"`,
-  'milestone fact': (s) => (s[3] === 'songs' ? `Song "${s[4]}" of artist "${s[2]}"` : `Artist "${s[2]}"`),
+  'milestone fact': (s) =>
+    s[3] === 'songs' ? `Song "${s[4]}" of artist "${s[2]}"` : `Artist "${s[2]}"`,
 };
 
 function subjectOf(request: UpstreamRequest<unknown>): string {
   const path = request.key.split('?')[0] ?? request.key;
   const segments = path.split('/').slice(3).map(decodeSegment);
   const subject = SUBJECTS[request.resource];
-  return subject ? subject(segments) : `${request.resource.charAt(0).toUpperCase()}${request.resource.slice(1)}`;
+  return subject
+    ? subject(segments)
+    : `${request.resource.charAt(0).toUpperCase()}${request.resource.slice(1)}`;
 }
 
 function decodeSegment(segment: string): string {
@@ -86,5 +93,8 @@ export function upstreamTextForLog(text: string, keys: readonly string[]): strin
   return redacted
     .replace(/\bBearer\s+[^\s"',;]+/gi, 'Bearer [REDACTED]')
     .replace(/\/\/[^/\s:@]+:[^/\s@]+@/g, '//[REDACTED]@')
-    .replace(/\b(api[_-]?key|apikey|access[_-]?token|token|secret|password|authorization)(["']?\s*[:=]\s*["']?)[^\s"',;&]+/gi, '$1$2[REDACTED]');
+    .replace(
+      /\b(api[_-]?key|apikey|access[_-]?token|token|secret|password|authorization)(["']?\s*[:=]\s*["']?)[^\s"',;&]+/gi,
+      '$1$2[REDACTED]',
+    );
 }

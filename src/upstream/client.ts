@@ -7,7 +7,7 @@ import pLimit from 'p-limit';
 import { Pool, errors as undiciErrors } from 'undici';
 import { SILENT_OBSERVER, type UpstreamObserver } from '../observability/upstream-observer.js';
 import { nextUtcMidnight } from '../time.js';
-import { UpstreamError, errorForStatus } from './errors.js';
+import { errorForStatus, UpstreamError } from './errors.js';
 
 export interface UpstreamClientOptions {
   /** Base URL of the upstream, e.g. https://api.example.com (paths start with /api/v1). */
@@ -61,10 +61,19 @@ export class UpstreamClient {
   }
 
   /** GETs `path` with `apiKey`; resolves with the parsed JSON of a 2xx answer, throws UpstreamError otherwise. */
-  get(path: string, apiKey: string, signal: AbortSignal, gate?: SendGate, resource = 'unknown'): Promise<UpstreamResponse> {
+  get(
+    path: string,
+    apiKey: string,
+    signal: AbortSignal,
+    gate?: SendGate,
+    resource = 'unknown',
+  ): Promise<UpstreamResponse> {
     // Waiting calls hold memory and a client's patience: past the queue bound, fail fast instead.
     // p-limit starts queued work on a later tick, so count running and waiting calls together.
-    if (this.#limit.activeCount + this.#limit.pendingCount >= this.options.maxConcurrency + this.options.maxQueue) {
+    if (
+      this.#limit.activeCount + this.#limit.pendingCount >=
+      this.options.maxConcurrency + this.options.maxQueue
+    ) {
       return Promise.reject(
         new UpstreamError('UPSTREAM_ERROR', 'The gateway has too many upstream calls waiting', {
           path: pathOnly(path),
@@ -83,7 +92,12 @@ export class UpstreamClient {
     });
   }
 
-  async #send(path: string, apiKey: string, signal: AbortSignal, resource: string): Promise<UpstreamResponse> {
+  async #send(
+    path: string,
+    apiKey: string,
+    signal: AbortSignal,
+    resource: string,
+  ): Promise<UpstreamResponse> {
     // The deadline may have passed while the call waited for a connection: a timeout, like any other.
     if (signal.aborted) throw connectionError(signal.reason, path);
     const answered = (this.options.observer ?? SILENT_OBSERVER).requestSent(resource);
@@ -119,10 +133,14 @@ export class UpstreamClient {
       try {
         return { body: JSON.parse(text) as unknown, bytes: Buffer.byteLength(text) };
       } catch {
-        throw new UpstreamError('UPSTREAM_INVALID_RESPONSE', 'The upstream API answered with a body that is not JSON', {
-          status: statusCode,
-          path: pathOnly(path),
-        });
+        throw new UpstreamError(
+          'UPSTREAM_INVALID_RESPONSE',
+          'The upstream API answered with a body that is not JSON',
+          {
+            status: statusCode,
+            path: pathOnly(path),
+          },
+        );
       }
     }
 
@@ -163,7 +181,10 @@ async function readBounded(body: AsyncIterable<Buffer>, maxBytes: number): Promi
   for await (const chunk of body) {
     size += chunk.length;
     if (size > maxBytes) {
-      throw new UpstreamError('UPSTREAM_INVALID_RESPONSE', `The upstream API answered with more than ${maxBytes} bytes`);
+      throw new UpstreamError(
+        'UPSTREAM_INVALID_RESPONSE',
+        `The upstream API answered with more than ${maxBytes} bytes`,
+      );
     }
     chunks.push(chunk);
   }

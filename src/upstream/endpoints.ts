@@ -9,9 +9,12 @@
  * Lists are always requested at the endpoint's maximum size and sliced by the
  * gateway, so that different `first`/`limit` values share one cached answer.
  */
+
+import { requirePathValues } from './path-values.js';
 import {
   listOf,
   pageOf,
+  type Reader,
   readAlbum,
   readAlbumSummary,
   readArtistProfile,
@@ -29,10 +32,8 @@ import {
   readTierArtist,
   readTierSong,
   readTimeline,
-  type Reader,
 } from './readers.js';
 import type { AlbumType, RecordList, SongSummary } from './records.js';
-import { requirePathValues } from './path-values.js';
 
 export const API_PREFIX = ['api', 'v1'] as const;
 /** Largest `limit` the paginated endpoints, leaderboards and trending lists accept. */
@@ -67,7 +68,10 @@ export interface UpstreamAssumptions {
   readonly rankingLimit: number;
 }
 
-export const DEFAULT_ASSUMPTIONS: UpstreamAssumptions = { songsOfArtistLimit: 100, rankingLimit: 100 };
+export const DEFAULT_ASSUMPTIONS: UpstreamAssumptions = {
+  songsOfArtistLimit: 100,
+  rankingLimit: 100,
+};
 
 const LETTER_OPTIONAL =
   'GET /artists is called without `letter` (documented as required, but omitted in its usage example) when no letter filter is asked for';
@@ -77,7 +81,10 @@ const rankingLimitAccepted = (limit: number) =>
   `leaderboards and trending lists accept limit=${limit} (UPSTREAM_RANKING_LIMIT; only /leaderboard/streams documents 100)`;
 
 /** Percent-encodes each segment on its own, so no value can add or climb a path level. */
-export function buildPath(segments: readonly string[], query: Record<string, QueryValue> = {}): string {
+export function buildPath(
+  segments: readonly string[],
+  query: Record<string, QueryValue> = {},
+): string {
   const path = `/${[...API_PREFIX, ...segments].map(encodeSegment).join('/')}`;
   const search = new URLSearchParams();
   for (const name of Object.keys(query).sort()) {
@@ -101,7 +108,12 @@ function request<T>(
   assumption?: string,
 ): UpstreamRequest<T> {
   requirePathValues(segments);
-  return { key: buildPath(segments, query), resource, read, ...(assumption === undefined ? {} : { assumption }) };
+  return {
+    key: buildPath(segments, query),
+    resource,
+    read,
+    ...(assumption === undefined ? {} : { assumption }),
+  };
 }
 
 export type ArtistSortValue = 'name' | 'totalStreams' | 'monthlyListeners';
@@ -135,7 +147,13 @@ function ranking<T>(
   limit: number,
   read: Reader<T>,
 ): UpstreamRequest<T> {
-  return request(resource, segments, { limit, isAfrobeats: filter.isAfrobeats, country: filter.country }, read, rankingLimitAccepted(limit));
+  return request(
+    resource,
+    segments,
+    { limit, isAfrobeats: filter.isAfrobeats, country: filter.country },
+    read,
+    rankingLimitAccepted(limit),
+  );
 }
 
 /** Songs of an artist, with a warning note when the answer is as long as the limit and so perhaps cut short. */
@@ -144,7 +162,12 @@ function songsUpTo(artistSlug: string, limit: number): Reader<RecordList<SongSum
   return (body, notes) => {
     const list = read(body, notes);
     if (list.items.length + list.dropped.length >= limit) {
-      notes.add('', 'limit', limit, `as many songs as the limit sent: the list may be cut short (UPSTREAM_SONGS_OF_ARTIST_LIMIT)`);
+      notes.add(
+        '',
+        'limit',
+        limit,
+        `as many songs as the limit sent: the list may be cut short (UPSTREAM_SONGS_OF_ARTIST_LIMIT)`,
+      );
     }
     return list;
   };
@@ -152,50 +175,97 @@ function songsUpTo(artistSlug: string, limit: number): Reader<RecordList<SongSum
 
 export const endpoints = {
   artistsPage: (page: number, filter: ArtistFilter) =>
-    request('artists', ['artists'], {
-      page,
-      ...full,
-      letter: filter.letter,
-      country: filter.country,
-      isAfrobeats: filter.isAfrobeats,
-      sortBy: filter.sortBy,
-      q: filter.search,
-    }, pageOf(readArtistSummary), filter.letter == null ? LETTER_OPTIONAL : undefined),
+    request(
+      'artists',
+      ['artists'],
+      {
+        page,
+        ...full,
+        letter: filter.letter,
+        country: filter.country,
+        isAfrobeats: filter.isAfrobeats,
+        sortBy: filter.sortBy,
+        q: filter.search,
+      },
+      pageOf(readArtistSummary),
+      filter.letter == null ? LETTER_OPTIONAL : undefined,
+    ),
   artist: (slug: string) => request('artist', ['artists', slug], {}, readArtistProfile),
   artistHistory: (slug: string) =>
     request('artist history', ['artists', slug, 'history'], {}, readHistory),
 
   // All songs of the artist in one call (paged locally); a full answer may have been cut at the limit.
   songsOfArtist: (artistSlug: string, limit: number) =>
-    request('songs of artist', ['songs', artistSlug, 'songs'], { limit }, songsUpTo(artistSlug, limit)),
+    request(
+      'songs of artist',
+      ['songs', artistSlug, 'songs'],
+      { limit },
+      songsUpTo(artistSlug, limit),
+    ),
   song: (slug: string) => request('song', ['songs', slug], {}, readSong),
-  songHistory: (slug: string) => request('song history', ['songs', slug, 'history'], {}, readHistory),
+  songHistory: (slug: string) =>
+    request('song history', ['songs', slug, 'history'], {}, readHistory),
   searchSongs: (title: string, artistName: string) =>
     request('song search', ['songs', 'search'], { title, artistName }, listOf(readSongSummary)),
 
   albumsPage: (page: number, filter: AlbumFilter) =>
-    request('albums', ['albums'], {
-      page,
-      ...full,
-      isAfrobeats: filter.isAfrobeats,
-      albumType: filter.albumType,
-      sortBy: filter.sortBy,
-    }, pageOf(readAlbumSummary)),
+    request(
+      'albums',
+      ['albums'],
+      {
+        page,
+        ...full,
+        isAfrobeats: filter.isAfrobeats,
+        albumType: filter.albumType,
+        sortBy: filter.sortBy,
+      },
+      pageOf(readAlbumSummary),
+    ),
   album: (slug: string) => request('album', ['albums', slug], {}, readAlbum),
 
   recentMilestonesPage: (page: number, isAfrobeats: boolean | null | undefined) =>
-    request('recent milestones', ['milestones', 'recent'], { page, ...full, isAfrobeats }, readMilestonePage),
+    request(
+      'recent milestones',
+      ['milestones', 'recent'],
+      { page, ...full, isAfrobeats },
+      readMilestonePage,
+    ),
   artistsByTierPage: (tier: string, page: number, isAfrobeats: boolean | null | undefined) =>
-    request('artists by tier', ['milestones', 'artists', tier], { page, ...full, isAfrobeats }, pageOf(readTierArtist),
-      isAfrobeats == null ? TIER_FILTER_OPTIONAL : undefined),
+    request(
+      'artists by tier',
+      ['milestones', 'artists', tier],
+      { page, ...full, isAfrobeats },
+      pageOf(readTierArtist),
+      isAfrobeats == null ? TIER_FILTER_OPTIONAL : undefined,
+    ),
   songsByTierPage: (tier: string, page: number) =>
-    request('songs by tier', ['milestones', 'songs', tier], { page, ...full }, pageOf(readTierSong)),
+    request(
+      'songs by tier',
+      ['milestones', 'songs', tier],
+      { page, ...full },
+      pageOf(readTierSong),
+    ),
   timeline: (artistSlug: string) =>
-    request('milestone timeline', ['milestones', 'timeline', artistSlug], {}, readTimeline(artistSlug)),
+    request(
+      'milestone timeline',
+      ['milestones', 'timeline', artistSlug],
+      {},
+      readTimeline(artistSlug),
+    ),
   artistStreamFact: (artistSlug: string, threshold: number) =>
-    request('milestone fact', ['milestones', 'facts', artistSlug, 'streams', String(threshold)], {}, readMilestoneFact(threshold)),
+    request(
+      'milestone fact',
+      ['milestones', 'facts', artistSlug, 'streams', String(threshold)],
+      {},
+      readMilestoneFact(threshold),
+    ),
   artistListenerFact: (artistSlug: string, threshold: number) =>
-    request('milestone fact', ['milestones', 'facts', artistSlug, 'listeners', String(threshold)], {}, readMilestoneFact(threshold)),
+    request(
+      'milestone fact',
+      ['milestones', 'facts', artistSlug, 'listeners', String(threshold)],
+      {},
+      readMilestoneFact(threshold),
+    ),
   songStreamFact: (artistSlug: string, songSlug: string, threshold: number) =>
     request(
       'milestone fact',
@@ -209,11 +279,23 @@ export const endpoints = {
   topArtistsByListeners: (filter: RankingFilter, limit: number) =>
     ranking('leaderboard', ['leaderboard', 'listeners'], filter, limit, readRankedArtists),
   topSongs: (filter: RankingFilter, limit: number) =>
-    ranking('leaderboard', ['leaderboard', 'songs'], { isAfrobeats: filter.isAfrobeats }, limit, readRankedSongs),
+    ranking(
+      'leaderboard',
+      ['leaderboard', 'songs'],
+      { isAfrobeats: filter.isAfrobeats },
+      limit,
+      readRankedSongs,
+    ),
   trendingArtists: (filter: RankingFilter, limit: number) =>
     ranking('trending', ['trending', 'artists'], filter, limit, readRankedArtists),
   trendingSongs: (filter: RankingFilter, limit: number) =>
-    ranking('trending', ['trending', 'songs'], { isAfrobeats: filter.isAfrobeats }, limit, readRankedSongs),
+    ranking(
+      'trending',
+      ['trending', 'songs'],
+      { isAfrobeats: filter.isAfrobeats },
+      limit,
+      readRankedSongs,
+    ),
 
   charts: () => request('charts', ['charts'], {}, listOf(readChartSummary)),
   chart: (name: string, territory: string) =>

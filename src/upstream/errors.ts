@@ -63,15 +63,24 @@ export function errorForStatus(
   extra: Pick<UpstreamErrorDetails, 'resetsAt' | 'retryAfterSeconds'> = {},
 ): UpstreamError {
   const details = { status, path, ...extra };
-  if (status === 404) return new UpstreamError('NOT_FOUND', upstreamMessage || 'Not found', details);
+  if (status === 404)
+    return new UpstreamError('NOT_FOUND', upstreamMessage || 'Not found', details);
   if (status === 400 || status === 422) {
     return new UpstreamError('BAD_USER_INPUT', upstreamMessage || 'Invalid parameters', details);
   }
   if (status === 401 || status === 403) {
-    return new UpstreamError('UNAUTHENTICATED', upstreamMessage || 'Invalid or revoked API key', details);
+    return new UpstreamError(
+      'UNAUTHENTICATED',
+      upstreamMessage || 'Invalid or revoked API key',
+      details,
+    );
   }
   if (status === 429) {
-    return new UpstreamError('RATE_LIMITED', upstreamMessage || 'Daily request limit reached', details);
+    return new UpstreamError(
+      'RATE_LIMITED',
+      upstreamMessage || 'Daily request limit reached',
+      details,
+    );
   }
   return new UpstreamError('UPSTREAM_ERROR', `The upstream API answered ${status}`, details);
 }

@@ -21,7 +21,10 @@ export interface KeyRegistryOptions {
   readonly rejectedTtlMs: number;
 }
 
-export const DEFAULT_KEY_TTLS: KeyRegistryOptions = { acceptedTtlMs: 5 * 60 * 1000, rejectedTtlMs: 10 * 60 * 1000 };
+export const DEFAULT_KEY_TTLS: KeyRegistryOptions = {
+  acceptedTtlMs: 5 * 60 * 1000,
+  rejectedTtlMs: 10 * 60 * 1000,
+};
 
 export interface KeyRegistry {
   status(keyId: string): Promise<KeyStatus>;
@@ -54,7 +57,8 @@ export class MemoryKeyRegistry implements KeyRegistry {
   async markAccepted(keyId: string): Promise<void> {
     this.#rejected.delete(keyId);
     // Not renewed on each success: the TTL bounds how long a revoked key keeps reading the cache.
-    if (!this.#accepted.has(keyId)) this.#accepted.set(keyId, true, { ttl: this.ttls.acceptedTtlMs });
+    if (!this.#accepted.has(keyId))
+      this.#accepted.set(keyId, true, { ttl: this.ttls.acceptedTtlMs });
   }
 
   async markRejected(keyId: string): Promise<void> {

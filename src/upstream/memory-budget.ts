@@ -12,13 +12,13 @@ import {
   type BudgetLedger,
   type BudgetOptions,
   type BudgetUsage,
-  LocalStops,
-  type Spender,
   budgetSpent,
   clientCap,
   clientShareSpent,
+  LocalStops,
   rateLimitKindOf,
   resetsAtOf,
+  type Spender,
 } from './budget.js';
 import type { UpstreamError } from './errors.js';
 
@@ -64,11 +64,16 @@ export class MemoryBudgetLedger implements BudgetLedger {
     const count = state.keys[keyId] ?? { used: 0, exhausted: false };
     if (count.exhausted || count.used >= this.options.dailyLimit) throw budgetSpent(resetsAt);
     const cap = clientCap(this.options);
-    if (clientId !== undefined && (state.clients[clientId] ?? 0) >= cap) throw clientShareSpent(cap, resetsAt);
-    if (!(keyId in state.keys) && Object.keys(state.keys).length >= MAX_TRACKED) throw budgetSpent(resetsAt);
+    if (clientId !== undefined && (state.clients[clientId] ?? 0) >= cap)
+      throw clientShareSpent(cap, resetsAt);
+    if (!(keyId in state.keys) && Object.keys(state.keys).length >= MAX_TRACKED)
+      throw budgetSpent(resetsAt);
     count.used += 1;
     state.keys[keyId] = count;
-    if (clientId !== undefined && (clientId in state.clients || Object.keys(state.clients).length < MAX_TRACKED)) {
+    if (
+      clientId !== undefined &&
+      (clientId in state.clients || Object.keys(state.clients).length < MAX_TRACKED)
+    ) {
       state.clients[clientId] = (state.clients[clientId] ?? 0) + 1;
     }
     this.#save();
@@ -106,12 +111,16 @@ export class MemoryBudgetLedger implements BudgetLedger {
       text = readFileSync(this.file, 'utf8');
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-      throw new ConfigError(`Invalid configuration:\n  BUDGET_FILE: cannot read ${this.file} (${(error as Error).message})`);
+      throw new ConfigError(
+        `Invalid configuration:\n  BUDGET_FILE: cannot read ${this.file} (${(error as Error).message})`,
+      );
     }
     const state = parseState(text);
     // Refusing to start beats forgetting the day: a gateway that starts at zero may overrun it.
     if (state === undefined) {
-      throw new ConfigError(`Invalid configuration:\n  BUDGET_FILE: ${this.file} is not a budget file; move it away to start over`);
+      throw new ConfigError(
+        `Invalid configuration:\n  BUDGET_FILE: ${this.file} is not a budget file; move it away to start over`,
+      );
     }
     return state.day === utcDay(this.#now()) ? state : undefined;
   }
@@ -133,7 +142,8 @@ function emptyDay(day: string): DayState {
 function parseState(text: string): DayState | undefined {
   try {
     const value = JSON.parse(text) as Partial<DayState>;
-    if (typeof value.day !== 'string' || typeof value.keys !== 'object' || value.keys === null) return undefined;
+    if (typeof value.day !== 'string' || typeof value.keys !== 'object' || value.keys === null)
+      return undefined;
     const keys: Record<string, DayCount> = {};
     for (const [keyId, count] of Object.entries(value.keys)) {
       if (!Number.isSafeInteger(count?.used) || count.used < 0) return undefined;

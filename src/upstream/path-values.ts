@@ -8,12 +8,15 @@
 import { UpstreamError } from './errors.js';
 
 // Control characters (C0, DEL, C1) and UTF-16 halves without their partner.
-const FORBIDDEN = /[\u0000-\u001f\u007f-\u009f/\\]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+const FORBIDDEN =
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point.
+  /[\u0000-\u001f\u007f-\u009f/\\]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 
 /** Why `value` cannot be a path segment, or undefined when it can. */
 export function pathValueProblem(value: string): string | undefined {
   if (value === '' || value === '.' || value === '..') return 'must not be empty, "." or ".."';
-  if (FORBIDDEN.test(value)) return 'must not contain "/", "\\", control characters or unpaired surrogates';
+  if (FORBIDDEN.test(value))
+    return 'must not contain "/", "\\", control characters or unpaired surrogates';
   return undefined;
 }
 

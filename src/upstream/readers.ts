@@ -8,7 +8,15 @@
  * without the fields that identify it is left out of its list. Nothing is
  * invented.
  */
-import { Fields, ShapeError, listBody, objectAt, readItems, type Presence, type Reader } from './reading.js';
+import {
+  Fields,
+  listBody,
+  objectAt,
+  type Presence,
+  type Reader,
+  readItems,
+  ShapeError,
+} from './reading.js';
 import type {
   AlbumRecord,
   AlbumSummary,
@@ -35,7 +43,7 @@ import type {
   TrackRecord,
 } from './records.js';
 
-export { ShapeError, type Reader } from './reading.js';
+export { type Reader, ShapeError } from './reading.js';
 
 const CHART_TRENDS: readonly ChartTrend[] = ['NEW', 'UP', 'DOWN', 'SAME', 'RE'];
 const ALBUM_TYPES: readonly AlbumType[] = ['album', 'single', 'ep'];
@@ -178,7 +186,10 @@ function rankedListOf<T>(read: Reader<T>): Reader<RecordList<RankedRecord<T>>> {
       rank = index + 1;
     }
     if (rank === null) throw new ShapeError('expected "rank" to be an integer');
-    return withUnreadable({ rank, momentumScore: f.float('momentumScore'), item: read(value, notes, at) }, f);
+    return withUnreadable(
+      { rank, momentumScore: f.float('momentumScore'), item: read(value, notes, at) },
+      f,
+    );
   });
 }
 
@@ -236,14 +247,22 @@ export const readAlbumSummary: Reader<AlbumSummary> = (value, notes, at = '') =>
 
 const readTrack: Reader<TrackRecord> = (value, notes, at = '') => {
   const f = new Fields(value, 'a track', at, notes);
-  return withUnreadable({ trackNumber: f.integer('trackNumber', 'required'), song: readSongSummary(value, notes, at) }, f);
+  return withUnreadable(
+    { trackNumber: f.integer('trackNumber', 'required'), song: readSongSummary(value, notes, at) },
+    f,
+  );
 };
 
 /** Nulls last, so that unreadable values do not reorder the readable ones. */
-const byNumber = <T>(key: (item: T) => number | null) => (a: T, b: T) =>
-  (key(a) ?? Number.POSITIVE_INFINITY) - (key(b) ?? Number.POSITIVE_INFINITY);
+const byNumber =
+  <T>(key: (item: T) => number | null) =>
+  (a: T, b: T) =>
+    (key(a) ?? Number.POSITIVE_INFINITY) - (key(b) ?? Number.POSITIVE_INFINITY);
 
-function sortedList<T>(list: RecordList<T> | null, compare: (a: T, b: T) => number): RecordList<T> | null {
+function sortedList<T>(
+  list: RecordList<T> | null,
+  compare: (a: T, b: T) => number,
+): RecordList<T> | null {
   return list === null ? null : { items: [...list.items].sort(compare), dropped: list.dropped };
 }
 
@@ -252,7 +271,10 @@ export const readAlbum: Reader<AlbumRecord> = (value, notes) => {
   return withUnreadable(
     {
       ...albumSummaryFields(f),
-      tracks: sortedList(f.list('tracks', readTrack), byNumber((track) => track.trackNumber)),
+      tracks: sortedList(
+        f.list('tracks', readTrack),
+        byNumber((track) => track.trackNumber),
+      ),
     },
     f,
   );
@@ -278,10 +300,14 @@ export const readHistory: Reader<RecordList<StreamSnapshotRecord>> = (body, note
   const list = listOf(readStreamSnapshot)(body, notes);
   const byDay = new Map<string, StreamSnapshotRecord>();
   for (const snapshot of list.items) {
-    if (byDay.has(snapshot.date)) notes.add('', 'date', snapshot.date, 'the same day twice: the first is kept');
+    if (byDay.has(snapshot.date))
+      notes.add('', 'date', snapshot.date, 'the same day twice: the first is kept');
     else byDay.set(snapshot.date, snapshot);
   }
-  return { items: [...byDay.values()].sort((a, b) => a.date.localeCompare(b.date)), dropped: list.dropped };
+  return {
+    items: [...byDay.values()].sort((a, b) => a.date.localeCompare(b.date)),
+    dropped: list.dropped,
+  };
 };
 
 type MilestoneDraft = Omit<MilestoneRecord, 'id' | 'idDerived'> & { readonly id: string | null };
@@ -324,7 +350,13 @@ function withDerivedIds(drafts: readonly MilestoneDraft[]): MilestoneRecord[] {
   const seen = new Map<string, number>();
   return drafts.map((draft) => {
     if (draft.id !== null) return { ...draft, id: draft.id, idDerived: false };
-    const content = [draft.artistSlug, draft.songId ?? draft.songTitle, draft.metric, draft.threshold, draft.crossedAt]
+    const content = [
+      draft.artistSlug,
+      draft.songId ?? draft.songTitle,
+      draft.metric,
+      draft.threshold,
+      draft.crossedAt,
+    ]
       .map((part) => part ?? '')
       .join('|');
     const count = (seen.get(content) ?? 0) + 1;
@@ -392,9 +424,13 @@ const readChartEntry: Reader<ChartEntryRecord> = (value, notes, at = '') => {
 export const readChart: Reader<ChartRecord> = (value, notes) => {
   const f = new Fields(value, 'a chart', '', notes);
   const entries = f.list('data', readChartEntry);
-  if (entries === null || f.unreadable?.data !== undefined) throw new ShapeError('expected "data" to be a list');
+  if (entries === null || f.unreadable?.data !== undefined)
+    throw new ShapeError('expected "data" to be a list');
   const meta = f.raw('meta');
-  const total = meta === undefined || meta === null ? null : new Fields(meta, '"meta"', 'meta', notes).integer('total');
+  const total =
+    meta === undefined || meta === null
+      ? null
+      : new Fields(meta, '"meta"', 'meta', notes).integer('total');
   if (total === null) f.invalid('total', meta, '"meta.total" is missing or unreadable');
   return withUnreadable(
     {
@@ -402,7 +438,10 @@ export const readChart: Reader<ChartRecord> = (value, notes) => {
       chartTerritory: f.identity('chartTerritory'),
       chartWeek: requiredDay(f, 'chartWeek'),
       total,
-      entries: { items: [...entries.items].sort(byNumber((entry) => entry.position)), dropped: entries.dropped },
+      entries: {
+        items: [...entries.items].sort(byNumber((entry) => entry.position)),
+        dropped: entries.dropped,
+      },
     },
     f,
   );

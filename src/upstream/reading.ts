@@ -82,7 +82,9 @@ function isCalendarDay(text: string): boolean {
   if (match === null) return false;
   const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
   const date = new Date(Date.UTC(year, month - 1, day));
-  return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
+  return (
+    date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day
+  );
 }
 
 /** The fields of one upstream record, read one by one with the policy above. */
@@ -162,12 +164,20 @@ export class Fields {
       number = value;
     } else if (typeof value === 'string' && SAFE_INTEGER_TEXT.test(value.trim())) {
       number = Number(value.trim());
-      if (Number.isSafeInteger(number)) this.note(key, value, 'a numeric string where a number was expected');
+      if (Number.isSafeInteger(number))
+        this.note(key, value, 'a numeric string where a number was expected');
     } else {
       return this.#unreadableValue(key, value, `"${key}" is not an integer`, presence);
     }
-    if (!Number.isInteger(number)) return this.#unreadableValue(key, value, `"${key}" is not an integer`, presence);
-    if (!Number.isSafeInteger(number)) return this.#unreadableValue(key, value, `"${key}" is beyond 2^53 and cannot be sent exactly`, presence);
+    if (!Number.isInteger(number))
+      return this.#unreadableValue(key, value, `"${key}" is not an integer`, presence);
+    if (!Number.isSafeInteger(number))
+      return this.#unreadableValue(
+        key,
+        value,
+        `"${key}" is beyond 2^53 and cannot be sent exactly`,
+        presence,
+      );
     return number;
   }
 
@@ -205,7 +215,12 @@ export class Fields {
         return new Date(instant).toISOString().slice(0, 10);
       }
     }
-    return this.#unreadableValue(key, value, `"${key}" is not a YYYY-MM-DD date that exists`, presence);
+    return this.#unreadableValue(
+      key,
+      value,
+      `"${key}" is not a YYYY-MM-DD date that exists`,
+      presence,
+    );
   }
 
   /** Only absolute http(s) URLs are passed on; anything else would fail the URL scalar later. */
@@ -217,12 +232,22 @@ export class Fields {
   }
 
   /** One of `allowed`, compared after `normalize`. */
-  oneOf<T extends string>(key: string, allowed: readonly T[], normalize: (text: string) => string, presence: Presence = 'optional'): T | null {
+  oneOf<T extends string>(
+    key: string,
+    allowed: readonly T[],
+    normalize: (text: string) => string,
+    presence: Presence = 'optional',
+  ): T | null {
     const value = this.string(key, presence);
     if (value === null) return null;
     const normal = normalize(value) as T;
     if (allowed.includes(normal)) return normal;
-    return this.#unreadableValue(key, value, `"${key}" is not one of ${allowed.join(', ')}`, presence);
+    return this.#unreadableValue(
+      key,
+      value,
+      `"${key}" is not one of ${allowed.join(', ')}`,
+      presence,
+    );
   }
 
   /** A nested list: null when absent, unreadable when not a list, unreadable items left out. */
@@ -235,7 +260,12 @@ export class Fields {
 }
 
 /** Reads each item; an item that cannot be read is left out and reported with its index. */
-export function readItems<T>(items: readonly unknown[], read: Reader<T>, log: ReadNotes, at: string): RecordList<T> {
+export function readItems<T>(
+  items: readonly unknown[],
+  read: Reader<T>,
+  log: ReadNotes,
+  at: string,
+): RecordList<T> {
   const kept: T[] = [];
   const dropped: DroppedRecord[] = [];
   items.forEach((item, index) => {

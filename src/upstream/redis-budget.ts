@@ -16,14 +16,14 @@ import {
   type BudgetLedger,
   type BudgetOptions,
   type BudgetUsage,
-  LocalStops,
-  type Spender,
   budgetSpent,
   clientCap,
   clientShareSpent,
   keyPaused,
+  LocalStops,
   rateLimitKindOf,
   resetsAtOf,
+  type Spender,
 } from './budget.js';
 import { UpstreamError } from './errors.js';
 
@@ -83,10 +83,14 @@ export class RedisBudgetLedger implements BudgetLedger {
         this.#lastUsed(keyId, day),
       )) as [number, number];
     } catch (error) {
-      throw new UpstreamError('UPSTREAM_ERROR', 'The gateway cannot count upstream calls while its shared store is unreachable', {
-        reason: 'uncountable',
-        cause: error,
-      });
+      throw new UpstreamError(
+        'UPSTREAM_ERROR',
+        'The gateway cannot count upstream calls while its shared store is unreachable',
+        {
+          reason: 'uncountable',
+          cause: error,
+        },
+      );
     }
     const [result, detail] = answer;
     if (result === -1) throw budgetSpent(resetsAt);
@@ -114,7 +118,11 @@ export class RedisBudgetLedger implements BudgetLedger {
     let used: number;
     let exhausted: boolean;
     try {
-      const [usedText, exhaustedText] = await this.redis.hmget(dayKey(keyId, day), 'used', 'exhausted');
+      const [usedText, exhaustedText] = await this.redis.hmget(
+        dayKey(keyId, day),
+        'used',
+        'exhausted',
+      );
       used = Math.max(Number(usedText ?? 0), this.#lastUsed(keyId, day));
       exhausted = exhaustedText === '1';
       this.#lastKnown.set(keyId, { day, used });
@@ -124,7 +132,12 @@ export class RedisBudgetLedger implements BudgetLedger {
     }
     exhausted ||= this.#stops.isStoppedToday(keyId);
     const dailyLimit = this.options.dailyLimit;
-    return { dailyLimit, used, remaining: exhausted ? 0 : Math.max(0, dailyLimit - used), resetsAt: this.resetsAt() };
+    return {
+      dailyLimit,
+      used,
+      remaining: exhausted ? 0 : Math.max(0, dailyLimit - used),
+      resetsAt: this.resetsAt(),
+    };
   }
 
   resetsAt(): string {

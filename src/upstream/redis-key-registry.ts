@@ -4,7 +4,12 @@
  * process's own memory stands in; what it learns then stays local.
  */
 import type { Redis } from 'ioredis';
-import { type KeyRegistry, type KeyRegistryOptions, type KeyStatus, MemoryKeyRegistry } from './key-registry.js';
+import {
+  type KeyRegistry,
+  type KeyRegistryOptions,
+  type KeyStatus,
+  MemoryKeyRegistry,
+} from './key-registry.js';
 
 export class RedisKeyRegistry implements KeyRegistry {
   readonly #local: MemoryKeyRegistry;
@@ -28,11 +33,15 @@ export class RedisKeyRegistry implements KeyRegistry {
   async markAccepted(keyId: string): Promise<void> {
     await this.#local.markAccepted(keyId);
     // NX: a key's acceptance is not prolonged by each success, so the TTL bounds how long a revoked key reads the cache.
-    await this.redis.set(`key:${keyId}`, 'accepted', 'PX', this.ttls.acceptedTtlMs, 'NX').catch(() => undefined);
+    await this.redis
+      .set(`key:${keyId}`, 'accepted', 'PX', this.ttls.acceptedTtlMs, 'NX')
+      .catch(() => undefined);
   }
 
   async markRejected(keyId: string): Promise<void> {
     await this.#local.markRejected(keyId);
-    await this.redis.set(`key:${keyId}`, 'rejected', 'PX', this.ttls.rejectedTtlMs).catch(() => undefined);
+    await this.redis
+      .set(`key:${keyId}`, 'rejected', 'PX', this.ttls.rejectedTtlMs)
+      .catch(() => undefined);
   }
 }

@@ -56,7 +56,8 @@ export class RequestStats {
 
   /** Counts a call about to be sent; throws CallCapReached, sending nothing, when the cap is reached. */
   countCall(): void {
-    if (this.upstreamCalls >= this.maxUpstreamCalls) throw new CallCapReached(this.maxUpstreamCalls);
+    if (this.upstreamCalls >= this.maxUpstreamCalls)
+      throw new CallCapReached(this.maxUpstreamCalls);
     this.upstreamCalls += 1;
   }
 }

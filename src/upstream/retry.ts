@@ -44,9 +44,10 @@ export async function withRetries<T>(
     } catch (error) {
       if (attemptNumber >= policy.maxAttempts || !isRetriable(error)) throw error;
       const backoff = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** (attemptNumber - 1));
-      const retryAfterMs = error instanceof UpstreamError && error.retryAfterSeconds !== undefined
-        ? error.retryAfterSeconds * 1000
-        : undefined;
+      const retryAfterMs =
+        error instanceof UpstreamError && error.retryAfterSeconds !== undefined
+          ? error.retryAfterSeconds * 1000
+          : undefined;
       const delay = retryAfterMs ?? Math.random() * backoff;
       if (performance.now() + delay >= deadline) throw error;
       try {

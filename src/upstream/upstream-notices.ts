@@ -29,19 +29,31 @@ export class UpstreamNotices {
   bodyRead(request: UpstreamRequest<unknown>, notes: readonly ReadNote[]): void {
     if (notes.length === 0) return;
     const path = request.key.split('?')[0] ?? request.key;
-    const fresh = notes.filter((note) => this.#first(`${path} ${note.at} ${note.field} ${note.note}`));
+    const fresh = notes.filter((note) =>
+      this.#first(`${path} ${note.at} ${note.field} ${note.note}`),
+    );
     if (fresh.length === 0) return;
     this.logger.warn(
-      { upstreamPath: path, resource: request.resource, oddities: fresh.slice(0, NOTES_PER_LINE), count: fresh.length },
+      {
+        upstreamPath: path,
+        resource: request.resource,
+        oddities: fresh.slice(0, NOTES_PER_LINE),
+        count: fresh.length,
+      },
       'upstream body differs from the assumed shape; tolerated where unambiguous',
     );
   }
 
   /** The upstream refused a request built on an assumption (a 400): say which, once. */
   assumptionContradicted(request: UpstreamRequest<unknown>, upstreamMessage: string): void {
-    if (request.assumption === undefined || !this.#first(`assumption ${request.assumption}`)) return;
+    if (request.assumption === undefined || !this.#first(`assumption ${request.assumption}`))
+      return;
     this.logger.warn(
-      { upstreamPath: request.key.split('?')[0], assumption: request.assumption, upstreamMessage: upstreamMessage.slice(0, 200) },
+      {
+        upstreamPath: request.key.split('?')[0],
+        assumption: request.assumption,
+        upstreamMessage: upstreamMessage.slice(0, 200),
+      },
       'the upstream contradicted an assumption of the gateway (see README, "Upstream assumptions")',
     );
   }

@@ -6,7 +6,14 @@ import type { Page, Request, Response } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formatCount, formatExact } from '../../examples/web/src/format.js';
 import { type Stack, startStack } from '../support/stack.js';
-import { type Browser, type StaticServer, UI_TIMEOUT_MS, launchBrowser, screenshot, serveApp } from './harness.js';
+import {
+  type Browser,
+  launchBrowser,
+  type StaticServer,
+  screenshot,
+  serveApp,
+  UI_TIMEOUT_MS,
+} from './harness.js';
 
 /** The leaderboard page's size and the rows a long list starts with (constants of the app). */
 const LEADERBOARD_SIZE = 10;
@@ -32,7 +39,9 @@ afterAll(async () => {
  * Opens the app at `hash`, pointed at the test's gateway, and records its GraphQL requests and
  * answers (read once the page shows their result; the tests never wait on the network).
  */
-async function open(hash: string): Promise<{ page: Page; graphqlRequests: Request[]; graphqlAnswers: Response[] }> {
+async function open(
+  hash: string,
+): Promise<{ page: Page; graphqlRequests: Request[]; graphqlAnswers: Response[] }> {
   const page = await browser.newPage();
   const graphqlRequests: Request[] = [];
   const graphqlAnswers: Response[] = [];
@@ -51,7 +60,7 @@ function isGraphQL(request: Request): boolean {
   return (
     request.url().startsWith(`${stack.url}/graphql`) &&
     request.method() !== 'OPTIONS' &&
-    request.headers()['accept'] !== 'text/event-stream'
+    request.headers().accept !== 'text/event-stream'
   );
 }
 
@@ -63,16 +72,20 @@ describe('example app', () => {
       const rows = page.getByTestId('top-artist');
       await expect.poll(() => rows.count(), { timeout: UI_TIMEOUT_MS }).toBe(expected.length);
 
-      expect(await page.getByTestId('top-artist').getByTestId('artist-link').allTextContents()).toEqual(
-        expected.map((artist) => artist.name),
-      );
+      expect(
+        await page.getByTestId('top-artist').getByTestId('artist-link').allTextContents(),
+      ).toEqual(expected.map((artist) => artist.name));
       expect(await page.getByTestId('artist-streams').allInnerTexts()).toEqual(
         expected.map((artist) => `${formatCount(artist.totalStreams)}\nstreams`),
       );
       const trending = stack.simulator.data.trendingSongs({ limit: LEADERBOARD_SIZE });
       expect(await page.getByTestId('trending-song').count()).toBe(trending.length);
       expect(trending.length).toBeGreaterThan(0);
-      await expect.poll(() => page.getByTestId('trending-song').first().innerText(), { timeout: UI_TIMEOUT_MS }).toContain(trending[0]?.title);
+      await expect
+        .poll(() => page.getByTestId('trending-song').first().textContent(), {
+          timeout: UI_TIMEOUT_MS,
+        })
+        .toContain(trending[0]?.title);
 
       expect(graphqlRequests.map((request) => operationName(request))).toEqual(['Leaderboards']);
       await screenshot(page, 'leaderboard');
@@ -92,7 +105,7 @@ describe('example app', () => {
       await page.getByTestId('artist-page').waitFor({ timeout: UI_TIMEOUT_MS });
 
       expect(new URL(page.url()).hash).toBe(`#/artist/${second.slug}`);
-      expect(await page.getByTestId('artist-name').innerText()).toBe(profile.name);
+      expect(await page.getByTestId('artist-name').textContent()).toBe(profile.name);
       const figures = {
         'total-streams': profile.totalStreams,
         'daily-streams': profile.dailyStreams,
@@ -101,24 +114,37 @@ describe('example app', () => {
       };
       for (const [testId, value] of Object.entries(figures)) {
         const figure = page.getByTestId(testId);
-        expect({ testId, text: await figure.innerText() }).toEqual({ testId, text: formatCount(value) });
+        expect({ testId, text: await figure.textContent() }).toEqual({
+          testId,
+          text: formatCount(value),
+        });
         expect(await figure.getAttribute('title')).toBe(formatExact(value));
       }
       expect(await page.getByTestId('top-song').count()).toBe(profile.topSongs.length);
-      expect(await page.getByTestId('top-song').first().innerText()).toContain(profile.topSongs[0]?.title);
-      if (profile.awards.length > 0) expect(await page.locator('[data-testid=awards] li').count()).toBe(profile.awards.length);
+      expect(await page.getByTestId('top-song').first().textContent()).toContain(
+        profile.topSongs[0]?.title,
+      );
+      if (profile.awards.length > 0)
+        expect(await page.locator('[data-testid=awards] li').count()).toBe(profile.awards.length);
       const chartRows = page.locator('[data-testid=chart-positions] tbody tr');
       expect(await chartRows.count()).toBe(Math.min(LIST_PREVIEW, profile.charts.length));
-      expect(await page.getByTestId('chart-summary').innerText()).toMatch(new RegExp(`^${profile.charts.length} entr`));
+      expect(await page.getByTestId('chart-summary').textContent()).toMatch(
+        new RegExp(`^${profile.charts.length} entr`),
+      );
       // The 90-day history is drawn: one area path with 90 points' worth of data.
       await page.locator('[data-testid=stream-history] .recharts-area-curve').waitFor();
 
-      expect(graphqlRequests.map((request) => operationName(request))).toEqual(['Leaderboards', 'ArtistPage']);
+      expect(graphqlRequests.map((request) => operationName(request))).toEqual([
+        'Leaderboards',
+        'ArtistPage',
+      ]);
       await screenshot(page, 'artist');
 
       // Long lists open in place, from the data already loaded: no further request.
       if (profile.charts.length > LIST_PREVIEW) {
-        await page.getByRole('button', { name: `Show all ${profile.charts.length} chart entries` }).click();
+        await page
+          .getByRole('button', { name: `Show all ${profile.charts.length} chart entries` })
+          .click();
         expect(await chartRows.count()).toBe(profile.charts.length);
       }
       expect(graphqlRequests).toHaveLength(2);
@@ -132,11 +158,13 @@ describe('example app', () => {
     try {
       const view = page.getByTestId('not-found');
       await view.waitFor({ timeout: UI_TIMEOUT_MS });
-      expect(await view.innerText()).toContain('no-such-artist');
+      expect(await view.textContent()).toContain('no-such-artist');
 
       // The view came from this answer's error code.
       expect(graphqlAnswers).toHaveLength(1);
-      const body = (await graphqlAnswers[0]?.json()) as { errors?: { extensions?: { code?: string } }[] };
+      const body = (await graphqlAnswers[0]?.json()) as {
+        errors?: { extensions?: { code?: string } }[];
+      };
       expect(body.errors?.map((error) => error.extensions?.code)).toContain('NOT_FOUND');
       expect(await page.getByTestId('artist-page').count()).toBe(0);
       await screenshot(page, 'not-found');

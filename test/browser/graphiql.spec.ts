@@ -5,8 +5,14 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { type Simulator, startSimulator } from '../../src/simulator/index.js';
-import { CLIENT_KEY, OTHER_CLIENT_KEY, SERVER_KEY, type Stack, startStack } from '../support/stack.js';
-import { type Browser, UI_TIMEOUT_MS, launchBrowser, screenshot } from './harness.js';
+import {
+  CLIENT_KEY,
+  OTHER_CLIENT_KEY,
+  SERVER_KEY,
+  type Stack,
+  startStack,
+} from '../support/stack.js';
+import { type Browser, launchBrowser, screenshot, UI_TIMEOUT_MS } from './harness.js';
 
 let simulator: Simulator;
 let stack: Stack;
@@ -14,12 +20,18 @@ let browser: Browser;
 let slug: string;
 
 beforeAll(async () => {
-  simulator = await startSimulator({ apiKeys: [SERVER_KEY, CLIENT_KEY, OTHER_CLIENT_KEY], dailyLimit: 1_000_000 });
+  simulator = await startSimulator({
+    apiKeys: [SERVER_KEY, CLIENT_KEY, OTHER_CLIENT_KEY],
+    dailyLimit: 1_000_000,
+  });
   const top = simulator.data.leaderboardStreams({ limit: 1 })[0];
   if (top === undefined) throw new Error('the simulator has no artists');
   slug = top.slug;
   // As `npm start` does: the ArtistPage tab opens with a slug that exists.
-  stack = await startStack({ sharedSimulator: simulator, gateway: { exampleVariables: { ArtistPage: { slug } } } });
+  stack = await startStack({
+    sharedSimulator: simulator,
+    gateway: { exampleVariables: { ArtistPage: { slug } } },
+  });
   browser = await launchBrowser();
 }, 60_000);
 
@@ -39,7 +51,10 @@ async function openGraphiQL(url = stack.url): Promise<Page> {
 }
 
 /** The whole text of an editor pane (CodeMirror renders only the lines in view). */
-function editorText(page: Page, pane: '.result-window' | '.graphiql-query-editor'): Promise<string> {
+function editorText(
+  page: Page,
+  pane: '.result-window' | '.graphiql-query-editor',
+): Promise<string> {
   return page.evaluate((selector) => {
     const editor = document.querySelector(`${selector} .CodeMirror`) as
       | (Element & { CodeMirror?: { getValue(): string } })
@@ -51,8 +66,13 @@ function editorText(page: Page, pane: '.result-window' | '.graphiql-query-editor
 it('runs the Leaderboards example and shows its result with extensions.cost', async () => {
   const page = await openGraphiQL();
   try {
-    await page.locator('.graphiql-tab', { hasText: 'Leaderboards' }).locator('.graphiql-tab-button').click();
-    await expect.poll(() => editorText(page, '.graphiql-query-editor'), { timeout: UI_TIMEOUT_MS }).toContain('query Leaderboards');
+    await page
+      .locator('.graphiql-tab', { hasText: 'Leaderboards' })
+      .locator('.graphiql-tab-button')
+      .click();
+    await expect
+      .poll(() => editorText(page, '.graphiql-query-editor'), { timeout: UI_TIMEOUT_MS })
+      .toContain('query Leaderboards');
 
     const run = page.locator('.graphiql-execute-button');
     await run.click();
@@ -78,7 +98,7 @@ it('runs the Leaderboards example and shows its result with extensions.cost', as
     expect(shown.data?.topArtistsByStreams?.[0]?.artist.name).toBe(top?.name);
     expect(shown.extensions?.cost?.upstreamCalls).toBeGreaterThan(0);
     // What is on screen, not only in the editor's model.
-    expect(await page.locator('.result-window').innerText()).toContain('topArtistsByStreams');
+    expect(await page.locator('.result-window').textContent()).toContain('topArtistsByStreams');
     await screenshot(page, 'graphiql');
   } finally {
     await page.close();
@@ -89,15 +109,26 @@ it('opens with one tab per capability, the nested artist page first', async () =
   const page = await openGraphiQL();
   try {
     // The active tab takes its title from the operation once the editor has parsed it.
-    const tabTitles = async () => (await page.locator('.graphiql-tab').allInnerTexts()).map((tab) => tab.trim());
+    const tabTitles = async () =>
+      (await page.locator('.graphiql-tab').allInnerTexts()).map((tab) => tab.trim());
     await expect
       .poll(tabTitles, {
         timeout: UI_TIMEOUT_MS,
         message:
           'the first tab must be ArtistPage: the gateway has to pass `defaultQuery` (see exampleGraphiQL in src/server/examples.ts)',
       })
-      .toEqual(['ArtistPage', 'Leaderboards', 'BrowseArtists', 'ChartWithTrends', 'RecentMilestones', 'MilestoneCrossed', 'ApiUsage']);
-    expect(await editorText(page, '.graphiql-query-editor')).toContain('query ArtistPage($slug: String!)');
+      .toEqual([
+        'ArtistPage',
+        'Leaderboards',
+        'BrowseArtists',
+        'ChartWithTrends',
+        'RecentMilestones',
+        'MilestoneCrossed',
+        'ApiUsage',
+      ]);
+    expect(await editorText(page, '.graphiql-query-editor')).toContain(
+      'query ArtistPage($slug: String!)',
+    );
   } finally {
     await page.close();
   }
@@ -105,19 +136,29 @@ it('opens with one tab per capability, the nested artist page first', async () =
 
 it('runs the MilestoneCrossed subscription tab: a milestone published upstream shows in the result', async () => {
   // A gateway with a refresh poll (an hour apart: the test polls itself once GraphiQL listens).
-  const live = await startStack({ sharedSimulator: simulator, gateway: { refreshPollMs: 3_600_000 } });
+  const live = await startStack({
+    sharedSimulator: simulator,
+    gateway: { refreshPollMs: 3_600_000 },
+  });
   const page = await openGraphiQL(live.url);
   try {
     await live.gateway.refreshPoll!.pollNow();
-    await page.locator('.graphiql-tab', { hasText: 'MilestoneCrossed' }).locator('.graphiql-tab-button').click();
-    await expect.poll(() => editorText(page, '.graphiql-query-editor'), { timeout: UI_TIMEOUT_MS }).toContain('subscription MilestoneCrossed');
+    await page
+      .locator('.graphiql-tab', { hasText: 'MilestoneCrossed' })
+      .locator('.graphiql-tab-button')
+      .click();
+    await expect
+      .poll(() => editorText(page, '.graphiql-query-editor'), { timeout: UI_TIMEOUT_MS })
+      .toContain('subscription MilestoneCrossed');
     // A click in the editor makes GraphiQL take this tab's operation name (see the Leaderboards test).
     await page.locator('.graphiql-query-editor .CodeMirror').click();
     const listening = page.waitForResponse(
       // GraphiQL subscribes over SSE: a POST or a GET carrying the document, whichever its fetcher picks.
       (response) =>
         response.url().startsWith(`${live.url}/graphql`) &&
-        `${decodeURIComponent(response.url())} ${response.request().postData() ?? ''}`.includes('milestoneCrossed'),
+        `${decodeURIComponent(response.url())} ${response.request().postData() ?? ''}`.includes(
+          'milestoneCrossed',
+        ),
     );
     await page.locator('.graphiql-execute-button').click();
     expect((await listening).status()).toBe(200);
@@ -125,7 +166,9 @@ it('runs the MilestoneCrossed subscription tab: a milestone published upstream s
     const artist = simulator.data.allArtists()[11]!;
     simulator.publishMilestone(artist.slug);
     await live.gateway.refreshPoll!.pollNow();
-    await expect.poll(() => editorText(page, '.result-window'), { timeout: 15_000 }).toContain(`"name": "${artist.name}"`);
+    await expect
+      .poll(() => editorText(page, '.result-window'), { timeout: 15_000 })
+      .toContain(`"name": "${artist.name}"`);
     await screenshot(page, 'graphiql-subscription');
   } finally {
     await page.close();

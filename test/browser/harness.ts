@@ -4,12 +4,12 @@
  */
 import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
-import { type Server, createServer } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { extname, join, normalize } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { type BrowserContext, type Page, chromium } from 'playwright-core';
+import { type BrowserContext, chromium, type Page } from 'playwright-core';
 
 /**
  * How long a test waits for the page to show something: generous, since a loaded 2-core machine
@@ -17,7 +17,7 @@ import { type BrowserContext, type Page, chromium } from 'playwright-core';
  */
 export const UI_TIMEOUT_MS = 30_000;
 
-export const CHROMIUM_PATH = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium';
+export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 export const APP_DIST = join(ROOT, 'examples/web/dist');
 const SCREENSHOT_DIR = join(ROOT, 'test-results/screenshots');
@@ -102,7 +102,9 @@ export async function serveApp(): Promise<StaticServer> {
     }
     readFile(join(APP_DIST, relative)).then(
       (body) => {
-        response.writeHead(200, { 'content-type': CONTENT_TYPES[extname(relative)] ?? 'application/octet-stream' });
+        response.writeHead(200, {
+          'content-type': CONTENT_TYPES[extname(relative)] ?? 'application/octet-stream',
+        });
         response.end(body);
       },
       () => response.writeHead(404, { 'content-type': 'text/plain' }).end('not found'),

@@ -31,7 +31,10 @@ const MINIMUM: Record<string, { readonly cold: () => number; readonly why: strin
     cold: () => 4,
     why: 'profile + songs of artist + history + timeline',
   },
-  'top 50 artists by streams, names only': { cold: () => 1, why: 'the leaderboard carries each artist summary' },
+  'top 50 artists by streams, names only': {
+    cold: () => 1,
+    why: 'the leaderboard carries each artist summary',
+  },
   "top 50 artists by streams with each artist's monthlyListeners": {
     cold: () => 1,
     why: 'monthlyListeners is part of the artist summary the leaderboard carries',
@@ -40,8 +43,14 @@ const MINIMUM: Record<string, { readonly cold: () => number; readonly why: strin
     cold: () => 1 + 50,
     why: 'followers is only in the full profile: 1 leaderboard + 50 profiles',
   },
-  "top 20 songs with each song's artist name": { cold: () => 1, why: "a song summary carries its artist's slug and name" },
-  'recent milestones with artist names': { cold: () => 1, why: 'a milestone carries the artist name and song title' },
+  "top 20 songs with each song's artist name": {
+    cold: () => 1,
+    why: "a song summary carries its artist's slug and name",
+  },
+  'recent milestones with artist names': {
+    cold: () => 1,
+    why: 'a milestone carries the artist name and song title',
+  },
   "recent milestones with each artist's awards": {
     cold: () => 1 + distinctArtistsOfRecentMilestones(50),
     why: '1 page + one profile per distinct artist (the loader shares repeats)',
@@ -54,10 +63,19 @@ const MINIMUM: Record<string, { readonly cold: () => number; readonly why: strin
 };
 
 const distinctArtistsOfRecentMilestones = (count: number) =>
-  new Set(data().recentMilestones({ page: 1, limit: 100 }).data.slice(0, count).map((m) => m.artistSlug)).size;
+  new Set(
+    data()
+      .recentMilestones({ page: 1, limit: 100 })
+      .data.slice(0, count)
+      .map((m) => m.artistSlug),
+  ).size;
 
 const distinctChartSongs = (name: string, territory: string) =>
-  new Set(data().chart(name, territory)!.data.map((e) => `${e.songTitle}\u0000${e.artistName}`)).size;
+  new Set(
+    data()
+      .chart(name, territory)!
+      .data.map((e) => `${e.songTitle}\u0000${e.artistName}`),
+  ).size;
 
 describe('upstream calls of the reference queries', () => {
   it.each(REFERENCE_QUERIES)('$name: cold = minimum, warm = 0', async (reference) => {
@@ -77,29 +95,49 @@ describe('upstream calls of the reference queries', () => {
   });
 
   it('two overlapping connection windows: items 80-129 take pages 1 and 2, then items 100-129 take none', async () => {
-    const query = 'query ($after: String) { artists(first: 50, after: $after, isAfrobeats: true) { totalCount nodes { slug } } }';
+    const query =
+      'query ($after: String) { artists(first: 50, after: $after, isAfrobeats: true) { totalCount nodes { slug } } }';
     const before = gateway().upstreamCalls();
     const first = await gateway().query(query, { after: offsetToCursor(79) });
     expect(gateway().upstreamCalls() - before).toBe(2);
-    const pages = stack.simulator.calls.slice(-2).map((c) => c.query.page).sort();
+    const pages = stack.simulator.calls
+      .slice(-2)
+      .map((c) => c.query.page)
+      .sort();
     expect(pages).toEqual(['1', '2']);
 
-    const second = await gateway().query(query.replace('first: 50', 'first: 30'), { after: offsetToCursor(99) });
+    const second = await gateway().query(query.replace('first: 50', 'first: 30'), {
+      after: offsetToCursor(99),
+    });
     expect(gateway().upstreamCalls() - before).toBe(2);
-    const firstSlugs = (first.body.data as any).artists.nodes.map((n: { slug: string }) => n.slug);
-    expect((second.body.data as any).artists.nodes.map((n: { slug: string }) => n.slug)).toEqual(firstSlugs.slice(20));
+    const firstSlugs = (
+      first.body.data as { artists: { nodes: { slug: string }[] } }
+    ).artists.nodes.map((n: { slug: string }) => n.slug);
+    expect(
+      (second.body.data as { artists: { nodes: { slug: string }[] } }).artists.nodes.map(
+        (n: { slug: string }) => n.slug,
+      ),
+    ).toEqual(firstSlugs.slice(20));
   });
 
   it('the same records again: the second query costs nothing and reports its cache hits', async () => {
-    const query = '{ trendingArtists(limit: 7) { rank artist { name } } trendingSongs(limit: 3) { rank } }';
+    const query =
+      '{ trendingArtists(limit: 7) { rank artist { name } } trendingSongs(limit: 3) { rank } }';
     await gateway().query(query);
     const before = gateway().upstreamCalls();
     // Another document reading the same records: the upstream cache answers, not the response cache.
     const again = await gateway().query(`query Again ${query}`);
     expect(gateway().upstreamCalls()).toBe(before);
-    expect(again.body.extensions?.cost).toMatchObject({ upstreamCalls: 0, cacheHits: 2, deduplicated: 0 });
+    expect(again.body.extensions?.cost).toMatchObject({
+      upstreamCalls: 0,
+      cacheHits: 2,
+      deduplicated: 0,
+    });
     // The same document again: the response cache answers.
-    expect((await gateway().query(query)).body.extensions?.cost).toMatchObject({ upstreamCalls: 0, responseCache: 'hit' });
+    expect((await gateway().query(query)).body.extensions?.cost).toMatchObject({
+      upstreamCalls: 0,
+      responseCache: 'hit',
+    });
   });
 
   it('every place in one query that needs the same record shares one call', async () => {
@@ -111,7 +149,11 @@ describe('upstream calls of the reference queries', () => {
       { slug },
     );
     expect(response.body.errors).toBeUndefined();
-    const topSlugs = new Set(data().leaderboardStreams({ limit: 5 }).map((a) => a.slug));
+    const topSlugs = new Set(
+      data()
+        .leaderboardStreams({ limit: 5 })
+        .map((a) => a.slug),
+    );
     topSlugs.add(slug);
     expect(gateway().upstreamCalls() - before).toBe(1 + topSlugs.size);
   });

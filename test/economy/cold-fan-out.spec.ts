@@ -33,19 +33,24 @@ it("reaches the upstream for the children while the profile's own call is still 
   await until(() => stack.simulator.calls.length >= 4);
   expect(pending()?.status).toBe(0);
   expect(stack.simulator.calls.map((call) => call.rawPath).sort()).toEqual(
-    [profilePath, `${profilePath}/history`, `/api/v1/milestones/timeline/${artist.slug}`, `/api/v1/songs/${artist.slug}/songs`].sort(),
+    [
+      profilePath,
+      `${profilePath}/history`,
+      `/api/v1/milestones/timeline/${artist.slug}`,
+      `/api/v1/songs/${artist.slug}/songs`,
+    ].sort(),
   );
 
   const response = await answer;
   expect(response.body.errors).toBeUndefined();
-  expect(response.body.extensions?.['cost']).toMatchObject({ upstreamCalls: 4, deduplicated: 0 });
+  expect(response.body.extensions?.cost).toMatchObject({ upstreamCalls: 4, deduplicated: 0 });
 });
 
 it('an unknown slug costs its children once; once its not-found is cached, nothing', async () => {
   stack.simulator.resetCalls();
   const first = await stack.query(PAGE, { slug: 'no-such-artist-x' });
   expect(first.body.data).toEqual({ artist: null });
-  expect(first.body.errors?.[0]?.extensions?.['code']).toBe('NOT_FOUND');
+  expect(first.body.errors?.[0]?.extensions?.code).toBe('NOT_FOUND');
   expect(stack.upstreamCalls()).toBe(4);
 
   stack.simulator.resetCalls();

@@ -27,17 +27,23 @@ const expectedMidnight = () => {
 describe('retries', () => {
   it('upstream 500 then 200: retried once, answered', async () => {
     const stack = await stackWith({});
-    stack.simulator.injectFault({ kind: 'status', status: 500 }, { path: '/api/v1/charts', times: 1 });
+    stack.simulator.injectFault(
+      { kind: 'status', status: 500 },
+      { path: '/api/v1/charts', times: 1 },
+    );
     const response = await stack.query(CHARTS);
     expect(response.body.errors).toBeUndefined();
-    expect((response.body.data as any).charts.length).toBe(3);
+    expect((response.body.data as { charts: unknown[] }).charts.length).toBe(3);
     expect(stack.upstreamCalls()).toBe(2);
     expect(response.body.extensions?.cost).toMatchObject({ upstreamCalls: 2 });
   });
 
   it('honours Retry-After on a 503', async () => {
     const stack = await stackWith({});
-    stack.simulator.injectFault({ kind: 'status', status: 503, retryAfterSeconds: 1 }, { path: '/api/v1/charts', times: 1 });
+    stack.simulator.injectFault(
+      { kind: 'status', status: 503, retryAfterSeconds: 1 },
+      { path: '/api/v1/charts', times: 1 },
+    );
     const started = Date.now();
     const response = await stack.query(CHARTS);
     expect(response.body.errors).toBeUndefined();
@@ -46,7 +52,10 @@ describe('retries', () => {
 
   it('never retries a 4xx', async () => {
     const stack = await stackWith({});
-    stack.simulator.injectFault({ kind: 'status', status: 400 }, { path: '/api/v1/charts', times: 1 });
+    stack.simulator.injectFault(
+      { kind: 'status', status: 400 },
+      { path: '/api/v1/charts', times: 1 },
+    );
     const response = await stack.query(CHARTS);
     expect(response.body.errors?.[0]?.extensions?.code).toBe('BAD_USER_INPUT');
     expect(stack.upstreamCalls()).toBe(1);
@@ -54,7 +63,18 @@ describe('retries', () => {
 });
 
 describe('stale-if-error', () => {
-  const shortTtl = { gateway: { retries: 0, cache: { ttlMs: 50, notFoundTtlMs: 50, staleIfErrorMs: 60_000, maxEntries: 100, maxBytes: 1e7 } } };
+  const shortTtl = {
+    gateway: {
+      retries: 0,
+      cache: {
+        ttlMs: 50,
+        notFoundTtlMs: 50,
+        staleIfErrorMs: 60_000,
+        maxEntries: 100,
+        maxBytes: 1e7,
+      },
+    },
+  };
 
   it('upstream down with a warm cache: answers stale, and says so', async () => {
     const stack = await stackWith(shortTtl);
@@ -64,7 +84,9 @@ describe('stale-if-error', () => {
     const stale = await stack.query(CHARTS);
     expect(stale.body.errors).toBeUndefined();
     expect(stale.body.data).toEqual(fresh.body.data);
-    expect(stale.body.extensions?.stale).toEqual([{ resource: 'charts', path: '/api/v1/charts', ageSeconds: 0 }]);
+    expect(stale.body.extensions?.stale).toEqual([
+      { resource: 'charts', path: '/api/v1/charts', ageSeconds: 0 },
+    ]);
   });
 
   it('upstream down with a cold cache: UPSTREAM_ERROR for that field, partial data elsewhere', async () => {
@@ -73,11 +95,20 @@ describe('stale-if-error', () => {
     await stack.query('query ($slug: String!) { artist(slug: $slug) { name } }', { slug });
     await sleep(80);
     await stack.simulator.stop();
-    const response = await stack.query('query ($slug: String!) { artist(slug: $slug) { name } other: artist(slug: "never-fetched") { name } }', {
-      slug,
+    const response = await stack.query(
+      'query ($slug: String!) { artist(slug: $slug) { name } other: artist(slug: "never-fetched") { name } }',
+      {
+        slug,
+      },
+    );
+    expect(response.body.data).toEqual({
+      artist: { name: stack.simulator.data.allArtists()[0]!.name },
+      other: null,
     });
-    expect(response.body.data).toEqual({ artist: { name: stack.simulator.data.allArtists()[0]!.name }, other: null });
-    expect(response.body.errors?.[0]).toMatchObject({ path: ['other'], extensions: { code: 'UPSTREAM_ERROR' } });
+    expect(response.body.errors?.[0]).toMatchObject({
+      path: ['other'],
+      extensions: { code: 'UPSTREAM_ERROR' },
+    });
     expect(response.body.extensions?.stale).toHaveLength(1);
   });
 
@@ -98,34 +129,40 @@ describe('daily budget', () => {
     await stack.query(CHARTS);
     stack.simulator.injectFault({ kind: 'status', status: 429 }, { path: '/api/v1/leaderboard' });
     const limited = await stack.query('{ topSongs { rank } }');
-    expect(limited.body.errors?.[0]).toMatchObject({ extensions: { code: 'RATE_LIMITED', resetsAt: expectedMidnight() } });
+    expect(limited.body.errors?.[0]).toMatchObject({
+      extensions: { code: 'RATE_LIMITED', resetsAt: expectedMidnight() },
+    });
     stack.simulator.clearFaults();
 
     const calls = stack.upstreamCalls();
     const cached = await stack.query(CHARTS);
     expect(cached.body.errors).toBeUndefined();
     const miss = await stack.query('query { artist(slug: "anyone") { name } }');
-    expect(miss.body.errors?.[0]).toMatchObject({ extensions: { code: 'RATE_LIMITED', resetsAt: expectedMidnight() } });
+    expect(miss.body.errors?.[0]).toMatchObject({
+      extensions: { code: 'RATE_LIMITED', resetsAt: expectedMidnight() },
+    });
     expect(stack.upstreamCalls()).toBe(calls);
     const usage = await stack.query('{ apiUsage { remaining used } }');
-    expect((usage.body.data as any).apiUsage).toEqual({ remaining: 0, used: 2 });
+    expect((usage.body.data as { apiUsage: unknown }).apiUsage).toEqual({ remaining: 0, used: 2 });
     expect(usage.body.extensions?.cost).toMatchObject({ budget: { remaining: 0 } });
   });
 
   it('stops at the configured daily limit without waiting for the upstream to say 429', async () => {
     // One client alone may spend the whole day here: the per-client share is tested in test/scale-out.
     const stack = await stackWith({ gateway: { dailyLimit: 3, stores: { clientBudgetShare: 1 } } });
-    const slugs = stack.simulator.data.allArtists().slice(0, 5).map((a) => a.slug);
+    const slugs = stack.simulator.data
+      .allArtists()
+      .slice(0, 5)
+      .map((a) => a.slug);
     const results = [];
-    for (const slug of slugs) results.push(await stack.query('query ($slug: String!) { artist(slug: $slug) { name } }', { slug }));
+    for (const slug of slugs)
+      results.push(
+        await stack.query('query ($slug: String!) { artist(slug: $slug) { name } }', { slug }),
+      );
     expect(stack.upstreamCalls()).toBe(3);
-    expect(results.map((r) => (r.body.errors?.[0]?.extensions?.code as string | undefined) ?? 'ok')).toEqual([
-      'ok',
-      'ok',
-      'ok',
-      'RATE_LIMITED',
-      'RATE_LIMITED',
-    ]);
+    expect(
+      results.map((r) => (r.body.errors?.[0]?.extensions?.code as string | undefined) ?? 'ok'),
+    ).toEqual(['ok', 'ok', 'ok', 'RATE_LIMITED', 'RATE_LIMITED']);
   });
 });
 
@@ -136,7 +173,10 @@ describe('slow upstream', () => {
       gateway: { deadlineMs: 300, retries: 2 },
     });
     const started = Date.now();
-    const responses = await Promise.all([stack.query(CHARTS), stack.query('{ topSongs { rank } }')]);
+    const responses = await Promise.all([
+      stack.query(CHARTS),
+      stack.query('{ topSongs { rank } }'),
+    ]);
     expect(Date.now() - started).toBeLessThan(1_500);
     for (const response of responses) {
       expect(response.body.errors?.[0]?.extensions?.code).toBe('UPSTREAM_ERROR');
@@ -148,7 +188,9 @@ describe('slow upstream', () => {
     const stack = await stackWith({ simulator: { latencyMs: 200 } });
     const responses = await Promise.all(Array.from({ length: 5 }, () => stack.query(CHARTS)));
     expect(stack.upstreamCalls()).toBe(1);
-    const costs = responses.map((r) => r.body.extensions?.cost as { upstreamCalls: number; deduplicated: number });
+    const costs = responses.map(
+      (r) => r.body.extensions?.cost as { upstreamCalls: number; deduplicated: number },
+    );
     expect(costs.reduce((sum, c) => sum + c.upstreamCalls, 0)).toBe(1);
     expect(costs.reduce((sum, c) => sum + c.deduplicated, 0)).toBe(4);
   });
@@ -158,16 +200,29 @@ describe('slow upstream', () => {
       simulator: { latencyMs: 300 },
       gateway: {
         retries: 0,
-        client: { connectTimeoutMs: 1_000, headersTimeoutMs: 5_000, bodyTimeoutMs: 5_000, maxConcurrency: 2, maxQueue: 2, maxBodyBytes: 1e6 },
+        client: {
+          connectTimeoutMs: 1_000,
+          headersTimeoutMs: 5_000,
+          bodyTimeoutMs: 5_000,
+          maxConcurrency: 2,
+          maxQueue: 2,
+          maxBodyBytes: 1e6,
+        },
       },
     });
-    const slugs = stack.simulator.data.allArtists().slice(0, 6).map((a) => a.slug);
+    const slugs = stack.simulator.data
+      .allArtists()
+      .slice(0, 6)
+      .map((a) => a.slug);
     const query = `{ ${slugs.map((slug, i) => `a${i}: artist(slug: "${slug}") { name }`).join(' ')} }`;
     const response = await stack.query(query);
     const failed = response.body.errors ?? [];
     expect(failed).toHaveLength(2);
     for (const error of failed) {
-      expect(error).toMatchObject({ message: 'The gateway has too many upstream calls waiting', extensions: { code: 'UPSTREAM_ERROR' } });
+      expect(error).toMatchObject({
+        message: 'The gateway has too many upstream calls waiting',
+        extensions: { code: 'UPSTREAM_ERROR' },
+      });
     }
     expect(stack.upstreamCalls()).toBe(4);
   });

@@ -52,9 +52,13 @@ const without = (item: Json, ...keys: string[]) => {
   for (const key of keys) delete item[key];
   return item;
 };
-const atIndex = (index: number, fn: (item: Json) => Json) => (item: Json, i: number) => (i === index ? fn(item) : item);
+const atIndex = (index: number, fn: (item: Json) => Json) => (item: Json, i: number) =>
+  i === index ? fn(item) : item;
 
-async function run(variation: Variation, maxUpstreamCost = 100): Promise<{ response: GraphQLResponse; log: string }> {
+async function run(
+  variation: Variation,
+  maxUpstreamCost = 100,
+): Promise<{ response: GraphQLResponse; log: string }> {
   const log = captureLog();
   const stack = await startStack({
     sharedSimulator: simulator,
@@ -75,8 +79,10 @@ async function run(variation: Variation, maxUpstreamCost = 100): Promise<{ respo
   }
 }
 
-const PROFILE = 'query ($slug: String!) { artist(slug: $slug) { name country followers totalStreams monthlyListeners isAfrobeats imageUrl } }';
-const WITH_HISTORY = 'query ($slug: String!) { artist(slug: $slug) { name history { date dailyStreams } } }';
+const PROFILE =
+  'query ($slug: String!) { artist(slug: $slug) { name country followers totalStreams monthlyListeners isAfrobeats imageUrl } }';
+const WITH_HISTORY =
+  'query ($slug: String!) { artist(slug: $slug) { name history { date dailyStreams } } }';
 
 const profileVariations = (): Variation[] => [
   {
@@ -91,7 +97,15 @@ const profileVariations = (): Variation[] => [
     path: `/api/v1/artists/${artist.slug}`,
     rewrite: (body) => without(body, 'country', 'followers', 'imageUrl', 'isAfrobeats'),
     query: PROFILE,
-    data: { artist: { name: artist.name, country: null, followers: null, imageUrl: null, isAfrobeats: null } },
+    data: {
+      artist: {
+        name: artist.name,
+        country: null,
+        followers: null,
+        imageUrl: null,
+        isAfrobeats: null,
+      },
+    },
   },
   {
     name: 'numbers as numeric strings are read, and noted in the log',
@@ -99,7 +113,8 @@ const profileVariations = (): Variation[] => [
     rewrite: (body) => ({ ...body, totalStreams: '12345678901', isAfrobeats: 'true' }),
     query: PROFILE,
     data: { artist: { name: artist.name, totalStreams: 12345678901, isAfrobeats: true } },
-    logged: /"upstreamPath":"\/api\/v1\/artists\/[^"]+".*"field":"totalStreams","value":"\\"12345678901\\"".*numeric string/,
+    logged:
+      /"upstreamPath":"\/api\/v1\/artists\/[^"]+".*"field":"totalStreams","value":"\\"12345678901\\"".*numeric string/,
   },
   {
     name: 'snake_case names of known fields are read',
@@ -138,7 +153,13 @@ const profileVariations = (): Variation[] => [
   {
     name: 'an award without a name is left out and reported; an award without a result has won null',
     path: `/api/v1/artists/${artist.slug}`,
-    rewrite: (body) => ({ ...body, awards: [{ category: 'x', result: 'won' }, { name: 'Kept', year: '2020' }] }),
+    rewrite: (body) => ({
+      ...body,
+      awards: [
+        { category: 'x', result: 'won' },
+        { name: 'Kept', year: '2020' },
+      ],
+    }),
     query: 'query ($slug: String!) { artist(slug: $slug) { name awards { name year won } } }',
     data: { artist: { name: artist.name, awards: [{ name: 'Kept', year: 2020, won: null }] } },
     warnings: [[['artist', 'awards'], 0]],
@@ -153,8 +174,14 @@ const profileVariations = (): Variation[] => [
         { chartName: 'b', chartTerritory: 'NG', position: 2, chartWeek: '2026-11-13T00:00:00Z' },
       ],
     }),
-    query: 'query ($slug: String!) { artist(slug: $slug) { name chartPositions { position week chart { name } } } }',
-    data: { artist: { name: artist.name, chartPositions: [{ position: 2, week: '2026-11-13', chart: { name: 'b' } }] } },
+    query:
+      'query ($slug: String!) { artist(slug: $slug) { name chartPositions { position week chart { name } } } }',
+    data: {
+      artist: {
+        name: artist.name,
+        chartPositions: [{ position: 2, week: '2026-11-13', chart: { name: 'b' } }],
+      },
+    },
     warnings: [[['artist', 'chartPositions'], 0]],
   },
   {
@@ -183,7 +210,12 @@ const historyVariations = (): Variation[] => {
       path,
       rewrite: (body) => ({ data: body }),
       query: WITH_HISTORY,
-      data: { artist: { name: artist.name, history: expect.arrayContaining([expect.objectContaining({ date: expect.any(String) })]) } },
+      data: {
+        artist: {
+          name: artist.name,
+          history: expect.arrayContaining([expect.objectContaining({ date: expect.any(String) })]),
+        },
+      },
     },
     {
       name: 'timestamps for dates are read as their UTC day',
@@ -238,7 +270,14 @@ const historyVariations = (): Variation[] => {
       path,
       rewrite: mapItems((s) => ({ ...s, dailyStreams: String(s.dailyStreams) })),
       query: WITH_HISTORY,
-      data: { artist: { name: artist.name, history: expect.arrayContaining([expect.objectContaining({ dailyStreams: expect.any(Number) })]) } },
+      data: {
+        artist: {
+          name: artist.name,
+          history: expect.arrayContaining([
+            expect.objectContaining({ dailyStreams: expect.any(Number) }),
+          ]),
+        },
+      },
     },
   ];
 };
@@ -251,14 +290,22 @@ const rankingVariations = (): Variation[] => [
     path: '/api/v1/trending/artists',
     rewrite: mapItems((item) => without(item, 'momentumScore')),
     query: RANKINGS,
-    data: { trendingArtists: [{ rank: 1, momentumScore: null }, { rank: 2, momentumScore: null }, { rank: 3, momentumScore: null }] },
+    data: {
+      trendingArtists: [
+        { rank: 1, momentumScore: null },
+        { rank: 2, momentumScore: null },
+        { rank: 3, momentumScore: null },
+      ],
+    },
   },
   {
     name: 'a momentum score as a string is read',
     path: '/api/v1/trending/artists',
     rewrite: mapItems((item) => ({ ...item, momentumScore: '87.5' })),
     query: RANKINGS,
-    data: { trendingArtists: [{ momentumScore: 87.5 }, { momentumScore: 87.5 }, { momentumScore: 87.5 }] },
+    data: {
+      trendingArtists: [{ momentumScore: 87.5 }, { momentumScore: 87.5 }, { momentumScore: 87.5 }],
+    },
   },
   {
     name: 'a missing rank is the position in the ordered list',
@@ -272,7 +319,10 @@ const rankingVariations = (): Variation[] => [
     path: '/api/v1/trending/artists',
     rewrite: mapItems(atIndex(0, (item) => without(item, 'slug'))),
     query: RANKINGS,
-    data: { trendingArtists: [{ rank: 2 }, { rank: 3 }], topArtistsByStreams: [{ rank: 1 }, { rank: 2 }] },
+    data: {
+      trendingArtists: [{ rank: 2 }, { rank: 3 }],
+      topArtistsByStreams: [{ rank: 1 }, { rank: 2 }],
+    },
     warnings: [[['trendingArtists'], 0]],
   },
   {
@@ -313,9 +363,17 @@ const milestoneVariations = (): Variation[] => [
   {
     name: 'a recent milestone without a documented field is left out; the page and its total stay',
     path: '/api/v1/milestones/recent',
-    rewrite: (body) => ({ ...body, data: body.data.map(atIndex(1, (m: Json) => without(m, 'isAfrobeats'))) }),
+    rewrite: (body) => ({
+      ...body,
+      data: body.data.map(atIndex(1, (m: Json) => without(m, 'isAfrobeats'))),
+    }),
     query: '{ recentMilestones(first: 3) { totalCount edges { cursor node { id isAfrobeats } } } }',
-    data: { recentMilestones: { totalCount: expect.any(Number), edges: [expect.anything(), expect.anything()] } },
+    data: {
+      recentMilestones: {
+        totalCount: expect.any(Number),
+        edges: [expect.anything(), expect.anything()],
+      },
+    },
     warnings: [[['recentMilestones'], 1]],
   },
   {
@@ -335,25 +393,44 @@ const chartVariations = (): Variation[] => {
     {
       name: 'an entry without weeksOnChart is left out, not given 1',
       path,
-      rewrite: (body) => ({ ...body, data: body.data.map(atIndex(0, (e: Json) => without(e, 'weeksOnChart'))) }),
+      rewrite: (body) => ({
+        ...body,
+        data: body.data.map(atIndex(0, (e: Json) => without(e, 'weeksOnChart'))),
+      }),
       query,
-      data: { chart: { entries: expect.not.arrayContaining([expect.objectContaining({ position: 1 })]) } },
+      data: {
+        chart: { entries: expect.not.arrayContaining([expect.objectContaining({ position: 1 })]) },
+      },
       warnings: [[['chart', 'entries'], 0]],
     },
     {
       name: 'an entry without delta is left out, not given 0',
       path,
-      rewrite: (body) => ({ ...body, data: body.data.map(atIndex(1, (e: Json) => without(e, 'delta'))) }),
+      rewrite: (body) => ({
+        ...body,
+        data: body.data.map(atIndex(1, (e: Json) => without(e, 'delta'))),
+      }),
       query,
-      data: { chart: { entries: expect.not.arrayContaining([expect.objectContaining({ position: 2 })]) } },
+      data: {
+        chart: { entries: expect.not.arrayContaining([expect.objectContaining({ position: 2 })]) },
+      },
       warnings: [[['chart', 'entries'], 1]],
     },
     {
       name: 'a lower-case trend is read',
       path,
-      rewrite: (body) => ({ ...body, data: body.data.map((e: Json) => ({ ...e, trend: String(e.trend).toLowerCase() })) }),
+      rewrite: (body) => ({
+        ...body,
+        data: body.data.map((e: Json) => ({ ...e, trend: String(e.trend).toLowerCase() })),
+      }),
       query,
-      data: { chart: { entries: expect.arrayContaining([expect.objectContaining({ trend: expect.stringMatching(/^[A-Z]+$/) })]) } },
+      data: {
+        chart: {
+          entries: expect.arrayContaining([
+            expect.objectContaining({ trend: expect.stringMatching(/^[A-Z]+$/) }),
+          ]),
+        },
+      },
     },
     {
       name: 'a chart without meta.total is an error at the chart, which promises totalEntries',
@@ -366,9 +443,18 @@ const chartVariations = (): Variation[] => {
     {
       name: 'a NEW entry never has a previous position, whatever the body says',
       path,
-      rewrite: (body) => ({ ...body, data: body.data.map((e: Json) => ({ ...e, trend: 'NEW', prevRank: 7 })) }),
+      rewrite: (body) => ({
+        ...body,
+        data: body.data.map((e: Json) => ({ ...e, trend: 'NEW', prevRank: 7 })),
+      }),
       query,
-      data: { chart: { entries: expect.arrayContaining([expect.objectContaining({ trend: 'NEW', previousPosition: null })]) } },
+      data: {
+        chart: {
+          entries: expect.arrayContaining([
+            expect.objectContaining({ trend: 'NEW', previousPosition: null }),
+          ]),
+        },
+      },
     },
   ];
 };
@@ -386,11 +472,15 @@ describe.each([
       const context = `${variation.name}: ${JSON.stringify(response.body)}`;
       expect(response.status, context).toBe(200);
       expect(response.body.data, context).toMatchObject(variation.data);
-      const errors = (response.body.errors ?? []).map((e) => [e.extensions?.['code'], e.path]);
+      const errors = (response.body.errors ?? []).map((e) => [e.extensions?.code, e.path]);
       expect(errors, context).toEqual(variation.errors ?? []);
-      const warnings = ((response.body.extensions?.['warnings'] ?? []) as { path: unknown; index: number; code: string }[]).map(
-        (w) => [w.path, w.index],
-      );
+      const warnings = (
+        (response.body.extensions?.warnings ?? []) as {
+          path: unknown;
+          index: number;
+          code: string;
+        }[]
+      ).map((w) => [w.path, w.index]);
       expect(warnings, context).toEqual(variation.warnings ?? []);
       if (variation.logged !== undefined) expect(log, context).toMatch(variation.logged);
     }
@@ -399,7 +489,10 @@ describe.each([
 
 describe('details the table cannot show', () => {
   it('derived milestone ids never collide, whatever the upstream leaves out', async () => {
-    for (const keep of [['threshold', 'crossedAt'], ['threshold', 'crossedAt', 'metric', 'songTitle', 'songId', 'artistSlug']]) {
+    for (const keep of [
+      ['threshold', 'crossedAt'],
+      ['threshold', 'crossedAt', 'metric', 'songTitle', 'songId', 'artistSlug'],
+    ]) {
       const { response } = await run({
         name: 'ids',
         path: `/api/v1/milestones/timeline/${artist.slug}`,
@@ -407,7 +500,8 @@ describe('details the table cannot show', () => {
         query: TIMELINE,
         data: {},
       });
-      const milestones = (response.body.data?.['artist'] as { milestones: { id: string }[] }).milestones;
+      const milestones = (response.body.data!.artist as { milestones: { id: string }[] })
+        .milestones;
       expect(milestones.length).toBeGreaterThan(1);
       expect(new Set(milestones.map((m) => m.id)).size).toBe(milestones.length);
       expect(milestones.every((m) => m.id.startsWith('derived:'))).toBe(true);
@@ -417,15 +511,21 @@ describe('details the table cannot show', () => {
   it('a song milestone without artistName still finds its song through the parent artist', async () => {
     const timeline = simulator.data.milestoneTimeline(artist.slug) ?? [];
     expect(timeline.some((m) => m.songTitle !== null)).toBe(true);
-    const { response } = await run({
-      name: 'no artistName',
-      path: `/api/v1/milestones/timeline/${artist.slug}`,
-      rewrite: mapItems((m) => without(m, 'artistName', 'artistSlug')),
-      query: 'query ($slug: String!) { artist(slug: $slug) { milestones { song { slug title } } } }',
-      data: {},
-    }, 1_000);
+    const { response } = await run(
+      {
+        name: 'no artistName',
+        path: `/api/v1/milestones/timeline/${artist.slug}`,
+        rewrite: mapItems((m) => without(m, 'artistName', 'artistSlug')),
+        query:
+          'query ($slug: String!) { artist(slug: $slug) { milestones { song { slug title } } } }',
+        data: {},
+      },
+      1_000,
+    );
     expect(response.body.errors).toBeUndefined();
-    const songs = (response.body.data?.['artist'] as { milestones: { song: { slug: string } | null }[] }).milestones;
+    const songs = (
+      response.body.data!.artist as { milestones: { song: { slug: string } | null }[] }
+    ).milestones;
     expect(songs.some((m) => m.song !== null && m.song.slug.length > 0)).toBe(true);
   });
 
@@ -437,7 +537,7 @@ describe('details the table cannot show', () => {
       query: WITH_HISTORY,
       data: {},
     });
-    const history = (response.body.data?.['artist'] as { history: { date: string }[] }).history;
+    const history = (response.body.data!.artist as { history: { date: string }[] }).history;
     const full = simulator.data.artistHistory(artist.slug) ?? [];
     expect(history).toHaveLength(full.length - 1);
     expect(history.map((s) => s.date)).toEqual([...history.map((s) => s.date)].sort());

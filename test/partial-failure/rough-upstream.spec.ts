@@ -11,29 +11,35 @@ import { type GraphQLResponse, type Stack, startStack } from '../support/stack.j
 
 let stack: Stack;
 beforeAll(async () => {
-  stack = await startStack({ simulator: { roughness: true }, gateway: { protection: { maxUpstreamCost: 1_000 } } });
+  stack = await startStack({
+    simulator: { roughness: true },
+    gateway: { protection: { maxUpstreamCost: 1_000 } },
+  });
 });
 afterAll(() => stack.close());
 
-const operation = (name: string) => readFileSync(new URL(`../../examples/operations/${name}.graphql`, import.meta.url), 'utf8');
+const operation = (name: string) =>
+  readFileSync(new URL(`../../examples/operations/${name}.graphql`, import.meta.url), 'utf8');
 
 function whole(response: GraphQLResponse): Record<string, unknown> {
   expect(response.status).toBe(200);
   expect(response.body.errors, JSON.stringify(response.body.errors)).toBeUndefined();
-  expect(response.body.extensions?.['warnings']).toBeUndefined();
+  expect(response.body.extensions?.warnings).toBeUndefined();
   return response.body.data as Record<string, unknown>;
 }
 
 it('artist pages of artists with gaps are whole, with nulls where the upstream said nothing', async () => {
   const artists = stack.simulator.data.allArtists();
-  const gaps = artists.filter((a) => a.country === undefined || a.imageUrl === undefined).slice(0, 5);
+  const gaps = artists
+    .filter((a) => a.country === undefined || a.imageUrl === undefined)
+    .slice(0, 5);
   expect(gaps.length).toBeGreaterThan(0);
   for (const artist of gaps) {
     const data = whole(await stack.query(operation('ArtistPage'), { slug: artist.slug }));
-    const page = data['artist'] as Record<string, unknown>;
-    expect(page['name']).toBe(artist.name);
-    if (artist.country === undefined) expect(page['country']).toBeNull();
-    if (artist.imageUrl === undefined) expect(page['imageUrl']).toBeNull();
+    const page = data.artist as Record<string, unknown>;
+    expect(page.name).toBe(artist.name);
+    if (artist.country === undefined) expect(page.country).toBeNull();
+    if (artist.imageUrl === undefined) expect(page.imageUrl).toBeNull();
   }
 });
 
@@ -44,7 +50,7 @@ it('chart entries naming songs the catalogue lacks have song null; the rest reso
       `{ chart(name: "${chart.chartName}", territory: "${chart.chartTerritory}") { entries { songTitle song { slug } } } }`,
     ),
   );
-  const entries = (data['chart'] as { entries: { song: { slug: string } | null }[] }).entries;
+  const entries = (data.chart as { entries: { song: { slug: string } | null }[] }).entries;
   expect(entries.some((entry) => entry.song === null)).toBe(true);
   expect(entries.some((entry) => entry.song !== null)).toBe(true);
 });
@@ -70,12 +76,15 @@ it('a milestone of a song whose title the artist used twice finds a song of that
     const repeated = titles.find((title, i) => titles.indexOf(title) !== i);
     if (repeated === undefined) continue;
     const data = whole(
-      await stack.query('query ($t: String!, $a: String!) { searchSongs(title: $t, artistName: $a) { slug title } }', {
-        t: repeated,
-        a: artist.name,
-      }),
+      await stack.query(
+        'query ($t: String!, $a: String!) { searchSongs(title: $t, artistName: $a) { slug title } }',
+        {
+          t: repeated,
+          a: artist.name,
+        },
+      ),
     );
-    const found = data['searchSongs'] as { slug: string; title: string }[];
+    const found = data.searchSongs as { slug: string; title: string }[];
     expect(found.filter((s) => s.title === repeated).length).toBeGreaterThanOrEqual(2);
     return;
   }

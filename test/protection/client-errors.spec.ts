@@ -24,7 +24,10 @@ afterAll(async () => {
 interface Answer {
   readonly status: number;
   readonly codes: unknown[];
-  readonly body: { data?: unknown; errors?: { message: string; extensions?: { code?: unknown } }[] };
+  readonly body: {
+    data?: unknown;
+    errors?: { message: string; extensions?: { code?: unknown } }[];
+  };
 }
 
 const ACCEPT = { accept: 'application/graphql-response+json' };
@@ -35,11 +38,19 @@ async function send(target: Stack, init: RequestInit & { search?: string }): Pro
     headers: { ...ACCEPT, ...(init.headers as Record<string, string> | undefined) },
   });
   const body = JSON.parse(await response.text()) as Answer['body'];
-  return { status: response.status, codes: (body.errors ?? []).map((error) => error.extensions?.code), body };
+  return {
+    status: response.status,
+    codes: (body.errors ?? []).map((error) => error.extensions?.code),
+    body,
+  };
 }
 
 const postJson = (body: unknown, target = stack) =>
-  send(target, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  send(target, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
 const get = (search: string, target = stack) => send(target, { method: 'GET', search });
 
 /** Runs `act` and checks that it made no upstream call. */
@@ -54,22 +65,27 @@ async function withoutUpstreamCalls(act: () => Promise<Answer>): Promise<Answer>
 const apq = (hash: string) => ({ persistedQuery: { version: 1, sha256Hash: hash } });
 
 describe('persisted-operation ids that name Object.prototype members', () => {
-  it.each(['__proto__', 'constructor', 'toString', 'hasOwnProperty'])('%s finds nothing, by documentId or APQ hash', async (id) => {
-    const answers = await withoutUpstreamCalls(async () => {
-      const results = await Promise.all([
-        get(`?documentId=${id}`),
-        postJson({ documentId: id }),
-        postJson({ extensions: apq(id) }),
-        get(`?extensions=${encodeURIComponent(JSON.stringify(apq(id)))}`),
-      ]);
-      return { status: 400, codes: results.flatMap((r) => r.codes), body: {} };
-    });
-    expect(answers.codes).toEqual(Array(4).fill('PERSISTED_QUERY_NOT_FOUND'));
-  });
+  it.each(['__proto__', 'constructor', 'toString', 'hasOwnProperty'])(
+    '%s finds nothing, by documentId or APQ hash',
+    async (id) => {
+      const answers = await withoutUpstreamCalls(async () => {
+        const results = await Promise.all([
+          get(`?documentId=${id}`),
+          postJson({ documentId: id }),
+          postJson({ extensions: apq(id) }),
+          get(`?extensions=${encodeURIComponent(JSON.stringify(apq(id)))}`),
+        ]);
+        return { status: 400, codes: results.flatMap((r) => r.codes), body: {} };
+      });
+      expect(answers.codes).toEqual(Array(4).fill('PERSISTED_QUERY_NOT_FOUND'));
+    },
+  );
 
   it('in allow-list mode: PERSISTED_QUERY_ONLY', async () => {
     const byGet = await withoutUpstreamCalls(() => get('?documentId=__proto__', allowList));
-    const byPost = await withoutUpstreamCalls(() => postJson({ documentId: '__proto__' }, allowList));
+    const byPost = await withoutUpstreamCalls(() =>
+      postJson({ documentId: '__proto__' }, allowList),
+    );
     expect([byGet.status, byGet.codes, byPost.status, byPost.codes]).toEqual([
       400,
       ['PERSISTED_QUERY_ONLY'],
@@ -115,7 +131,11 @@ describe('media types', () => {
 
   it('any other unreadable media type too', async () => {
     const answer = await withoutUpstreamCalls(() =>
-      send(stack, { method: 'POST', headers: { 'content-type': 'text/plain' }, body: '{ apiUsage { used } }' }),
+      send(stack, {
+        method: 'POST',
+        headers: { 'content-type': 'text/plain' },
+        body: '{ apiUsage { used } }',
+      }),
     );
     expect([answer.status, answer.codes]).toEqual([415, ['BAD_REQUEST']]);
   });
@@ -123,8 +143,14 @@ describe('media types', () => {
 
 describe('documents', () => {
   it.each([
-    ['list literal', (n: number) => `{ topSongs(limit: ${'['.repeat(n)}1${']'.repeat(n)}) { rank } }`],
-    ['object literal', (n: number) => `{ topSongs(limit: ${'{a:'.repeat(n)}1${'}'.repeat(n)}) { rank } }`],
+    [
+      'list literal',
+      (n: number) => `{ topSongs(limit: ${'['.repeat(n)}1${']'.repeat(n)}) { rank } }`,
+    ],
+    [
+      'object literal',
+      (n: number) => `{ topSongs(limit: ${'{a:'.repeat(n)}1${'}'.repeat(n)}) { rank } }`,
+    ],
     ['selection sets', (n: number) => `{ ${'a {'.repeat(n)} b ${'}'.repeat(n)} }`],
   ])('a 2,000-deep %s → QUERY_TOO_COMPLEX before parsing', async (_, document) => {
     const answer = await withoutUpstreamCalls(() => postJson({ query: document(2_000) }));
@@ -136,7 +162,9 @@ describe('documents', () => {
     const brackets = '['.repeat(100);
     const answer = await postJson({ query: `# ${brackets}\n{ apiUsage { used } a: __typename }` });
     expect(answer.body).toMatchObject({ data: { a: 'Query' } });
-    expect(nestingExceeds(`{ f(a: "${brackets}", b: """${brackets} \\""" ${brackets}""") }`, 3)).toBe(false);
+    expect(
+      nestingExceeds(`{ f(a: "${brackets}", b: """${brackets} \\""" ${brackets}""") }`, 3),
+    ).toBe(false);
     expect(nestingExceeds('{ f(a: "\\"[[[[") }', 3)).toBe(false);
     expect(nestingExceeds('{ f(a: [[[1]]]) }', 3)).toBe(true);
   });
@@ -145,7 +173,11 @@ describe('documents', () => {
     ['Int overflow', 'query ($v: Int) { topSongs(limit: $v) { rank } }', { v: 2_147_483_648 }],
     ['a string for an Int', 'query ($v: Int) { topSongs(limit: $v) { rank } }', { v: 'ten' }],
     ['a missing required variable', 'query ($s: String!) { artist(slug: $s) { name } }', {}],
-    ['an unknown enum value', 'query ($t: ArtistTier!) { artistsByTier(tier: $t) { totalCount } }', { t: '7b' }],
+    [
+      'an unknown enum value',
+      'query ($t: ArtistTier!) { artistsByTier(tier: $t) { totalCount } }',
+      { t: '7b' },
+    ],
   ])('variables: %s → 400 BAD_USER_INPUT', async (_, query, variables) => {
     const answer = await withoutUpstreamCalls(() => postJson({ query, variables }));
     expect([answer.status, answer.codes]).toEqual([400, ['BAD_USER_INPUT']]);
@@ -170,7 +202,11 @@ describe('documents', () => {
   it.each([
     ['syntax error', '{ apiUsage {', 'GRAPHQL_PARSE_FAILED'],
     ['unknown field', '{ x }', 'GRAPHQL_VALIDATION_FAILED'],
-    ['two operations, no name', 'query A { apiUsage { used } } query B { apiUsage { used } }', 'OPERATION_RESOLUTION_FAILURE'],
+    [
+      'two operations, no name',
+      'query A { apiUsage { used } } query B { apiUsage { used } }',
+      'OPERATION_RESOLUTION_FAILURE',
+    ],
   ])('%s keeps Yoga’s code (%s)', async (_, query, code) => {
     const answer = await withoutUpstreamCalls(() => postJson({ query }));
     expect([answer.status, answer.codes]).toEqual([400, [code]]);

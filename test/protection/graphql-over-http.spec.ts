@@ -37,7 +37,10 @@ describe('HTTP caching of GET queries', () => {
     expect(cacheControl).toMatch(/^public, max-age=\d+$/);
     const maxAge = Number(/max-age=(\d+)/.exec(cacheControl)![1]);
     const now = new Date();
-    const untilMidnight = Math.ceil((Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1) - now.getTime()) / 1000);
+    const untilMidnight = Math.ceil(
+      (Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1) - now.getTime()) /
+        1000,
+    );
     expect(maxAge).toBeLessThanOrEqual(Math.min(3600, untilMidnight));
     expect(maxAge).toBeGreaterThan(0);
     expect(response.headers.get('etag')).toMatch(/^W\/"[\w-]+"$/);
@@ -60,7 +63,14 @@ describe('HTTP caching of GET queries', () => {
     const json = await get(QUERY, { accept: 'application/json' });
     const graphql = await get(QUERY);
     expect(json.headers.get('etag')).not.toBe(graphql.headers.get('etag'));
-    expect((await get(QUERY, { accept: 'application/json', 'if-none-match': graphql.headers.get('etag')! })).status).toBe(200);
+    expect(
+      (
+        await get(QUERY, {
+          accept: 'application/json',
+          'if-none-match': graphql.headers.get('etag')!,
+        })
+      ).status,
+    ).toBe(200);
   });
 
   it('does not cache answers with errors, answers about the caller, or POST', async () => {
@@ -104,10 +114,18 @@ describe('HTTP caching in pass-through mode', () => {
     expect(valid.headers.get('vary')).toBe('Accept, Authorization');
     const etag = valid.headers.get('etag')!;
 
-    const revalidated = await get(QUERY, { authorization: `Bearer ${CLIENT_KEY}`, 'if-none-match': etag }, passThrough.url);
+    const revalidated = await get(
+      QUERY,
+      { authorization: `Bearer ${CLIENT_KEY}`, 'if-none-match': etag },
+      passThrough.url,
+    );
     expect(revalidated.status).toBe(304);
 
-    const invalid = await get(QUERY, { authorization: 'Bearer made-up-key', 'if-none-match': etag }, passThrough.url);
+    const invalid = await get(
+      QUERY,
+      { authorization: 'Bearer made-up-key', 'if-none-match': etag },
+      passThrough.url,
+    );
     expect(invalid.status).toBe(401);
     expect(invalid.headers.get('cache-control')).toBe('no-store');
     const body = (await invalid.json()) as { data?: unknown };

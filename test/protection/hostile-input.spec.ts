@@ -8,11 +8,23 @@
 import { request as httpRequest } from 'node:http';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CLIENT_KEY, OTHER_CLIENT_KEY, SERVER_KEY, type GraphQLResponse, type Stack, startStack } from '../support/stack.js';
+import {
+  CLIENT_KEY,
+  type GraphQLResponse,
+  OTHER_CLIENT_KEY,
+  SERVER_KEY,
+  type Stack,
+  startStack,
+} from '../support/stack.js';
 
 const SEED = 20_261_121;
 /** Modest runs and a time bound: the whole file stays within a few seconds. */
-const RUN = { seed: SEED, numRuns: 40, interruptAfterTimeLimit: 4_000, markInterruptAsFailure: false } as const;
+const RUN = {
+  seed: SEED,
+  numRuns: 40,
+  interruptAfterTimeLimit: 4_000,
+  markInterruptAsFailure: false,
+} as const;
 
 let stack: Stack;
 let passThrough: Stack;
@@ -30,7 +42,22 @@ const text = () =>
   fc.oneof(
     fc.string({ unit: 'binary', maxLength: 40 }),
     fc.string({ unit: 'grapheme', maxLength: 20 }),
-    fc.constantFrom('', ' ', '.', '..', '../..', '/', '%2F', '%00', '\u0000', '?a=b', '#x', 'a/b', '\r\nX-Injected: 1', 'x'.repeat(300)),
+    fc.constantFrom(
+      '',
+      ' ',
+      '.',
+      '..',
+      '../..',
+      '/',
+      '%2F',
+      '%00',
+      '\u0000',
+      '?a=b',
+      '#x',
+      'a/b',
+      '\r\nX-Injected: 1',
+      'x'.repeat(300),
+    ),
   );
 const hugeOrNegative = () =>
   fc.oneof(
@@ -46,8 +73,8 @@ function expectWellFormed(response: GraphQLResponse) {
   for (const error of body.errors ?? []) {
     expect(typeof error.message).toBe('string');
     expect(error.message.length).toBeGreaterThan(0);
-    expect(error.extensions?.['code']).toEqual(expect.any(String));
-    expect(error.extensions?.['code']).not.toBe('INTERNAL_SERVER_ERROR');
+    expect(error.extensions?.code).toEqual(expect.any(String));
+    expect(error.extensions?.code).not.toBe('INTERNAL_SERVER_ERROR');
   }
   const raw = JSON.stringify(body);
   expect(raw).not.toContain(SERVER_KEY);
@@ -68,7 +95,10 @@ describe('strings in every argument', () => {
     await fc.assert(
       fc.asyncProperty(text(), async (slug) => {
         const from = stack.simulator.calls.length;
-        const response = await stack.query('query ($slug: String!) { artist(slug: $slug) { name } }', { slug });
+        const response = await stack.query(
+          'query ($slug: String!) { artist(slug: $slug) { name } }',
+          { slug },
+        );
         expectWellFormed(response);
         expectOnlyCalls(from, (s) => s.length === 2 && s[0] === 'artists' && s[1] === slug);
       }),
@@ -85,9 +115,15 @@ describe('strings in every argument', () => {
           { slug, t: threshold },
         );
         expectWellFormed(response);
-        expectOnlyCalls(from, (s) =>
-          (s.length === 2 && s[0] === 'songs' && s[1] === slug) ||
-          (s.length === 7 && s[0] === 'milestones' && s[1] === 'facts' && s[4] === slug && s[6] === String(threshold)),
+        expectOnlyCalls(
+          from,
+          (s) =>
+            (s.length === 2 && s[0] === 'songs' && s[1] === slug) ||
+            (s.length === 7 &&
+              s[0] === 'milestones' &&
+              s[1] === 'facts' &&
+              s[4] === slug &&
+              s[6] === String(threshold)),
         );
       }),
       RUN,
@@ -107,15 +143,27 @@ describe('strings in every argument', () => {
           { a, b, c },
         );
         expectWellFormed(response);
-        expectOnlyCalls(from, (s) =>
-          (s.length === 3 && s[0] === 'charts' && s[1] === a && s[2] === b) ||
-          (s.length === 2 && s[0] === 'songs' && s[1] === 'search') ||
-          (s.length === 1 && s[0] === 'artists'),
+        expectOnlyCalls(
+          from,
+          (s) =>
+            (s.length === 3 && s[0] === 'charts' && s[1] === a && s[2] === b) ||
+            (s.length === 2 && s[0] === 'songs' && s[1] === 'search') ||
+            (s.length === 1 && s[0] === 'artists'),
         );
         for (const call of stack.simulator.calls.slice(from)) {
           // Query values stay values: no parameter beyond those the gateway sets.
           for (const name of Object.keys(call.query)) {
-            expect(['page', 'limit', 'title', 'artistName', 'q', 'country', 'letter', 'isAfrobeats', 'sortBy']).toContain(name);
+            expect([
+              'page',
+              'limit',
+              'title',
+              'artistName',
+              'q',
+              'country',
+              'letter',
+              'isAfrobeats',
+              'sortBy',
+            ]).toContain(name);
           }
         }
       }),
@@ -127,23 +175,36 @@ describe('strings in every argument', () => {
     await fc.assert(
       fc.asyncProperty(text(), text(), hugeOrNegative(), async (cursor, tier, n) => {
         const from = stack.simulator.calls.length;
-        const cursorAnswer = await stack.query('query ($c: String) { recentMilestones(first: 1, after: $c) { totalCount } }', {
-          c: cursor,
-        });
+        const cursorAnswer = await stack.query(
+          'query ($c: String) { recentMilestones(first: 1, after: $c) { totalCount } }',
+          {
+            c: cursor,
+          },
+        );
         expectWellFormed(cursorAnswer);
-        const tierAnswer = await stack.query('query ($t: ArtistTier!) { artistsByTier(tier: $t, first: 1) { totalCount } }', {
-          t: tier,
-        });
+        const tierAnswer = await stack.query(
+          'query ($t: ArtistTier!) { artistsByTier(tier: $t, first: 1) { totalCount } }',
+          {
+            t: tier,
+          },
+        );
         expectWellFormed(tierAnswer);
-        const numberAnswer = await stack.query('query ($n: Int) { topSongs(limit: $n) { rank } }', { n });
+        const numberAnswer = await stack.query('query ($n: Int) { topSongs(limit: $n) { rank } }', {
+          n,
+        });
         expectWellFormed(numberAnswer);
         const valid = Number.isInteger(n) && n >= 0 && n <= 100;
         if (!valid) expect(numberAnswer.body.errors?.length).toBeGreaterThan(0);
-        expectOnlyCalls(from, (s) =>
-          (s[0] === 'milestones' && s[1] === 'recent' && s.length === 2) || (s[0] === 'leaderboard' && s[1] === 'songs'),
+        expectOnlyCalls(
+          from,
+          (s) =>
+            (s[0] === 'milestones' && s[1] === 'recent' && s.length === 2) ||
+            (s[0] === 'leaderboard' && s[1] === 'songs'),
         );
         // An arbitrary tier never reaches the upstream: the enum refuses it first.
-        expect(stack.simulator.calls.slice(from).some((call) => call.segments[3] === 'artists')).toBe(false);
+        expect(
+          stack.simulator.calls.slice(from).some((call) => call.segments[3] === 'artists'),
+        ).toBe(false);
       }),
       RUN,
     );
@@ -151,12 +212,18 @@ describe('strings in every argument', () => {
 });
 
 /** A raw HTTP/1.1 POST through node:http, which sends any byte a header may hold (tab, visible ASCII, 0x80–0xFF). */
-function rawPost(url: string, headers: Record<string, string>, body: string): Promise<{ status: number; body: string }> {
+function rawPost(
+  url: string,
+  headers: Record<string, string>,
+  body: string,
+): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
     const sent = httpRequest(`${url}/graphql`, { method: 'POST', headers }, (response) => {
       const chunks: Buffer[] = [];
       response.on('data', (chunk: Buffer) => chunks.push(chunk));
-      response.on('end', () => resolve({ status: response.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }));
+      response.on('end', () =>
+        resolve({ status: response.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }),
+      );
     });
     sent.on('error', reject);
     sent.end(body);
@@ -168,47 +235,64 @@ describe('headers', () => {
   const headerValue = () =>
     fc
       .string({
-        unit: fc.oneof(fc.integer({ min: 0x20, max: 0x7e }), fc.integer({ min: 0x80, max: 0xff }), fc.constant(0x09)).map((code) =>
-          String.fromCharCode(code),
-        ),
+        unit: fc
+          .oneof(
+            fc.integer({ min: 0x20, max: 0x7e }),
+            fc.integer({ min: 0x80, max: 0xff }),
+            fc.constant(0x09),
+          )
+          .map((code) => String.fromCharCode(code)),
         maxLength: 60,
       })
       .map((value) => value.trim());
 
   it('any Accept, Content-Type or X-Forwarded-For gets a clear HTTP answer, never a crash', async () => {
     await fc.assert(
-      fc.asyncProperty(headerValue(), headerValue(), headerValue(), async (accept, contentType, forwarded) => {
-        const response = await rawPost(
-          stack.url,
-          { accept, 'content-type': contentType, 'x-forwarded-for': forwarded },
-          JSON.stringify({ query: '{ apiUsage { used } }' }),
-        );
-        expect(response.status).toBeLessThan(500);
-        const { body } = response;
-        expect(body).not.toContain(SERVER_KEY);
-        if (response.status !== 406 && response.status !== 415) {
-          expect(JSON.parse(body)).toSatisfy((b: object) => 'data' in b || 'errors' in b);
-        }
-      }),
+      fc.asyncProperty(
+        headerValue(),
+        headerValue(),
+        headerValue(),
+        async (accept, contentType, forwarded) => {
+          const response = await rawPost(
+            stack.url,
+            { accept, 'content-type': contentType, 'x-forwarded-for': forwarded },
+            JSON.stringify({ query: '{ apiUsage { used } }' }),
+          );
+          expect(response.status).toBeLessThan(500);
+          const { body } = response;
+          expect(body).not.toContain(SERVER_KEY);
+          if (response.status !== 406 && response.status !== 415) {
+            expect(JSON.parse(body)).toSatisfy((b: object) => 'data' in b || 'errors' in b);
+          }
+        },
+      ),
       RUN,
     );
   });
 
   it('pass-through: any Authorization that is not a valid key gets 401 and no data, even for cached answers', async () => {
-    await passThrough.query('{ topSongs(limit: 2) { rank } }', undefined, { authorization: `Bearer ${CLIENT_KEY}` });
+    await passThrough.query('{ topSongs(limit: 2) { rank } }', undefined, {
+      authorization: `Bearer ${CLIENT_KEY}`,
+    });
     await fc.assert(
       fc.asyncProperty(headerValue(), fc.boolean(), async (value, asBearer) => {
         const authorization = asBearer ? `Bearer ${value}` : value;
-        fc.pre(![CLIENT_KEY, OTHER_CLIENT_KEY, SERVER_KEY].some((key) => authorization.includes(key)));
+        fc.pre(
+          ![CLIENT_KEY, OTHER_CLIENT_KEY, SERVER_KEY].some((key) => authorization.includes(key)),
+        );
         const response = await rawPost(
           passThrough.url,
-          { authorization, 'content-type': 'application/json', accept: 'application/graphql-response+json' },
+          {
+            authorization,
+            'content-type': 'application/json',
+            accept: 'application/graphql-response+json',
+          },
           JSON.stringify({ query: '{ topSongs(limit: 2) { rank } }' }),
         );
         expect(response.status).toBe(401);
         const body = JSON.parse(response.body) as GraphQLResponse['body'];
         expect(body.data).toBeUndefined();
-        expect(body.errors?.[0]?.extensions?.['code']).toBe('UNAUTHENTICATED');
+        expect(body.errors?.[0]?.extensions?.code).toBe('UNAUTHENTICATED');
       }),
       RUN,
     );

@@ -2,12 +2,16 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Stack, startStack } from '../support/stack.js';
+import { type GraphQLResponse, type Stack, startStack } from '../support/stack.js';
 
-const manifest = JSON.parse(readFileSync('examples/generated/persisted-documents.json', 'utf8')) as Record<string, string>;
+const manifest = JSON.parse(
+  readFileSync('examples/generated/persisted-documents.json', 'utf8'),
+) as Record<string, string>;
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 const idOf = (operationName: string) =>
-  Object.entries(manifest).find(([, query]) => new RegExp(`^(query|subscription) ${operationName}\\b`).test(query))![0];
+  Object.entries(manifest).find(([, query]) =>
+    new RegExp(`^(query|subscription) ${operationName}\\b`).test(query),
+  )![0];
 
 async function post(stack: Stack, body: Record<string, unknown>) {
   const response = await fetch(`${stack.url}/graphql`, {
@@ -15,7 +19,10 @@ async function post(stack: Stack, body: Record<string, unknown>) {
     headers: { 'content-type': 'application/json', accept: 'application/graphql-response+json' },
     body: JSON.stringify(body),
   });
-  return { status: response.status, body: (await response.json()) as { data?: any; errors?: any[] } };
+  return {
+    status: response.status,
+    body: (await response.json()) as GraphQLResponse['body'],
+  };
 }
 
 describe('default mode: any query, APQ, and manifest ids', () => {
@@ -29,7 +36,10 @@ describe('default mode: any query, APQ, and manifest ids', () => {
     const query = '{ topSongs(limit: 2) { rank } }';
     const extensions = { persistedQuery: { version: 1, sha256Hash: sha256(query) } };
     const miss = await post(stack, { extensions });
-    expect(miss.body.errors?.[0]).toMatchObject({ message: 'PersistedQueryNotFound', extensions: { code: 'PERSISTED_QUERY_NOT_FOUND' } });
+    expect(miss.body.errors?.[0]).toMatchObject({
+      message: 'PersistedQueryNotFound',
+      extensions: { code: 'PERSISTED_QUERY_NOT_FOUND' },
+    });
     const register = await post(stack, { query, extensions });
     expect(register.body.data).toEqual({ topSongs: [{ rank: 1 }, { rank: 2 }] });
     const hit = await post(stack, { extensions });
@@ -39,11 +49,16 @@ describe('default mode: any query, APQ, and manifest ids', () => {
 
   it('APQ over GET with the hash in `extensions`', async () => {
     const query = '{ topSongs(limit: 1) { rank } }';
-    const extensions = JSON.stringify({ persistedQuery: { version: 1, sha256Hash: sha256(query) } });
-    await post(stack, { query, extensions: JSON.parse(extensions) });
-    const response = await fetch(`${stack.url}/graphql?extensions=${encodeURIComponent(extensions)}`, {
-      headers: { accept: 'application/graphql-response+json' },
+    const extensions = JSON.stringify({
+      persistedQuery: { version: 1, sha256Hash: sha256(query) },
     });
+    await post(stack, { query, extensions: JSON.parse(extensions) });
+    const response = await fetch(
+      `${stack.url}/graphql?extensions=${encodeURIComponent(extensions)}`,
+      {
+        headers: { accept: 'application/graphql-response+json' },
+      },
+    );
     expect(response.status).toBe(200);
     expect(await response.json()).toMatchObject({ data: { topSongs: [{ rank: 1 }] } });
   });
@@ -63,15 +78,21 @@ describe('default mode: any query, APQ, and manifest ids', () => {
     expect(byPost.body.data?.apiUsage).toMatchObject({ dailyLimit: 1000 });
     const byPrefix = await post(stack, { documentId: `sha256:${id}` });
     expect(byPrefix.body.data?.apiUsage).toMatchObject({ dailyLimit: 1000 });
-    const byGet = await fetch(`${stack.url}/graphql?documentId=${id}`, { headers: { accept: 'application/json' } });
-    expect(((await byGet.json()) as { data: { apiUsage: unknown } }).data.apiUsage).toMatchObject({ dailyLimit: 1000 });
+    const byGet = await fetch(`${stack.url}/graphql?documentId=${id}`, {
+      headers: { accept: 'application/json' },
+    });
+    expect(((await byGet.json()) as { data: { apiUsage: unknown } }).data.apiUsage).toMatchObject({
+      dailyLimit: 1000,
+    });
   });
 });
 
 describe('allow-list mode (PERSISTED_OPERATIONS=allow-list)', () => {
   let stack: Stack;
   beforeAll(async () => {
-    stack = await startStack({ gateway: { protection: { persistedOperations: { mode: 'allow-list' } } } });
+    stack = await startStack({
+      gateway: { protection: { persistedOperations: { mode: 'allow-list' } } },
+    });
   });
   afterAll(() => stack.close());
 
@@ -87,7 +108,7 @@ describe('allow-list mode (PERSISTED_OPERATIONS=allow-list)', () => {
     },
   );
 
-  it('runs the manifest subscription (the example app\'s ticker) by its id over SSE', async () => {
+  it("runs the manifest subscription (the example app's ticker) by its id over SSE", async () => {
     const controller = new AbortController();
     const response = await fetch(`${stack.url}/graphql?documentId=${idOf('MilestoneCrossed')}`, {
       headers: { accept: 'text/event-stream' },
@@ -128,7 +149,13 @@ describe('allow-list mode (PERSISTED_OPERATIONS=allow-list)', () => {
 
   it('refuses to start when the manifest cannot be read', async () => {
     await expect(
-      startStack({ gateway: { protection: { persistedOperations: { mode: 'allow-list', manifestPath: '/nonexistent.json' } } } }),
+      startStack({
+        gateway: {
+          protection: {
+            persistedOperations: { mode: 'allow-list', manifestPath: '/nonexistent.json' },
+          },
+        },
+      }),
     ).rejects.toThrow(/manifest cannot be read/);
   });
 });

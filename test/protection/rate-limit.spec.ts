@@ -1,11 +1,13 @@
 /** Per-client rate limiting in server-key mode: one client over its limit, another still served. */
 import { Agent, fetch as undiciFetch } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Stack, startStack } from '../support/stack.js';
+import { type GraphQLResponse, type Stack, startStack } from '../support/stack.js';
 
 let stack: Stack;
 beforeAll(async () => {
-  stack = await startStack({ gateway: { protection: { rateLimit: { requests: 3, windowSeconds: 60 } } } });
+  stack = await startStack({
+    gateway: { protection: { rateLimit: { requests: 3, windowSeconds: 60 } } },
+  });
 });
 afterAll(() => stack.close());
 
@@ -17,11 +19,21 @@ function clientAt(address: string) {
       // undici's own fetch: Node's built-in one may not take a dispatcher of another undici version.
       const response = await undiciFetch(`${stack.url}/graphql`, {
         method: 'POST',
-        headers: { 'content-type': 'application/json', accept: 'application/graphql-response+json' },
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/graphql-response+json',
+        },
         body: JSON.stringify({ query }),
         dispatcher,
       });
-      return { status: response.status, headers: response.headers, body: (await response.json()) as { data?: unknown; errors?: any[] } };
+      return {
+        status: response.status,
+        headers: response.headers,
+        body: (await response.json()) as {
+          data?: unknown;
+          errors?: GraphQLResponse['body']['errors'];
+        },
+      };
     },
     close: () => dispatcher.close(),
   };
@@ -33,7 +45,8 @@ describe('per-client rate limit (3 requests per 60 s)', () => {
     const quiet = clientAt('127.0.0.3');
     try {
       const statuses: number[] = [];
-      for (let i = 0; i < 3; i += 1) statuses.push((await noisy.query('{ apiUsage { used } }')).status);
+      for (let i = 0; i < 3; i += 1)
+        statuses.push((await noisy.query('{ apiUsage { used } }')).status);
       expect(statuses).toEqual([200, 200, 200]);
 
       const calls = stack.upstreamCalls();
@@ -43,7 +56,10 @@ describe('per-client rate limit (3 requests per 60 s)', () => {
       expect(retryAfter).toBeGreaterThan(0);
       expect(retryAfter).toBeLessThanOrEqual(60);
       expect(limited.body.data).toBeUndefined();
-      expect(limited.body.errors?.[0]?.extensions).toMatchObject({ code: 'RATE_LIMITED', retryAfterSeconds: retryAfter });
+      expect(limited.body.errors?.[0]?.extensions).toMatchObject({
+        code: 'RATE_LIMITED',
+        retryAfterSeconds: retryAfter,
+      });
       expect(stack.upstreamCalls()).toBe(calls);
 
       const other = await quiet.query('{ apiUsage { used } }');
@@ -62,9 +78,15 @@ describe('per-client rate limit (3 requests per 60 s)', () => {
     });
     try {
       // The first entry is the client's own claim and changes nothing: both requests are "10.0.0.1".
-      const first = await proxied.query('{ apiUsage { used } }', undefined, { 'x-forwarded-for': '1.1.1.1, 10.0.0.1' });
-      const second = await proxied.query('{ apiUsage { used } }', undefined, { 'x-forwarded-for': '2.2.2.2, 10.0.0.1' });
-      const other = await proxied.query('{ apiUsage { used } }', undefined, { 'x-forwarded-for': '10.0.0.2' });
+      const first = await proxied.query('{ apiUsage { used } }', undefined, {
+        'x-forwarded-for': '1.1.1.1, 10.0.0.1',
+      });
+      const second = await proxied.query('{ apiUsage { used } }', undefined, {
+        'x-forwarded-for': '2.2.2.2, 10.0.0.1',
+      });
+      const other = await proxied.query('{ apiUsage { used } }', undefined, {
+        'x-forwarded-for': '10.0.0.2',
+      });
       expect([first.status, second.status, other.status]).toEqual([200, 429, 200]);
     } finally {
       await proxied.close();
@@ -80,7 +102,13 @@ describe('per-client rate limit (3 requests per 60 s)', () => {
     try {
       const statuses = [];
       for (let i = 0; i < 3; i += 1) {
-        statuses.push((await passThrough.query('{ apiUsage { used } }', undefined, { authorization: 'Bearer test-client-key' })).status);
+        statuses.push(
+          (
+            await passThrough.query('{ apiUsage { used } }', undefined, {
+              authorization: 'Bearer test-client-key',
+            })
+          ).status,
+        );
       }
       expect(statuses).toEqual([200, 200, 200]);
     } finally {

@@ -1,5 +1,5 @@
 /** Shape limits (depth, aliases, directives, tokens, body size) and introspection. */
-import { readFileSync, readdirSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { getIntrospectionQuery } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Stack, startStack } from '../support/stack.js';
@@ -8,7 +8,10 @@ let stack: Stack;
 let closed: Stack;
 beforeAll(async () => {
   stack = await startStack();
-  closed = await startStack({ sharedSimulator: stack.simulator, gateway: { protection: { shape: { introspection: false } } } });
+  closed = await startStack({
+    sharedSimulator: stack.simulator,
+    gateway: { protection: { shape: { introspection: false } } },
+  });
 });
 afterAll(async () => {
   await closed.close();
@@ -16,15 +19,20 @@ afterAll(async () => {
 });
 
 const codeOf = (response: { body: { errors?: { extensions?: Record<string, unknown> }[] } }) =>
-  response.body.errors?.[0]?.extensions?.['code'];
+  response.body.errors?.[0]?.extensions?.code;
 
 describe('defaults let every example and introspection through', () => {
   it('examples pass the shape limits', async () => {
     const files = readdirSync('examples/operations').filter((file) => file.endsWith('.graphql'));
     // Subscriptions answer over SSE: test/live runs them.
-    const operations = files.map((file) => ({ file, query: readFileSync(`examples/operations/${file}`, 'utf8') }));
+    const operations = files.map((file) => ({
+      file,
+      query: readFileSync(`examples/operations/${file}`, 'utf8'),
+    }));
     const slug = stack.simulator.data.allArtists()[0]!.slug;
-    for (const { file, query } of operations.filter(({ query }) => !/^subscription /m.test(query))) {
+    for (const { file, query } of operations.filter(
+      ({ query }) => !/^subscription /m.test(query),
+    )) {
       const response = await stack.query(query, { slug });
       expect(response.body.errors, file).toBeUndefined();
     }
@@ -32,7 +40,13 @@ describe('defaults let every example and introspection through', () => {
 
   it("GraphiQL's and codegen's full introspection query runs", async () => {
     const response = await stack.query(
-      getIntrospectionQuery({ descriptions: true, specifiedByUrl: true, directiveIsRepeatable: true, schemaDescription: true, inputValueDeprecation: true }),
+      getIntrospectionQuery({
+        descriptions: true,
+        specifiedByUrl: true,
+        directiveIsRepeatable: true,
+        schemaDescription: true,
+        inputValueDeprecation: true,
+      }),
     );
     expect(response.status).toBe(200);
     expect(response.body.errors).toBeUndefined();
@@ -71,16 +85,20 @@ describe('limits', () => {
   });
 
   it('a body over 64 KiB gets 413, whether Content-Length says so or not', async () => {
-    const big = JSON.stringify({ query: '{ apiUsage { used } }', variables: { padding: 'x'.repeat(70_000) } });
+    const big = JSON.stringify({
+      query: '{ apiUsage { used } }',
+      variables: { padding: 'x'.repeat(70_000) },
+    });
     const declared = await fetch(`${stack.url}/graphql`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', accept: 'application/graphql-response+json' },
       body: big,
     });
     expect(declared.status).toBe(413);
-    expect(((await declared.json()) as { errors: { extensions: { code: string } }[] }).errors[0]!.extensions.code).toBe(
-      'PAYLOAD_TOO_LARGE',
-    );
+    expect(
+      ((await declared.json()) as { errors: { extensions: { code: string } }[] }).errors[0]!
+        .extensions.code,
+    ).toBe('PAYLOAD_TOO_LARGE');
     const chunked = await fetch(`${stack.url}/graphql`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', accept: 'application/graphql-response+json' },

@@ -20,7 +20,13 @@ async function staleStack(extra: Parameters<typeof startStack>[0] = {}): Promise
     gateway: {
       retries: 0,
       deadlineMs: 8_000,
-      cache: { ttlMs: 1, notFoundTtlMs: 1, staleIfErrorMs: 600_000, maxEntries: 1_000, maxBytes: 16 * 1024 * 1024 },
+      cache: {
+        ttlMs: 1,
+        notFoundTtlMs: 1,
+        staleIfErrorMs: 600_000,
+        maxEntries: 1_000,
+        maxBytes: 16 * 1024 * 1024,
+      },
       resilience: { staleGraceMs: 200, circuit: { failureThreshold: 1_000, openMs: 60_000 } },
       ...extra.gateway,
     },
@@ -30,7 +36,7 @@ async function staleStack(extra: Parameters<typeof startStack>[0] = {}): Promise
 }
 
 const codes = (response: { body: { errors?: { extensions?: Record<string, unknown> }[] } }) =>
-  (response.body.errors ?? []).map((error) => error.extensions?.['code']);
+  (response.body.errors ?? []).map((error) => error.extensions?.code);
 
 async function until(condition: () => Promise<boolean>): Promise<void> {
   while (!(await condition())) await new Promise((resolve) => setTimeout(resolve, 20));
@@ -49,7 +55,9 @@ it('a hanging upstream: 50 concurrent reads of cached artists get the stale answ
   for (const answer of answers) {
     expect(codes(answer)).toEqual([]);
     expect(answer.body.data).toEqual(first.body.data);
-    expect(answer.body.extensions?.['stale']).toEqual([expect.objectContaining({ resource: 'artist' })]);
+    expect(answer.body.extensions?.stale).toEqual([
+      expect.objectContaining({ resource: 'artist' }),
+    ]);
   }
   // One refresh for all of them (single flight), and none waited for the 8 s deadline.
   expect(stack.upstreamCalls()).toBe(1);
@@ -57,15 +65,32 @@ it('a hanging upstream: 50 concurrent reads of cached artists get the stale answ
 });
 
 it('a hanging upstream with nothing cached: UPSTREAM_ERROR at the field, never INTERNAL_SERVER_ERROR', async () => {
-  const stack = await staleStack({ gateway: { deadlineMs: 500, client: { connectTimeoutMs: 500, headersTimeoutMs: 5_000, bodyTimeoutMs: 5_000, maxConcurrency: 4, maxQueue: 100, maxBodyBytes: 1 << 20 } } });
+  const stack = await staleStack({
+    gateway: {
+      deadlineMs: 500,
+      client: {
+        connectTimeoutMs: 500,
+        headersTimeoutMs: 5_000,
+        bodyTimeoutMs: 5_000,
+        maxConcurrency: 4,
+        maxQueue: 100,
+        maxBodyBytes: 1 << 20,
+      },
+    },
+  });
   stack.simulator.injectFault({ kind: 'hang' });
   const [a, b] = stack.simulator.data.allArtists();
   const answers = await Promise.all(
-    Array.from({ length: 12 }, (_, i) => stack.query(`{ artist(slug: "${i % 2 ? a!.slug : b!.slug}") { name } apiUsage { used } }`)),
+    Array.from({ length: 12 }, (_, i) =>
+      stack.query(`{ artist(slug: "${i % 2 ? a!.slug : b!.slug}") { name } apiUsage { used } }`),
+    ),
   );
   for (const answer of answers) {
     expect(codes(answer)).toEqual(['UPSTREAM_ERROR']);
-    expect(answer.body.data).toMatchObject({ artist: null, apiUsage: { used: expect.any(Number) } });
+    expect(answer.body.data).toMatchObject({
+      artist: null,
+      apiUsage: { used: expect.any(Number) },
+    });
   }
 });
 
@@ -75,45 +100,66 @@ it('a garbled 200 is answered by the stale entry when there is one', async () =>
   const query = `{ artist(slug: "${slug}") { name } }`;
   const first = await stack.query(query);
   for (const body of ['{"slug":', '<html>oops</html>', '{"statusCode":500,"message":"x"}']) {
-    stack.simulator.injectFault({ kind: 'raw', status: 200, body }, { path: `/api/v1/artists/${slug}`, times: 1 });
+    stack.simulator.injectFault(
+      { kind: 'raw', status: 200, body },
+      { path: `/api/v1/artists/${slug}`, times: 1 },
+    );
     const answer = await stack.query(query);
     expect(codes(answer)).toEqual([]);
     expect(answer.body.data).toEqual(first.body.data);
-    expect(answer.body.extensions?.['stale']).toBeDefined();
+    expect(answer.body.extensions?.stale).toBeDefined();
   }
 });
 
 it('the circuit opens after consecutive failures: no calls, no budget, cold reads fail at once, /ready says so', async () => {
-  const stack = await staleStack({ gateway: { resilience: { staleGraceMs: 200, circuit: { failureThreshold: 3, openMs: 60_000 } } } });
+  const stack = await staleStack({
+    gateway: {
+      resilience: { staleGraceMs: 200, circuit: { failureThreshold: 3, openMs: 60_000 } },
+    },
+  });
   stack.simulator.injectFault({ kind: 'status', status: 503 });
   const artists = stack.simulator.data.allArtists();
   for (const artist of artists.slice(10, 13)) {
-    expect(codes(await stack.query(`{ artist(slug: "${artist.slug}") { name } }`))).toEqual(['UPSTREAM_ERROR']);
+    expect(codes(await stack.query(`{ artist(slug: "${artist.slug}") { name } }`))).toEqual([
+      'UPSTREAM_ERROR',
+    ]);
   }
   expect(stack.upstreamCalls()).toBe(3);
-  const usedBefore = ((await stack.query('{ apiUsage { used } }')).body.data as { apiUsage: { used: number } }).apiUsage.used;
+  const usedBefore = (
+    (await stack.query('{ apiUsage { used } }')).body.data as { apiUsage: { used: number } }
+  ).apiUsage.used;
 
   for (const artist of artists.slice(20, 30)) {
     const answer = await stack.query(`{ artist(slug: "${artist.slug}") { name } }`);
     expect(codes(answer)).toEqual(['UPSTREAM_ERROR']);
   }
   expect(stack.upstreamCalls()).toBe(3);
-  const usedAfter = ((await stack.query('{ apiUsage { used } }')).body.data as { apiUsage: { used: number } }).apiUsage.used;
+  const usedAfter = (
+    (await stack.query('{ apiUsage { used } }')).body.data as { apiUsage: { used: number } }
+  ).apiUsage.used;
   expect(usedAfter).toBe(usedBefore);
   const ready = await fetch(`${stack.url}/ready`);
   expect(await ready.json()).toMatchObject({ ready: true, upstreamCircuit: 'open' });
 });
 
 it('after its open time, one probe call closes the circuit once the upstream is back', async () => {
-  const stack = await staleStack({ gateway: { resilience: { staleGraceMs: 200, circuit: { failureThreshold: 2, openMs: 300 } } } });
+  const stack = await staleStack({
+    gateway: { resilience: { staleGraceMs: 200, circuit: { failureThreshold: 2, openMs: 300 } } },
+  });
   stack.simulator.injectFault({ kind: 'status', status: 503 });
   const artists = stack.simulator.data.allArtists();
-  for (const artist of artists.slice(40, 42)) await stack.query(`{ artist(slug: "${artist.slug}") { name } }`);
+  for (const artist of artists.slice(40, 42))
+    await stack.query(`{ artist(slug: "${artist.slug}") { name } }`);
   expect(stack.upstreamCalls()).toBe(2);
   stack.simulator.clearFaults();
   const target = artists[50]!;
-  await until(async () => codes(await stack.query(`{ artist(slug: "${target.slug}") { name } }`)).length === 0);
+  await until(
+    async () =>
+      codes(await stack.query(`{ artist(slug: "${target.slug}") { name } }`)).length === 0,
+  );
   // Refused while open, then the one probe: nothing else reached the upstream.
   expect(stack.upstreamCalls()).toBe(3);
-  expect(await (await fetch(`${stack.url}/ready`)).json()).toMatchObject({ upstreamCircuit: 'closed' });
+  expect(await (await fetch(`${stack.url}/ready`)).json()).toMatchObject({
+    upstreamCircuit: 'closed',
+  });
 });

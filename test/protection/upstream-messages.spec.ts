@@ -26,7 +26,11 @@ beforeAll(async () => {
 afterAll(() => stack.close());
 afterEach(() => stack.simulator.clearFaults());
 
-const hostileBody = (status: number) => ({ statusCode: status, error: 'Error', message: HOSTILE_TEXT });
+const hostileBody = (status: number) => ({
+  statusCode: status,
+  error: 'Error',
+  message: HOSTILE_TEXT,
+});
 const fault = (status: number): Fault => ({ kind: 'status', status, body: hostileBody(status) });
 
 /** A fresh artist slug per test: nothing cached for it yet. */
@@ -46,12 +50,20 @@ describe('messages clients see', () => {
     const slug = freshArtist();
     stack.simulator.injectFault(fault(404), { path: `/api/v1/artists/${slug}` });
     const error = onlyError(await stack.query(`{ artist(slug: "${slug}") { name } }`));
-    expect(error).toMatchObject({ message: `Artist "${slug}" not found`, extensions: { code: 'NOT_FOUND', upstreamStatus: 404 } });
+    expect(error).toMatchObject({
+      message: `Artist "${slug}" not found`,
+      extensions: { code: 'NOT_FOUND', upstreamStatus: 404 },
+    });
   });
 
   it('404s of songs, albums, charts, histories and timelines name the missing record, from the cache too', async () => {
     const artist = freshArtist();
-    for (const path of [`/api/v1/artists/${artist}`, '/api/v1/songs/ghost-song', '/api/v1/albums/ghost-album', '/api/v1/charts/ghost/UK']) {
+    for (const path of [
+      `/api/v1/artists/${artist}`,
+      '/api/v1/songs/ghost-song',
+      '/api/v1/albums/ghost-album',
+      '/api/v1/charts/ghost/UK',
+    ]) {
       stack.simulator.injectFault(fault(404), { path });
     }
     const query = `{
@@ -65,7 +77,9 @@ describe('messages clients see', () => {
       const response = await stack.query(query);
       const raw = JSON.stringify(response.body);
       expect(raw, round).not.toContain('internal-db');
-      const messages = Object.fromEntries((response.body.errors ?? []).map((e) => [e.path?.[0], [e.message, e.extensions?.['code']]]));
+      const messages = Object.fromEntries(
+        (response.body.errors ?? []).map((e) => [e.path?.[0], [e.message, e.extensions?.code]]),
+      );
       expect(messages, round).toEqual({
         song: ['Song "ghost-song" not found', 'NOT_FOUND'],
         album: ['Album "ghost-album" not found', 'NOT_FOUND'],
@@ -94,20 +108,31 @@ describe('messages clients see', () => {
     stack.simulator.injectFault(fault(404), { path: `/api/v1/artists/${slug}` });
     await stack.query(`{ artist(slug: "${slug}") { name } }`);
     const lines = logLines.slice(from).map((line) => JSON.parse(line) as Record<string, unknown>);
-    const entry = lines.find((line) => line['msg'] === 'upstream error answer');
-    expect(entry).toMatchObject({ level: 20, code: 'NOT_FOUND', status: 404, resource: 'artist', path: `/api/v1/artists/${slug}` });
-    const text = entry!['upstreamText'] as string;
+    const entry = lines.find((line) => line.msg === 'upstream error answer');
+    expect(entry).toMatchObject({
+      level: 20,
+      code: 'NOT_FOUND',
+      status: 404,
+      resource: 'artist',
+      path: `/api/v1/artists/${slug}`,
+    });
+    const text = entry!.upstreamText as string;
     expect(text).toContain('internal-db.corp.example');
     expect(text).toContain('[REDACTED]');
     for (const secret of SECRETS) expect(text).not.toContain(secret);
-    for (const line of lines.filter((l) => (l['level'] as number) > 20)) expect(JSON.stringify(line)).not.toContain('internal-db');
+    for (const line of lines.filter((l) => (l.level as number) > 20))
+      expect(JSON.stringify(line)).not.toContain('internal-db');
   });
 });
 
 describe('pass-through: the upstream’s 429 and 401 texts stay out too', () => {
   let passThrough: Stack;
   beforeAll(async () => {
-    passThrough = await startStack({ passThrough: true, sharedSimulator: stack.simulator, gateway: { retries: 0 } });
+    passThrough = await startStack({
+      passThrough: true,
+      sharedSimulator: stack.simulator,
+      gateway: { retries: 0 },
+    });
   });
   afterAll(() => passThrough.close());
 
@@ -119,9 +144,9 @@ describe('pass-through: the upstream’s 429 and 401 texts stay out too', () => 
       authorization: 'Bearer test-other-client-key',
     });
     const error = onlyError(response);
-    expect(error.extensions?.['code']).toBe('RATE_LIMITED');
+    expect(error.extensions?.code).toBe('RATE_LIMITED');
     expect(error.message).toBe('The upstream API asked for a pause; retry in 10 s');
-    expect(error.extensions?.['resetsAt']).toEqual(expect.any(String));
+    expect(error.extensions?.resetsAt).toEqual(expect.any(String));
   });
 
   it('401 → UNAUTHENTICATED, HTTP 401, the gateway’s message', async () => {
@@ -131,6 +156,9 @@ describe('pass-through: the upstream’s 429 and 401 texts stay out too', () => 
       authorization: 'Bearer some-unknown-key',
     });
     expect(response.status).toBe(401);
-    expect(onlyError(response)).toMatchObject({ message: 'Invalid or revoked API key', extensions: { code: 'UNAUTHENTICATED' } });
+    expect(onlyError(response)).toMatchObject({
+      message: 'Invalid or revoked API key',
+      extensions: { code: 'UNAUTHENTICATED' },
+    });
   });
 });

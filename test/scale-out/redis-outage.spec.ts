@@ -24,10 +24,19 @@ describe('a Redis outage', () => {
     let redis = await startOwnRedis(port);
     const replicas: Replica[] = [];
     try {
-      const env = { UPSTREAM_URL: simulator.url, UPSTREAM_API_KEY: SERVER_KEY, REDIS_URL: redis.url, RATE_LIMIT_REQUESTS: '1000' };
+      const env = {
+        UPSTREAM_URL: simulator.url,
+        UPSTREAM_API_KEY: SERVER_KEY,
+        REDIS_URL: redis.url,
+        RATE_LIMIT_REQUESTS: '1000',
+      };
       replicas.push(...(await Promise.all([startReplica(env), startReplica(env)])));
-      const [warm, cold, later] = simulator.data.allArtists().slice(0, 3).map((a) => a.slug);
-      for (const replica of replicas) expect((await replica.query(artist(warm!))).body.errors).toBeUndefined();
+      const [warm, cold, later] = simulator.data
+        .allArtists()
+        .slice(0, 3)
+        .map((a) => a.slug);
+      for (const replica of replicas)
+        expect((await replica.query(artist(warm!))).body.errors).toBeUndefined();
       expect(simulator.calls.length).toBe(1);
 
       await redis.stop();
@@ -48,7 +57,9 @@ describe('a Redis outage', () => {
       expect(answered.body.errors).toBeUndefined();
       expect(simulator.calls.length).toBe(2);
       // The restarted Redis lost its data; the replicas told it the day's count back.
-      expect((await replicas[0]!.query('{ apiUsage { used } }')).body.data).toEqual({ apiUsage: { used: 2 } });
+      expect((await replicas[0]!.query('{ apiUsage { used } }')).body.data).toEqual({
+        apiUsage: { used: 2 },
+      });
     } finally {
       await Promise.all(replicas.map((replica) => replica.stop()));
       await redis.stop();

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type Simulator, startSimulator } from '../../src/simulator/index.js';
-import { SHARED_REDIS_URL, deleteUnder, keysUnder, uniquePrefix } from '../support/redis.js';
+import { deleteUnder, keysUnder, SHARED_REDIS_URL, uniquePrefix } from '../support/redis.js';
 import { type Replica, startReplica, until } from '../support/replicas.js';
 import { SERVER_KEY } from '../support/stack.js';
 
@@ -44,7 +44,13 @@ afterEach(async () => {
 async function start(count: number, env: Record<string, string> = {}): Promise<Replica[]> {
   const started = await Promise.all(
     Array.from({ length: count }, () =>
-      startReplica({ UPSTREAM_URL: simulator.url, UPSTREAM_API_KEY: SERVER_KEY, REDIS_URL: SHARED_REDIS_URL, REDIS_KEY_PREFIX: prefix, ...env }),
+      startReplica({
+        UPSTREAM_URL: simulator.url,
+        UPSTREAM_API_KEY: SERVER_KEY,
+        REDIS_URL: SHARED_REDIS_URL,
+        REDIS_KEY_PREFIX: prefix,
+        ...env,
+      }),
     ),
   );
   replicas.push(...started);
@@ -52,9 +58,14 @@ async function start(count: number, env: Record<string, string> = {}): Promise<R
 }
 
 const calls = () => simulator.calls.length;
-const slugs = (from: number, count: number) => simulator.data.allArtists().slice(from, from + count).map((a) => a.slug);
+const slugs = (from: number, count: number) =>
+  simulator.data
+    .allArtists()
+    .slice(from, from + count)
+    .map((a) => a.slug);
 /** One aliased `artist` field per slug: one upstream call each when cold. */
-const artistsQuery = (names: string[]) => `{ ${names.map((slug, i) => `a${i}: artist(slug: "${slug}") { name followers }`).join(' ')} }`;
+const artistsQuery = (names: string[]) =>
+  `{ ${names.map((slug, i) => `a${i}: artist(slug: "${slug}") { name followers }`).join(' ')} }`;
 const codes = (response: { body: { errors?: { extensions?: Record<string, unknown> }[] } }) =>
   (response.body.errors ?? []).map((error) => error.extensions?.code);
 const USAGE = '{ apiUsage { used remaining } }';
@@ -64,7 +75,9 @@ describe('one cache and one flight for all replicas', () => {
     const three = await start(3);
     simulator.setLatency(300);
     const query = artistsQuery(slugs(0, 1));
-    const responses = await Promise.all(Array.from({ length: 30 }, (_, i) => three[i % 3]!.query(query)));
+    const responses = await Promise.all(
+      Array.from({ length: 30 }, (_, i) => three[i % 3]!.query(query)),
+    );
     expect(calls()).toBe(1);
     for (const response of responses) {
       expect(response.body.errors).toBeUndefined();
@@ -104,13 +117,17 @@ describe('one daily budget for all replicas', () => {
   it('a limit of 60 is never exceeded by 3 replicas asking for 90 records at once, and apiUsage agrees on all', async () => {
     const three = await start(3, { UPSTREAM_DAILY_LIMIT: '60', CLIENT_BUDGET_SHARE: '1' });
     const batches = Array.from({ length: 9 }, (_, i) => slugs(10 + i * 10, 10));
-    const responses = await Promise.all(batches.map((batch, i) => three[i % 3]!.query(artistsQuery(batch))));
+    const responses = await Promise.all(
+      batches.map((batch, i) => three[i % 3]!.query(artistsQuery(batch))),
+    );
     expect(calls()).toBe(60);
     const refused = responses.flatMap(codes);
     expect(refused).toHaveLength(30);
     expect(new Set(refused)).toEqual(new Set(['RATE_LIMITED']));
     for (const replica of three) {
-      expect((await replica.query(USAGE)).body.data).toEqual({ apiUsage: { used: 60, remaining: 0 } });
+      expect((await replica.query(USAGE)).body.data).toEqual({
+        apiUsage: { used: 60, remaining: 0 },
+      });
     }
   });
 
@@ -130,14 +147,21 @@ describe('one daily budget for all replicas', () => {
   it('without Redis, a restarted gateway remembers the day through BUDGET_FILE', async () => {
     const directory = mkdtempSync(join(tmpdir(), 'gateway-budget-'));
     try {
-      const env = { REDIS_URL: '', UPSTREAM_DAILY_LIMIT: '5', CLIENT_BUDGET_SHARE: '1', BUDGET_FILE: join(directory, 'day.json') };
+      const env = {
+        REDIS_URL: '',
+        UPSTREAM_DAILY_LIMIT: '5',
+        CLIENT_BUDGET_SHARE: '1',
+        BUDGET_FILE: join(directory, 'day.json'),
+      };
       const [first] = await start(1, env);
       await first!.query(artistsQuery(slugs(20, 4)));
       expect(calls()).toBe(4);
       await first!.stop();
 
       const [second] = await start(1, env);
-      expect((await second!.query(USAGE)).body.data).toEqual({ apiUsage: { used: 4, remaining: 1 } });
+      expect((await second!.query(USAGE)).body.data).toEqual({
+        apiUsage: { used: 4, remaining: 1 },
+      });
       const response = await second!.query(artistsQuery(slugs(24, 3)));
       expect(codes(response)).toEqual(['RATE_LIMITED', 'RATE_LIMITED']);
       expect(calls()).toBe(5);
@@ -159,7 +183,9 @@ describe('429 from the upstream', () => {
     simulator.clearFaults();
     for (const replica of three) {
       expect(codes(await replica.query(artistsQuery(slugs(40, 1))))).toEqual(['RATE_LIMITED']);
-      expect((await replica.query(USAGE)).body.data).toEqual({ apiUsage: { used: 1, remaining: 0 } });
+      expect((await replica.query(USAGE)).body.data).toEqual({
+        apiUsage: { used: 1, remaining: 0 },
+      });
     }
     expect(calls()).toBe(1);
   });
@@ -167,21 +193,33 @@ describe('429 from the upstream', () => {
   it('any other 429 pauses the key for its Retry-After on every replica, then calls resume', async () => {
     const two = await start(2, { UPSTREAM_RETRIES: '0' });
     const slowDown = { statusCode: 429, error: 'Too Many Requests', message: 'Slow down' };
-    simulator.injectFault({ kind: 'status', status: 429, retryAfterSeconds: 1, body: slowDown }, { times: 1 });
+    simulator.injectFault(
+      { kind: 'status', status: 429, retryAfterSeconds: 1, body: slowDown },
+      { times: 1 },
+    );
     expect(codes(await two[0]!.query(artistsQuery(slugs(50, 1))))).toEqual(['RATE_LIMITED']);
     const paused = await two[1]!.query(artistsQuery(slugs(51, 1)));
-    expect(paused.body.errors?.[0]).toMatchObject({ message: 'The upstream API asked for a pause; retry in 1 s', extensions: { code: 'RATE_LIMITED' } });
+    expect(paused.body.errors?.[0]).toMatchObject({
+      message: 'The upstream API asked for a pause; retry in 1 s',
+      extensions: { code: 'RATE_LIMITED' },
+    });
     expect(calls()).toBe(1);
 
     await until(async () => codes(await two[1]!.query(artistsQuery(slugs(51, 1)))).length === 0);
     expect(calls()).toBe(2);
-    expect((await two[0]!.query(USAGE)).body.data).toEqual({ apiUsage: { used: 2, remaining: 998 } });
+    expect((await two[0]!.query(USAGE)).body.data).toEqual({
+      apiUsage: { used: 2, remaining: 998 },
+    });
   });
 });
 
 describe('fairness between clients in server-key mode', () => {
   it('one client spends at most CLIENT_BUDGET_SHARE of the day over all replicas; another is still served', async () => {
-    const two = await start(2, { UPSTREAM_DAILY_LIMIT: '20', CLIENT_BUDGET_SHARE: '0.5', RATE_LIMIT_TRUST_PROXY: 'true' });
+    const two = await start(2, {
+      UPSTREAM_DAILY_LIMIT: '20',
+      CLIENT_BUDGET_SHARE: '0.5',
+      RATE_LIMIT_TRUST_PROXY: 'true',
+    });
     const greedy = { 'x-forwarded-for': '203.0.113.7' };
     const first = await two[0]!.query(artistsQuery(slugs(60, 6)), undefined, greedy);
     const second = await two[1]!.query(artistsQuery(slugs(66, 6)), undefined, greedy);
@@ -190,7 +228,9 @@ describe('fairness between clients in server-key mode', () => {
     // What the greedy client already read is still served from cache.
     expect(codes(await two[1]!.query(artistsQuery(slugs(60, 6)), undefined, greedy))).toEqual([]);
 
-    const modest = await two[1]!.query(artistsQuery(slugs(72, 3)), undefined, { 'x-forwarded-for': '198.51.100.9' });
+    const modest = await two[1]!.query(artistsQuery(slugs(72, 3)), undefined, {
+      'x-forwarded-for': '198.51.100.9',
+    });
     expect(codes(modest)).toEqual([]);
     expect(calls()).toBe(13);
   });

@@ -1,7 +1,7 @@
 /** WORKERS=2: two cluster workers on one port, one Redis, one simulator (the primary's embedded one). */
 import { Redis } from 'ioredis';
 import { afterAll, describe, expect, it } from 'vitest';
-import { SHARED_REDIS_URL, deleteUnder, uniquePrefix } from '../support/redis.js';
+import { deleteUnder, SHARED_REDIS_URL, uniquePrefix } from '../support/redis.js';
 import { type Replica, startReplica, until } from '../support/replicas.js';
 
 const prefix = uniquePrefix();
@@ -15,7 +15,12 @@ afterAll(async () => {
 
 describe('WORKERS=2', () => {
   it('starts two workers that share one budget, and ends cleanly on SIGTERM', async () => {
-    gateway = await startReplica({ WORKERS: '2', REDIS_URL: SHARED_REDIS_URL, REDIS_KEY_PREFIX: prefix, SIMULATOR_LATENCY_MS: '200' });
+    gateway = await startReplica({
+      WORKERS: '2',
+      REDIS_URL: SHARED_REDIS_URL,
+      REDIS_KEY_PREFIX: prefix,
+      SIMULATOR_LATENCY_MS: '200',
+    });
     const query = '{ topArtistsByStreams(limit: 3) { rank } }';
     // Enough concurrent connections that both workers take some; single flight holds across them.
     const responses = await Promise.all(Array.from({ length: 20 }, () => gateway!.query(query)));

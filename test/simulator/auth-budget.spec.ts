@@ -7,21 +7,35 @@ const MISSING = 'API key required. Pass it as the Authorization header: Bearer <
 const INVALID = 'Invalid or revoked API key';
 
 let sim: Simulator;
-afterEach(async () => { await sim.close(); });
+afterEach(async () => {
+  await sim.close();
+});
 
 describe('authentication', () => {
   it('401 with the exact messages; missing, malformed, unknown and revoked keys', async () => {
     sim = await start({ artists: 20, apiKeys: ['k1', 'k2'], revokedKeys: ['k2'] });
-    const unauthorized = (message: string) => ({ status: 401, body: { statusCode: 401, error: 'Unauthorized', message } });
+    const unauthorized = (message: string) => ({
+      status: 401,
+      body: { statusCode: 401, error: 'Unauthorized', message },
+    });
     const pick = ({ status, body }: { status: number; body: unknown }) => ({ status, body });
     expect(pick(await get(sim, '/api/v1/charts', null))).toEqual(unauthorized(MISSING));
-    const basic = await fetch(`${sim.url}/api/v1/charts`, { headers: { authorization: 'Basic abc' } });
+    const basic = await fetch(`${sim.url}/api/v1/charts`, {
+      headers: { authorization: 'Basic abc' },
+    });
     expect({ status: basic.status, body: await basic.json() }).toEqual(unauthorized(MISSING));
     expect(pick(await get(sim, '/api/v1/charts', 'nope'))).toEqual(unauthorized(INVALID));
     expect(pick(await get(sim, '/api/v1/charts', 'k2'))).toEqual(unauthorized(INVALID));
     expect(pick(await get(sim, '/api/v1/nothing', null))).toEqual(unauthorized(MISSING));
     expect((await get(sim, '/api/v1/charts', 'k1')).status).toBe(200);
-    expect(sim.calls.map((c) => [c.key, c.status])).toEqual([[null, 401], [null, 401], ['nope', 401], ['k2', 401], [null, 401], ['k1', 200]]);
+    expect(sim.calls.map((c) => [c.key, c.status])).toEqual([
+      [null, 401],
+      [null, 401],
+      ['nope', 401],
+      ['k2', 401],
+      [null, 401],
+      ['k1', 200],
+    ]);
   });
 });
 
@@ -34,7 +48,14 @@ describe('daily budget', () => {
     expect((await get(sim, '/api/v1/artists/nobody', 'a')).status).toBe(404); // errors count
     expect((await get(sim, '/api/v1/charts', 'a')).status).toBe(200);
     const over = await get<ErrorBody>(sim, '/api/v1/charts', 'a');
-    expect(over).toMatchObject({ status: 429, body: { statusCode: 429, error: 'Too Many Requests', message: 'Daily limit of 3 requests reached. Resets at midnight UTC.' } });
+    expect(over).toMatchObject({
+      status: 429,
+      body: {
+        statusCode: 429,
+        error: 'Too Many Requests',
+        message: 'Daily limit of 3 requests reached. Resets at midnight UTC.',
+      },
+    });
     expect((await get(sim, '/api/v1/artists/nobody', 'a')).status).toBe(429);
     expect((await get(sim, '/api/v1/charts', 'b')).status).toBe(200); // per key
     now = new Date('2026-11-22T00:00:01Z');

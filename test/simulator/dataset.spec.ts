@@ -5,20 +5,36 @@ import { get, start } from './helpers.js';
 
 const TWO_POW_31 = 2 ** 31;
 let sim: Simulator;
-beforeAll(async () => { sim = await start(); });
-afterAll(async () => { await sim.close(); });
+beforeAll(async () => {
+  sim = await start();
+});
+afterAll(async () => {
+  await sim.close();
+});
 
 describe('generated dataset', () => {
   it('is deterministic: the same seed and date serve identical bodies; another seed differs', async () => {
     const twin = await start();
     const other = await start({ seed: 7 });
-    const paths = ['/api/v1/artists?limit=100', '/api/v1/charts/spotify_daily_ng/NG', '/api/v1/milestones/recent?limit=50', '/api/v1/trending/songs?limit=100', '/api/v1/albums?limit=50'];
+    const paths = [
+      '/api/v1/artists?limit=100',
+      '/api/v1/charts/spotify_daily_ng/NG',
+      '/api/v1/milestones/recent?limit=50',
+      '/api/v1/trending/songs?limit=100',
+      '/api/v1/albums?limit=50',
+    ];
     const top = sim.data.allArtists()[0]?.slug;
-    paths.push(`/api/v1/artists/${top}`, `/api/v1/artists/${top}/history`, `/api/v1/songs/${top}/songs`);
+    paths.push(
+      `/api/v1/artists/${top}`,
+      `/api/v1/artists/${top}/history`,
+      `/api/v1/songs/${top}/songs`,
+    );
     for (const path of paths) {
       expect((await get(twin, path)).body).toEqual((await get(sim, path)).body);
     }
-    expect((await get(other, paths[0] ?? '')).body).not.toEqual((await get(sim, paths[0] ?? '')).body);
+    expect((await get(other, paths[0] ?? '')).body).not.toEqual(
+      (await get(sim, paths[0] ?? '')).body,
+    );
     await Promise.all([twin.close(), other.close()]);
   });
 
@@ -51,7 +67,10 @@ describe('generated dataset', () => {
   });
 
   it('some songs have an album and some do not', () => {
-    const songs = sim.data.allArtists().slice(0, 10).flatMap((a) => sim.data.songsOfArtist(a.slug) ?? []);
+    const songs = sim.data
+      .allArtists()
+      .slice(0, 10)
+      .flatMap((a) => sim.data.songsOfArtist(a.slug) ?? []);
     expect(songs.some((s) => s.albumSlug === null)).toBe(true);
     expect(songs.some((s) => s.albumSlug !== null)).toBe(true);
   });
@@ -60,11 +79,14 @@ describe('generated dataset', () => {
     const recent = sim.data.recentMilestones({ limit: 100 }).data;
     const inWindow = recent.filter((m) => m.crossedAt > '2026-08-24');
     expect(inWindow.length).toBeGreaterThan(0);
-    expect(new Set(sim.data.recentMilestones({ limit: 100, page: 1 }).data.map((m) => m.id)).size).toBe(recent.length);
+    expect(
+      new Set(sim.data.recentMilestones({ limit: 100, page: 1 }).data.map((m) => m.id)).size,
+    ).toBe(recent.length);
     for (const m of inWindow.slice(0, 20) as MilestoneRecord[]) {
-      const history = m.songId === null
-        ? sim.data.artistHistory(m.artistSlug) ?? []
-        : sim.data.songHistory(songSlugOf(m)) ?? [];
+      const history =
+        m.songId === null
+          ? (sim.data.artistHistory(m.artistSlug) ?? [])
+          : (sim.data.songHistory(songSlugOf(m)) ?? []);
       const day = history.find((h) => h.date === m.crossedAt);
       expect(day?.totalStreams).toBe(m.streamValue);
       expect(m.streamValue).toBeGreaterThanOrEqual(m.threshold);
@@ -74,7 +96,9 @@ describe('generated dataset', () => {
   });
 
   it('song histories start at the release date for recent songs', () => {
-    const recent = sim.data.allArtists().slice(0, 30)
+    const recent = sim.data
+      .allArtists()
+      .slice(0, 30)
       .flatMap((a) => sim.data.songsOfArtist(a.slug) ?? [])
       .find((s) => s.releaseDate > '2026-09-01') as SongSummary;
     const history = sim.data.songHistory(recent.slug) ?? [];
@@ -90,8 +114,12 @@ describe('generated dataset', () => {
   });
 
   it('rejects bad options with the value in the message', async () => {
-    await expect(start({ artists: 20_001 })).rejects.toThrow('artists must be an integer between 1 and 20000: 20001');
-    await expect(start({ dataDate: '2026-13-01' })).rejects.toThrow('dataDate must be a valid date in the form YYYY-MM-DD: 2026-13-01');
+    await expect(start({ artists: 20_001 })).rejects.toThrow(
+      'artists must be an integer between 1 and 20000: 20001',
+    );
+    await expect(start({ dataDate: '2026-13-01' })).rejects.toThrow(
+      'dataDate must be a valid date in the form YYYY-MM-DD: 2026-13-01',
+    );
   });
 
   function songSlugOf(m: MilestoneRecord): string {

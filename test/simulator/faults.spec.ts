@@ -1,11 +1,15 @@
 import { request as httpRequest } from 'node:http';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Simulator } from '../../src/simulator/index.js';
-import { KEY, get, start } from './helpers.js';
+import { get, KEY, start } from './helpers.js';
 
 let sim: Simulator;
-beforeAll(async () => { sim = await start({ artists: 20 }); });
-afterAll(async () => { await sim.close(); });
+beforeAll(async () => {
+  sim = await start({ artists: 20 });
+});
+afterAll(async () => {
+  await sim.close();
+});
 beforeEach(() => {
   sim.clearFaults();
   sim.resetCalls();
@@ -20,10 +24,23 @@ describe('call log', () => {
     await get(sim, '/api/v1/charts', null);
     expect(sim.calls).toEqual([
       {
-        method: 'GET', rawPath: '/api/v1/charts/itunes_daily_ng/NG', segments: ['api', 'v1', 'charts', 'itunes_daily_ng', 'NG'],
-        query: { limit: '2', extra: 'x' }, key: KEY, status: 200, at: expect.any(Number),
+        method: 'GET',
+        rawPath: '/api/v1/charts/itunes_daily_ng/NG',
+        segments: ['api', 'v1', 'charts', 'itunes_daily_ng', 'NG'],
+        query: { limit: '2', extra: 'x' },
+        key: KEY,
+        status: 200,
+        at: expect.any(Number),
       },
-      { method: 'GET', rawPath: '/api/v1/charts', segments: ['api', 'v1', 'charts'], query: {}, key: null, status: 401, at: expect.any(Number) },
+      {
+        method: 'GET',
+        rawPath: '/api/v1/charts',
+        segments: ['api', 'v1', 'charts'],
+        query: {},
+        key: null,
+        status: 401,
+        at: expect.any(Number),
+      },
     ]);
     const before = sim.calls;
     sim.resetCalls();
@@ -34,13 +51,23 @@ describe('call log', () => {
 
 describe('faults', () => {
   it('status: answers the status with a standard error body, Retry-After, limited times, by path prefix', async () => {
-    sim.injectFault({ kind: 'status', status: 503, retryAfterSeconds: 7 }, { path: '/api/v1/charts', times: 1 });
+    sim.injectFault(
+      { kind: 'status', status: 503, retryAfterSeconds: 7 },
+      { path: '/api/v1/charts', times: 1 },
+    );
     const first = await get(sim, '/api/v1/charts');
-    expect(first).toMatchObject({ status: 503, body: { statusCode: 503, error: 'Service Unavailable', message: 'Service Unavailable' } });
+    expect(first).toMatchObject({
+      status: 503,
+      body: { statusCode: 503, error: 'Service Unavailable', message: 'Service Unavailable' },
+    });
     expect(first.headers.get('retry-after')).toBe('7');
     expect((await get(sim, '/api/v1/charts')).status).toBe(200);
     sim.injectFault({ kind: 'status', status: 500 }, { path: /\/leaderboard\// });
-    expect((await get(sim, '/api/v1/leaderboard/streams')).body).toEqual({ statusCode: 500, error: 'Internal Server Error', message: 'An unexpected error occurred' });
+    expect((await get(sim, '/api/v1/leaderboard/streams')).body).toEqual({
+      statusCode: 500,
+      error: 'Internal Server Error',
+      message: 'An unexpected error occurred',
+    });
     expect((await get(sim, '/api/v1/leaderboard/songs')).status).toBe(500);
     expect((await get(sim, '/api/v1/charts')).status).toBe(200);
     sim.injectFault({ kind: 'status', status: 429, body: { custom: true } });
@@ -62,8 +89,14 @@ describe('faults', () => {
   it('hang: never answers, until stop drops the connection; start listens again on the same port', async () => {
     sim.injectFault({ kind: 'hang' }, { times: 1 });
     const port = sim.port;
-    const pending = fetch(`${sim.url}/api/v1/charts`, { headers: auth }).then(() => 'answered', () => 'failed');
-    const early = await Promise.race([pending, new Promise((resolve) => setTimeout(() => resolve('still waiting'), 150))]);
+    const pending = fetch(`${sim.url}/api/v1/charts`, { headers: auth }).then(
+      () => 'answered',
+      () => 'failed',
+    );
+    const early = await Promise.race([
+      pending,
+      new Promise((resolve) => setTimeout(() => resolve('still waiting'), 150)),
+    ]);
     expect(early).toBe('still waiting');
     await sim.stop();
     expect(await pending).toBe('failed');
@@ -86,29 +119,42 @@ describe('faults', () => {
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toBe('application/json');
     expect(await response.text()).toBe('{"data": [1, 2');
-    sim.injectFault({ kind: 'raw', status: 502, contentType: 'text/html', body: '<html>Bad gateway</html>' }, { times: 1 });
+    sim.injectFault(
+      { kind: 'raw', status: 502, contentType: 'text/html', body: '<html>Bad gateway</html>' },
+      { times: 1 },
+    );
     response = await fetch(`${sim.url}/api/v1/charts`, { headers: auth });
-    expect([response.status, response.headers.get('content-type'), await response.text()]).toEqual([502, 'text/html', '<html>Bad gateway</html>']);
+    expect([response.status, response.headers.get('content-type'), await response.text()]).toEqual([
+      502,
+      'text/html',
+      '<html>Bad gateway</html>',
+    ]);
   });
 
   it('stream: 200 JSON sending exactly that many bytes of an array that never closes', async () => {
     sim.injectFault({ kind: 'stream', bytes: 100_000 }, { times: 1 });
-    const received = await new Promise<{ status: number; type: string | undefined; text: string }>((resolve, reject) => {
-      const request = httpRequest(`${sim.url}/api/v1/charts`, { headers: auth }, (response) => {
-        let text = '';
-        response.setEncoding('utf8');
-        response.on('data', (chunk: string) => {
-          text += chunk;
-          if (text.length >= 100_000) {
-            resolve({ status: response.statusCode ?? 0, type: response.headers['content-type'], text });
-            request.destroy();
-          }
+    const received = await new Promise<{ status: number; type: string | undefined; text: string }>(
+      (resolve, reject) => {
+        const request = httpRequest(`${sim.url}/api/v1/charts`, { headers: auth }, (response) => {
+          let text = '';
+          response.setEncoding('utf8');
+          response.on('data', (chunk: string) => {
+            text += chunk;
+            if (text.length >= 100_000) {
+              resolve({
+                status: response.statusCode ?? 0,
+                type: response.headers['content-type'],
+                text,
+              });
+              request.destroy();
+            }
+          });
+          response.on('end', () => reject(new Error('the stream ended')));
         });
-        response.on('end', () => reject(new Error('the stream ended')));
-      });
-      request.on('error', () => undefined);
-      request.end();
-    });
+        request.on('error', () => undefined);
+        request.end();
+      },
+    );
     expect(received.status).toBe(200);
     expect(received.type).toMatch(/^application\/json/);
     expect(received.text).toHaveLength(100_000);

@@ -16,7 +16,10 @@ export function useCostStacks(strictMaxCost = 10): CostStacks {
   let strict: Stack | undefined;
   beforeAll(async () => {
     stack = await startStack();
-    strict = await startStack({ sharedSimulator: stack.simulator, gateway: { protection: { maxUpstreamCost: strictMaxCost } } });
+    strict = await startStack({
+      sharedSimulator: stack.simulator,
+      gateway: { protection: { maxUpstreamCost: strictMaxCost } },
+    });
   });
   afterAll(async () => {
     await strict?.close();

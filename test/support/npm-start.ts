@@ -46,7 +46,8 @@ export async function startNpm(env: Record<string, string>): Promise<GatewayProc
     env: { ...process.env, PORT: '0', SIMULATOR_ARTISTS: '40', ...env },
   });
   const pid = child.pid;
-  if (pid === undefined || child.stdout === null || child.stderr === null) throw new Error('npm start did not spawn');
+  if (pid === undefined || child.stdout === null || child.stderr === null)
+    throw new Error('npm start did not spawn');
   const { stdout, stderr } = child;
   let text = '';
   stdout.on('data', (chunk: Buffer) => (text += chunk.toString()));
@@ -63,7 +64,9 @@ export async function startNpm(env: Record<string, string>): Promise<GatewayProc
       resolve(match[1].replace('localhost', '127.0.0.1'));
     };
     stdout.on('data', onData);
-    void exited.then(({ code }) => reject(new Error(`npm start exited (${code}) before listening:\n${text}`)));
+    void exited.then(({ code }) =>
+      reject(new Error(`npm start exited (${code}) before listening:\n${text}`)),
+    );
   });
 
   const groupAlive = () => {
@@ -81,8 +84,13 @@ export async function startNpm(env: Record<string, string>): Promise<GatewayProc
     exited,
     output: () => text,
     gatewayPid() {
-      const children = execFileSync('ps', ['-o', 'pid=', '--ppid', String(pid)], { encoding: 'utf8' }).trim().split(/\s+/);
-      if (children.length !== 1 || children[0] === '') throw new Error(`npm has ${children.length} children: ${children.join(' ')}`);
+      const children = execFileSync('ps', ['-o', 'pid=', '--ppid', String(pid)], {
+        encoding: 'utf8',
+      })
+        .trim()
+        .split(/\s+/);
+      if (children.length !== 1 || children[0] === '')
+        throw new Error(`npm has ${children.length} children: ${children.join(' ')}`);
       return Number(children[0]);
     },
     outputEnded: new Promise<void>((resolve) => stdout.once('end', resolve)),
@@ -90,7 +98,9 @@ export async function startNpm(env: Record<string, string>): Promise<GatewayProc
     resumeReader: () => stdout.resume(),
     async closeReader() {
       // The descriptors are closed when the streams emit 'close', not when destroy() returns.
-      const closed = [stdout, stderr].map((stream) => new Promise((resolve) => stream.once('close', resolve)));
+      const closed = [stdout, stderr].map(
+        (stream) => new Promise((resolve) => stream.once('close', resolve)),
+      );
       stdout.destroy();
       stderr.destroy();
       await Promise.all(closed);
@@ -110,7 +120,10 @@ export async function startNpm(env: Record<string, string>): Promise<GatewayProc
 }
 
 /** A GraphQL POST's raw outcome: status and body text, or the network error. */
-export async function post(url: string, query: string): Promise<{ status: number; text: string } | Error> {
+export async function post(
+  url: string,
+  query: string,
+): Promise<{ status: number; text: string } | Error> {
   try {
     const response = await fetch(url, {
       method: 'POST',

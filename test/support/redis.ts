@@ -45,11 +45,19 @@ export async function freePort(): Promise<number> {
 
 /** A redis-server without persistence on `port`, stopped by `stop()`. */
 export async function startOwnRedis(port: number): Promise<{ url: string; stop(): Promise<void> }> {
-  const child: ChildProcess = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], {
-    stdio: 'ignore',
-  });
+  const child: ChildProcess = spawn(
+    'redis-server',
+    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+    {
+      stdio: 'ignore',
+    },
+  );
   const url = `redis://127.0.0.1:${port}`;
-  const probe = new Redis(url, { lazyConnect: true, retryStrategy: () => 50, maxRetriesPerRequest: 0 });
+  const probe = new Redis(url, {
+    lazyConnect: true,
+    retryStrategy: () => 50,
+    maxRetriesPerRequest: 0,
+  });
   probe.on('error', () => undefined);
   await until(async () => (await probe.ping().catch(() => '')) === 'PONG');
   probe.disconnect();

@@ -16,7 +16,11 @@ export interface Replica {
   readonly process: ChildProcess;
   /** Everything the process printed, stdout and stderr. */
   output(): string;
-  query(query: string, variables?: Record<string, unknown>, headers?: Record<string, string>): Promise<GraphQLResponse>;
+  query(
+    query: string,
+    variables?: Record<string, unknown>,
+    headers?: Record<string, string>,
+  ): Promise<GraphQLResponse>;
   ready(): Promise<number>;
   /** SIGKILL (a crash) unless told otherwise. */
   stop(signal?: NodeJS.Signals): Promise<void>;
@@ -40,7 +44,10 @@ export async function startReplica(env: Record<string, string>): Promise<Replica
   const { child, output: printed } = spawnGateway(env);
 
   const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`replica did not start:\n${printed()}`)), STARTUP_TIMEOUT_MS);
+    const timer = setTimeout(
+      () => reject(new Error(`replica did not start:\n${printed()}`)),
+      STARTUP_TIMEOUT_MS,
+    );
     const look = () => {
       const match = /GraphQL \+ GraphiQL\s+(http:\/\/\S+)\/graphql/.exec(printed());
       if (match?.[1] === undefined) return;
@@ -61,11 +68,19 @@ export async function startReplica(env: Record<string, string>): Promise<Replica
     async query(query, variables, headers = {}) {
       const response = await fetch(`${url}/graphql`, {
         method: 'POST',
-        headers: { 'content-type': 'application/json', accept: 'application/graphql-response+json', ...headers },
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/graphql-response+json',
+          ...headers,
+        },
         body: JSON.stringify({ query, variables }),
       });
       const text = await response.text();
-      return { status: response.status, headers: response.headers, body: JSON.parse(text) as GraphQLResponse['body'] };
+      return {
+        status: response.status,
+        headers: response.headers,
+        body: JSON.parse(text) as GraphQLResponse['body'],
+      };
     },
     async ready() {
       return (await fetch(`${url}/ready`)).status;
@@ -80,13 +95,18 @@ export async function startReplica(env: Record<string, string>): Promise<Replica
 }
 
 /** Runs the gateway to its end (it is expected to refuse to start); resolves with its status and output. */
-export async function runToExit(env: Record<string, string>): Promise<{ code: number | null; output: string }> {
+export async function runToExit(
+  env: Record<string, string>,
+): Promise<{ code: number | null; output: string }> {
   const { child, output } = spawnGateway(env);
   const [code] = (await once(child, 'close')) as [number | null];
   return { code, output: output() };
 }
 
 /** Polls `check` until it holds; the test's own timeout bounds the wait. */
-export async function until(check: () => Promise<boolean> | boolean, intervalMs = 50): Promise<void> {
+export async function until(
+  check: () => Promise<boolean> | boolean,
+  intervalMs = 50,
+): Promise<void> {
   while (!(await check())) await new Promise((resolve) => setTimeout(resolve, intervalMs));
 }

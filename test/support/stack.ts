@@ -5,8 +5,12 @@
  */
 import pino from 'pino';
 import { createGateway, type GatewayOptions } from '../../src/server/gateway.js';
-import { type RunningServer, listen } from '../../src/server/http-server.js';
-import { type Simulator, type SimulatorOptions, startSimulator } from '../../src/simulator/index.js';
+import { listen, type RunningServer } from '../../src/server/http-server.js';
+import {
+  type Simulator,
+  type SimulatorOptions,
+  startSimulator,
+} from '../../src/simulator/index.js';
 
 export const SERVER_KEY = 'test-server-key';
 export const CLIENT_KEY = 'test-client-key';
@@ -26,7 +30,11 @@ export interface GraphQLResponse {
   readonly headers: Headers;
   readonly body: {
     data?: Record<string, unknown> | null;
-    errors?: { message: string; path?: (string | number)[]; extensions?: Record<string, unknown> }[];
+    errors?: {
+      message: string;
+      path?: (string | number)[];
+      extensions?: Record<string, unknown>;
+    }[];
     extensions?: Record<string, unknown>;
   };
 }
@@ -37,7 +45,11 @@ export interface Stack {
   readonly url: string;
   /** Calls that reached the simulator since it started or since `simulator.resetCalls()`. */
   upstreamCalls(): number;
-  query(query: string, variables?: Record<string, unknown>, headers?: Record<string, string>): Promise<GraphQLResponse>;
+  query(
+    query: string,
+    variables?: Record<string, unknown>,
+    headers?: Record<string, string>,
+  ): Promise<GraphQLResponse>;
   close(): Promise<void>;
 }
 
@@ -84,11 +96,19 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     async query(query, variables, headers = {}) {
       const response = await fetch(`${url}/graphql`, {
         method: 'POST',
-        headers: { 'content-type': 'application/json', accept: 'application/graphql-response+json', ...headers },
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/graphql-response+json',
+          ...headers,
+        },
         body: JSON.stringify({ query, variables }),
       });
       const text = await response.text();
-      return { status: response.status, headers: response.headers, body: JSON.parse(text) as GraphQLResponse['body'] };
+      return {
+        status: response.status,
+        headers: response.headers,
+        body: JSON.parse(text) as GraphQLResponse['body'],
+      };
     },
     async close() {
       await running.close(1_000);

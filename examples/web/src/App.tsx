@@ -8,12 +8,19 @@ export function App() {
     <>
       <header className="topbar">
         <a className="brand" href="#/">
-          <span className="brand-mark" aria-hidden="true">♫</span> Music Stats
+          <span className="brand-mark" aria-hidden="true">
+            ♫
+          </span>{' '}
+          Music Stats
         </a>
         <span className="tagline">Streams, charts and milestones of the artists you follow</span>
       </header>
       <main className="content">
-        {route.page === 'artist' ? <ArtistPage key={route.slug} slug={route.slug} /> : <LeaderboardPage />}
+        {route.page === 'artist' ? (
+          <ArtistPage key={route.slug} slug={route.slug} />
+        ) : (
+          <LeaderboardPage />
+        )}
       </main>
     </>
   );

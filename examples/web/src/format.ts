@@ -5,8 +5,17 @@
 
 const compact = new Intl.NumberFormat('en', { notation: 'compact', maximumFractionDigits: 1 });
 const exact = new Intl.NumberFormat('en');
-const day = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'short', year: 'numeric', timeZone: 'UTC' });
-const shortDay = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'short', timeZone: 'UTC' });
+const day = new Intl.DateTimeFormat('en-GB', {
+  day: 'numeric',
+  month: 'short',
+  year: 'numeric',
+  timeZone: 'UTC',
+});
+const shortDay = new Intl.DateTimeFormat('en-GB', {
+  day: 'numeric',
+  month: 'short',
+  timeZone: 'UTC',
+});
 const regions = new Intl.DisplayNames(['en'], { type: 'region' });
 
 /** Shown where the gateway answered null (the upstream did not know the value). */
@@ -42,7 +51,11 @@ export function countryName(code: string | null | undefined): string {
   }
 }
 
-const SPECIAL_WORDS: Record<string, string> = { itunes: 'iTunes', youtube: 'YouTube', tiktok: 'TikTok' };
+const SPECIAL_WORDS: Record<string, string> = {
+  itunes: 'iTunes',
+  youtube: 'YouTube',
+  tiktok: 'TikTok',
+};
 
 /** "official_afrobeats_chart" → "Official Afrobeats Chart", "spotify_daily_ng" → "Spotify Daily NG". */
 export function humanize(name: string): string {

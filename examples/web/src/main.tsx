@@ -1,6 +1,6 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import { Client, Provider, cacheExchange, fetchExchange } from 'urql';
+import { Client, cacheExchange, fetchExchange, Provider } from 'urql';
 import { App } from './App';
 import { graphqlUrl } from './config';
 import { sseSubscriptionExchange } from './live';

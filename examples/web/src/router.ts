@@ -1,7 +1,9 @@
 /** Hash routes: `#/` is the leaderboard, `#/artist/<slug>` an artist page. No server rewrites needed. */
 import { useEffect, useState } from 'react';
 
-export type Route = { readonly page: 'leaderboard' } | { readonly page: 'artist'; readonly slug: string };
+export type Route =
+  | { readonly page: 'leaderboard' }
+  | { readonly page: 'artist'; readonly slug: string };
 
 export function parseRoute(hash: string): Route {
   const match = /^#\/artist\/([^/?#]+)\/?$/.exec(hash);

@@ -26,10 +26,16 @@ export interface ClientKeyCheckOptions {
   readonly unknownKeys?: ClientRateLimiter;
 }
 
-export function useClientKeyCheck({ keys, unknownKeys }: ClientKeyCheckOptions): Plugin<GatewayContext> {
+export function useClientKeyCheck({
+  keys,
+  unknownKeys,
+}: ClientKeyCheckOptions): Plugin<GatewayContext> {
   return {
     async onExecute({ args, setResultAndStopExecution }) {
-      const { caller, request } = args.contextValue as GatewayContext & { request: Request; req?: IncomingMessage };
+      const { caller, request } = args.contextValue as GatewayContext & {
+        request: Request;
+        req?: IncomingMessage;
+      };
       if (caller.mode === 'client') {
         const status = await keys.status(caller.keyId);
         if (status === 'rejected') {
@@ -37,11 +43,24 @@ export function useClientKeyCheck({ keys, unknownKeys }: ClientKeyCheckOptions):
           return;
         }
         if (status === 'unknown' && unknownKeys !== undefined) {
-          const client = clientIdOf(clientAddressOf(request, args.contextValue as { req?: IncomingMessage }, unknownKeys.trustProxy));
+          const client = clientIdOf(
+            clientAddressOf(
+              request,
+              args.contextValue as { req?: IncomingMessage },
+              unknownKeys.trustProxy,
+            ),
+          );
           const retryAfterSeconds = await unknownKeys.consume(client);
           if (retryAfterSeconds !== null) {
             setResultAndStopExecution({
-              errors: [clientRateLimited(retryAfterSeconds, unknownKeys.requests, unknownKeys.windowSeconds, 'new API keys')],
+              errors: [
+                clientRateLimited(
+                  retryAfterSeconds,
+                  unknownKeys.requests,
+                  unknownKeys.windowSeconds,
+                  'new API keys',
+                ),
+              ],
             });
             return;
           }

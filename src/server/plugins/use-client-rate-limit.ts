@@ -12,7 +12,12 @@
 import type { IncomingMessage } from 'node:http';
 import type { Plugin } from 'graphql-yoga';
 import type { Redis } from 'ioredis';
-import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
+import {
+  type RateLimiterAbstract,
+  RateLimiterMemory,
+  RateLimiterRedis,
+  RateLimiterRes,
+} from 'rate-limiter-flexible';
 import { clientRateLimited } from '../../schema/errors.js';
 import { clientAddressOf, clientIdOf } from '../client-identity.js';
 
@@ -45,7 +50,8 @@ export function createClientRateLimiter({
   redis,
   keyPrefix = 'rate-limit',
 }: ClientRateLimitOptions = {}): ClientRateLimiter {
-  if (!Number.isSafeInteger(requests) || requests < 1) throw new Error(`requests must be a positive integer: ${requests}`);
+  if (!Number.isSafeInteger(requests) || requests < 1)
+    throw new Error(`requests must be a positive integer: ${requests}`);
   if (!Number.isSafeInteger(windowSeconds) || windowSeconds < 1) {
     throw new Error(`windowSeconds must be a positive integer: ${windowSeconds}`);
   }
@@ -80,9 +86,12 @@ export function createClientRateLimiter({
 export function useClientRateLimit(limiter: ClientRateLimiter): Plugin {
   return {
     async onParams({ request, context }) {
-      const client = clientIdOf(clientAddressOf(request, context as { req?: IncomingMessage }, limiter.trustProxy));
+      const client = clientIdOf(
+        clientAddressOf(request, context as { req?: IncomingMessage }, limiter.trustProxy),
+      );
       const retryAfterSeconds = await limiter.consume(client);
-      if (retryAfterSeconds !== null) throw clientRateLimited(retryAfterSeconds, limiter.requests, limiter.windowSeconds);
+      if (retryAfterSeconds !== null)
+        throw clientRateLimited(retryAfterSeconds, limiter.requests, limiter.windowSeconds);
     },
   };
 }

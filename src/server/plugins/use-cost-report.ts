@@ -16,28 +16,34 @@ export function useCostReport(): Plugin<GatewayContext> {
   return {
     onExecute() {
       return {
-        onExecuteDone: (done) => onFinalResult(done, async ({ args, result, setResult }) => {
-          const { stats, budget, caller } = args.contextValue;
-          const usage = await budget.usage(caller.keyId);
-          setResult({
-            ...result,
-            extensions: {
-              ...result.extensions,
-              cost: {
-                ...withEstimate(estimatedCostOf(args.contextValue)),
-                upstreamCalls: stats.upstreamCalls,
-                cacheHits: stats.cacheHits,
-                deduplicated: stats.deduplicated,
-                budget: { dailyLimit: usage.dailyLimit, remaining: usage.remaining, resetsAt: usage.resetsAt },
+        onExecuteDone: (done) =>
+          onFinalResult(done, async ({ args, result, setResult }) => {
+            const { stats, budget, caller } = args.contextValue;
+            const usage = await budget.usage(caller.keyId);
+            setResult({
+              ...result,
+              extensions: {
+                ...result.extensions,
+                cost: {
+                  ...withEstimate(estimatedCostOf(args.contextValue)),
+                  upstreamCalls: stats.upstreamCalls,
+                  cacheHits: stats.cacheHits,
+                  deduplicated: stats.deduplicated,
+                  budget: {
+                    dailyLimit: usage.dailyLimit,
+                    remaining: usage.remaining,
+                    resetsAt: usage.resetsAt,
+                  },
+                },
+                ...(stats.stale.length > 0 ? { stale: stats.stale } : {}),
+                ...(stats.warnings.length > 0 ? { warnings: stats.warnings } : {}),
               },
-              ...(stats.stale.length > 0 ? { stale: stats.stale } : {}),
-              ...(stats.warnings.length > 0 ? { warnings: stats.warnings } : {}),
-            },
-          });
-        }),
+            });
+          }),
       };
     },
   };
 }
 
-const withEstimate = (estimated: number | undefined) => (estimated === undefined ? {} : { estimated });
+const withEstimate = (estimated: number | undefined) =>
+  estimated === undefined ? {} : { estimated };

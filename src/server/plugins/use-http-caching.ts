@@ -17,7 +17,7 @@
  *   POST are `no-store`.
  */
 import { createHash } from 'node:crypto';
-import { type DocumentNode, Kind, type SelectionSetNode, getOperationAST } from 'graphql';
+import { type DocumentNode, getOperationAST, Kind, type SelectionSetNode } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 
 export const DEFAULT_HTTP_CACHE_MAX_AGE_SECONDS = 60 * 60;
@@ -47,7 +47,8 @@ export function useHttpCaching({
   return {
     onExecute({ args }) {
       const request = (args.contextValue as { request?: Request }).request;
-      if (request !== undefined && selectsUncacheable(args.document, args.operationName)) uncacheable.add(request);
+      if (request !== undefined && selectsUncacheable(args.document, args.operationName))
+        uncacheable.add(request);
     },
     async onResponse({ request, response, setResponse }) {
       if (new URL(request.url).pathname !== graphqlEndpoint) return;
@@ -67,11 +68,15 @@ export function useHttpCaching({
       }
       const etag = `W/"${createHash('sha256').update(type.split(';')[0]!).update('\n').update(JSON.stringify(body.data)).digest('base64url').slice(0, 32)}"`;
       headers.set('etag', etag);
-      headers.set('cache-control', `${perClient ? 'private' : 'public'}, max-age=${maxAge(now(), maxAgeSeconds)}`);
+      headers.set(
+        'cache-control',
+        `${perClient ? 'private' : 'public'}, max-age=${maxAge(now(), maxAgeSeconds)}`,
+      );
       headers.set('vary', vary);
       if (matches(request.headers.get('if-none-match'), etag)) {
         const notModified = new Headers();
-        for (const name of ['etag', 'cache-control', 'vary']) notModified.set(name, headers.get(name)!);
+        for (const name of ['etag', 'cache-control', 'vary'])
+          notModified.set(name, headers.get(name)!);
         setResponse(new Response(null, { status: 304, headers: notModified }));
         return;
       }
@@ -93,7 +98,10 @@ export function matches(ifNoneMatch: string | null, etag: string): boolean {
   return ifNoneMatch.split(',').some((tag) => tag.trim() === '*' || opaque(tag) === opaque(etag));
 }
 
-export function selectsUncacheable(document: DocumentNode, operationName: string | null | undefined): boolean {
+export function selectsUncacheable(
+  document: DocumentNode,
+  operationName: string | null | undefined,
+): boolean {
   const operation = getOperationAST(document, operationName ?? undefined);
   if (operation == null) return false;
   const visit = (set: SelectionSetNode, seen: Set<string>): boolean =>
@@ -103,7 +111,9 @@ export function selectsUncacheable(document: DocumentNode, operationName: string
       if (seen.has(selection.name.value)) return false;
       seen.add(selection.name.value);
       const fragment = document.definitions.find(
-        (definition) => definition.kind === Kind.FRAGMENT_DEFINITION && definition.name.value === selection.name.value,
+        (definition) =>
+          definition.kind === Kind.FRAGMENT_DEFINITION &&
+          definition.name.value === selection.name.value,
       );
       return fragment?.kind === Kind.FRAGMENT_DEFINITION && visit(fragment.selectionSet, seen);
     });

@@ -34,11 +34,13 @@ export function nestingExceeds(source: string, max: number): boolean {
     } else if (source.startsWith('"""', i)) {
       i += 3;
       // Inside a block string only \""" escapes the delimiter.
-      while (i < source.length && !source.startsWith('"""', i)) i += source.startsWith('\\"""', i) ? 4 : 1;
+      while (i < source.length && !source.startsWith('"""', i))
+        i += source.startsWith('\\"""', i) ? 4 : 1;
       i += 2;
     } else if (char === '"') {
       i += 1;
-      while (i < source.length && source[i] !== '"' && source[i] !== '\n') i += source[i] === '\\' ? 2 : 1;
+      while (i < source.length && source[i] !== '"' && source[i] !== '\n')
+        i += source[i] === '\\' ? 2 : 1;
     } else if (char === '{' || char === '[' || char === '(') {
       depth += 1;
       if (depth > max) return true;

@@ -18,7 +18,12 @@ import { readFileSync } from 'node:fs';
 import { usePersistedOperations as useYogaPersistedOperations } from '@graphql-yoga/plugin-persisted-operations';
 import type { GraphQLParams, Plugin } from 'graphql-yoga';
 import { LRUCache } from 'lru-cache';
-import { missingQuery, persistedQueryHashMismatch, persistedQueryNotFound, persistedQueryOnly } from '../../schema/errors.js';
+import {
+  missingQuery,
+  persistedQueryHashMismatch,
+  persistedQueryNotFound,
+  persistedQueryOnly,
+} from '../../schema/errors.js';
 
 export type PersistedOperationsMode = 'apq' | 'allow-list';
 
@@ -52,7 +57,8 @@ export function loadManifest(path: string, required: boolean): Record<string, st
   // Null prototype: a hash such as `__proto__` is an ordinary key, never the prototype.
   const manifest: Record<string, string> = Object.create(null) as Record<string, string>;
   for (const [hash, query] of Object.entries(parsed)) {
-    if (typeof query !== 'string') throw new Error(`persisted-documents manifest: ${hash} is not a query string`);
+    if (typeof query !== 'string')
+      throw new Error(`persisted-documents manifest: ${hash} is not a query string`);
     manifest[hash.toLowerCase()] = query;
   }
   return manifest;
@@ -61,16 +67,25 @@ export function loadManifest(path: string, required: boolean): Record<string, st
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 
 function apqHashOf(params: GraphQLParams): string | null {
-  const persisted = (params.extensions as { persistedQuery?: { version?: unknown; sha256Hash?: unknown } } | undefined)
-    ?.persistedQuery;
-  return persisted?.version === 1 && typeof persisted.sha256Hash === 'string' ? persisted.sha256Hash : null;
+  const persisted = (
+    params.extensions as
+      | { persistedQuery?: { version?: unknown; sha256Hash?: unknown } }
+      | undefined
+  )?.persistedQuery;
+  return persisted?.version === 1 && typeof persisted.sha256Hash === 'string'
+    ? persisted.sha256Hash
+    : null;
 }
 
 /** The id a client sent: `documentId` (trusted documents) or the APQ hash. */
 function operationIdOf(params: GraphQLParams, request: Request): string | null {
   const fromBody = (params as GraphQLParams & { documentId?: unknown }).documentId;
   const documentId =
-    typeof fromBody === 'string' ? fromBody : request.method === 'GET' ? new URL(request.url).searchParams.get('documentId') : null;
+    typeof fromBody === 'string'
+      ? fromBody
+      : request.method === 'GET'
+        ? new URL(request.url).searchParams.get('documentId')
+        : null;
   const id = documentId ?? apqHashOf(params);
   return id === null ? null : id.replace(/^sha256:/i, '').toLowerCase();
 }
@@ -82,11 +97,14 @@ export function usePersistedOperations({
 }: PersistedOperationsOptions = {}): Plugin {
   const registered = new LRUCache<string, string>({ max: apqMaxEntries });
   // A Map, not the object: ids come from clients, and `__proto__` or `constructor` must find nothing.
-  const trusted = new Map(Object.entries(manifest).map(([hash, query]) => [hash.toLowerCase(), query]));
+  const trusted = new Map(
+    Object.entries(manifest).map(([hash, query]) => [hash.toLowerCase(), query]),
+  );
   const lookup = useYogaPersistedOperations({
     allowArbitraryOperations: mode !== 'allow-list',
     extractPersistedOperationId: operationIdOf,
-    getPersistedOperation: (id) => trusted.get(id) ?? (mode === 'apq' ? registered.get(id) : undefined) ?? null,
+    getPersistedOperation: (id) =>
+      trusted.get(id) ?? (mode === 'apq' ? registered.get(id) : undefined) ?? null,
     customErrors: {
       notFound: () => (mode === 'allow-list' ? persistedQueryOnly() : persistedQueryNotFound()),
       persistedQueryOnly: () => persistedQueryOnly(),
@@ -101,7 +119,8 @@ export function usePersistedOperations({
     onParams({ params }) {
       const hash = apqHashOf(params);
       if (mode !== 'apq' || hash === null || typeof params.query !== 'string') return;
-      if (!SHA256_HEX.test(hash) || sha256(params.query) !== hash) throw persistedQueryHashMismatch();
+      if (!SHA256_HEX.test(hash) || sha256(params.query) !== hash)
+        throw persistedQueryHashMismatch();
       registered.set(hash, params.query);
     },
   };

@@ -13,7 +13,12 @@ export function useRequestErrorCodes(): Plugin {
       return {
         onExecuteDone({ result, setResult }) {
           if (Symbol.asyncIterator in result || result.errors === undefined) return;
-          if (result.errors.every((error) => error.path !== undefined || error.extensions['code'] !== undefined)) return;
+          if (
+            result.errors.every(
+              (error) => error.path !== undefined || error.extensions.code !== undefined,
+            )
+          )
+            return;
           setResult({ ...result, errors: result.errors.map(withInputCode) });
         },
       };
@@ -22,7 +27,7 @@ export function useRequestErrorCodes(): Plugin {
 }
 
 function withInputCode(error: GraphQLError): GraphQLError {
-  if (error.path !== undefined || error.extensions['code'] !== undefined) return error;
+  if (error.path !== undefined || error.extensions.code !== undefined) return error;
   return new GraphQLError(error.message, {
     nodes: error.nodes,
     source: error.source,

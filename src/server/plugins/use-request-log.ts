@@ -4,8 +4,8 @@
  * only their hash prefix.
  */
 import { getOperationAST } from 'graphql';
-import type { Logger } from 'pino';
 import type { Plugin } from 'graphql-yoga';
+import type { Logger } from 'pino';
 import type { GatewayContext } from '../../schema/context.js';
 
 interface Operation {
@@ -24,7 +24,10 @@ export function useRequestLog(logger: Logger): Plugin<GatewayContext> {
       const request = (args.contextValue as GatewayContext & { request?: Request }).request;
       if (request !== undefined) {
         // Clients often name the operation only in the document, not in the request's operationName.
-        const name = args.operationName ?? getOperationAST(args.document, args.operationName)?.name?.value ?? null;
+        const name =
+          args.operationName ??
+          getOperationAST(args.document, args.operationName)?.name?.value ??
+          null;
         operations.set(request, { name, context: args.contextValue });
       }
     },
@@ -37,7 +40,8 @@ export function useRequestLog(logger: Logger): Plugin<GatewayContext> {
           method: request.method,
           path: new URL(request.url).pathname,
           status: response.status,
-          durationMs: start === undefined ? undefined : Math.round((performance.now() - start) * 10) / 10,
+          durationMs:
+            start === undefined ? undefined : Math.round((performance.now() - start) * 10) / 10,
           ...(operation !== undefined
             ? {
                 operation: operation.name,

@@ -9,9 +9,12 @@ import { GraphQLError } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import { badRequest } from '../../schema/errors.js';
 
-type RequestParser = NonNullable<Parameters<NonNullable<Plugin['onRequestParse']>>[0]['requestParser']>;
+type RequestParser = NonNullable<
+  Parameters<NonNullable<Plugin['onRequestParse']>>[0]['requestParser']
+>;
 
-const ACCEPTED_TYPES = 'application/json, application/graphql+json, application/graphql or application/x-www-form-urlencoded';
+const ACCEPTED_TYPES =
+  'application/json, application/graphql+json, application/graphql or application/x-www-form-urlencoded';
 
 export function useRequestReadErrors(): Plugin {
   return {
@@ -28,7 +31,9 @@ export function useRequestReadErrors(): Plugin {
           return await requestParser(original);
         } catch (error) {
           if (error instanceof GraphQLError) throw error;
-          throw badRequest('The request parameters cannot be read: `variables` and `extensions` must be URL-encoded JSON');
+          throw badRequest(
+            'The request parameters cannot be read: `variables` and `extensions` must be URL-encoded JSON',
+          );
         }
       }) as RequestParser;
       setRequestParser(guarded);

@@ -6,7 +6,10 @@
  */
 import type { Plugin } from 'graphql-yoga';
 
-type RequestParser = NonNullable<Parameters<NonNullable<Plugin['onRequestParse']>>[0]['requestParser']>;
+type RequestParser = NonNullable<
+  Parameters<NonNullable<Plugin['onRequestParse']>>[0]['requestParser']
+>;
+
 import { payloadTooLarge } from '../../schema/errors.js';
 
 export const DEFAULT_MAX_REQUEST_BYTES = 64 * 1024;
@@ -15,8 +18,11 @@ export interface RequestSizeLimitOptions {
   readonly maxBytes?: number;
 }
 
-export function useRequestSizeLimit({ maxBytes = DEFAULT_MAX_REQUEST_BYTES }: RequestSizeLimitOptions = {}): Plugin {
-  if (!Number.isSafeInteger(maxBytes) || maxBytes < 1) throw new Error(`maxBytes must be a positive integer: ${maxBytes}`);
+export function useRequestSizeLimit({
+  maxBytes = DEFAULT_MAX_REQUEST_BYTES,
+}: RequestSizeLimitOptions = {}): Plugin {
+  if (!Number.isSafeInteger(maxBytes) || maxBytes < 1)
+    throw new Error(`maxBytes must be a positive integer: ${maxBytes}`);
   return {
     onRequestParse({ request, requestParser, setRequestParser }) {
       if (requestParser === undefined || request.body === null) return;
@@ -25,7 +31,9 @@ export function useRequestSizeLimit({ maxBytes = DEFAULT_MAX_REQUEST_BYTES }: Re
       // The parser's type is a union of single and batched results; it is returned as it came.
       const limited = (async (original: Request) => {
         const body = await readAtMost(original, maxBytes);
-        return requestParser(new Request(original.url, { method: original.method, headers: original.headers, body }));
+        return requestParser(
+          new Request(original.url, { method: original.method, headers: original.headers, body }),
+        );
       }) as RequestParser;
       setRequestParser(limited);
     },

@@ -39,13 +39,17 @@ export function useShapeLimits({
   introspection = true,
 }: ShapeLimitOptions = {}): Plugin[] {
   for (const [name, value] of Object.entries({ maxDepth, maxAliases, maxDirectives, maxTokens })) {
-    if (!Number.isSafeInteger(value) || value < 0) throw new Error(`${name} must be a non-negative integer: ${value}`);
+    if (!Number.isSafeInteger(value) || value < 0)
+      throw new Error(`${name} must be a non-negative integer: ${value}`);
   }
   // Armor throws its own GraphQLError (from graphql's CommonJS build) out of the validation rule;
   // reporting ours instead makes it an ordinary validation error with a stable code.
   const report = {
     propagateOnRejection: false,
-    onReject: [(context: ValidationContext | null, error: Error) => context?.reportError(queryTooComplex(error.message))],
+    onReject: [
+      (context: ValidationContext | null, error: Error) =>
+        context?.reportError(queryTooComplex(error.message)),
+    ],
   };
   const armor = EnvelopArmorPlugin({
     maxDepth: { n: maxDepth, flattenFragments: true, ignoreIntrospection: true, ...report },

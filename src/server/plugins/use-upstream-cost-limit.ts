@@ -26,15 +26,23 @@ export interface UpstreamCostLimitOptions {
   readonly maxCost?: number;
 }
 
-export function useUpstreamCostLimit({ maxCost = DEFAULT_MAX_UPSTREAM_COST }: UpstreamCostLimitOptions = {}): Plugin<GatewayContext> {
+export function useUpstreamCostLimit({
+  maxCost = DEFAULT_MAX_UPSTREAM_COST,
+}: UpstreamCostLimitOptions = {}): Plugin<GatewayContext> {
   if (!Number.isSafeInteger(maxCost) || maxCost < 0) {
     throw new Error(`maxCost must be a non-negative integer: ${maxCost}`);
   }
   return {
     onExecute({ args, setResultAndStopExecution }) {
-      const { upstreamCalls } = estimateUpstreamCost(args.schema, args.document, args.operationName, args.variableValues);
+      const { upstreamCalls } = estimateUpstreamCost(
+        args.schema,
+        args.document,
+        args.operationName,
+        args.variableValues,
+      );
       estimates.set(args.contextValue, upstreamCalls);
-      if (upstreamCalls > maxCost) setResultAndStopExecution({ errors: [queryTooCostly(upstreamCalls, maxCost)] });
+      if (upstreamCalls > maxCost)
+        setResultAndStopExecution({ errors: [queryTooCostly(upstreamCalls, maxCost)] });
     },
   };
 }

@@ -19,17 +19,21 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
 import type { ResponseCache } from '../../cache/cache.js';
+import type { UpstreamObserver } from '../../observability/upstream-observer.js';
 import type { BudgetLedger, BudgetUsage } from '../../upstream/budget.js';
 import { type KeyRegistry, keyIdOf } from '../../upstream/key-registry.js';
 import type { AuthMode } from '../caller.js';
 import { clientIdOf } from '../client-identity.js';
 import type { ClientRateLimiter } from '../plugins/use-client-rate-limit.js';
 import { matches, maxAge } from '../plugins/use-http-caching.js';
-import type { UpstreamObserver } from '../../observability/upstream-observer.js';
 import type { ResponseCacheSlot } from './recorder.js';
-import { type StoredResponse, entryOf, isStoredResponse, responseKey } from './stored-response.js';
+import { entryOf, isStoredResponse, responseKey, type StoredResponse } from './stored-response.js';
 
-type NodeHandler = (req: IncomingMessage, res: ServerResponse, context: { responseCacheSlot: ResponseCacheSlot }) => unknown;
+type NodeHandler = (
+  req: IncomingMessage,
+  res: ServerResponse,
+  context: { responseCacheSlot: ResponseCacheSlot },
+) => unknown;
 
 export interface ResponseCacheOptions {
   readonly cache: ResponseCache;
@@ -83,12 +87,23 @@ export function withResponseCache(yoga: NodeHandler, options: ResponseCacheOptio
   const rateLimited = async (req: IncomingMessage): Promise<boolean> => {
     const limiter = options.rateLimiter;
     if (limiter === undefined) return false;
-    const forwarded = limiter.trustProxy ? String(req.headers['x-forwarded-for'] ?? '').split(',').at(-1)?.trim() : '';
+    const forwarded = limiter.trustProxy
+      ? String(req.headers['x-forwarded-for'] ?? '')
+          .split(',')
+          .at(-1)
+          ?.trim()
+      : '';
     const address = forwarded || req.socket.remoteAddress || 'unknown';
     return (await limiter.consume(clientIdOf(address))) !== null;
   };
 
-  const serve = async (req: IncomingMessage, res: ServerResponse, stored: StoredResponse, keyId: string, started: number) => {
+  const serve = async (
+    req: IncomingMessage,
+    res: ServerResponse,
+    stored: StoredResponse,
+    keyId: string,
+    started: number,
+  ) => {
     const budget = await budgetOf(keyId);
     const headers: Record<string, string> = { 'content-type': stored.contentType };
     // Yoga's default CORS, as on a miss: a browser app on another origin (examples/web) reads hits too.
@@ -100,8 +115,10 @@ export function withResponseCache(yoga: NodeHandler, options: ResponseCacheOptio
     }
     if (req.method === 'GET' && stored.etag !== null && stored.cacheScope !== null) {
       headers.etag = stored.etag;
-      headers['cache-control'] = `${stored.cacheScope}, max-age=${maxAge(now(), options.httpCacheMaxAgeSeconds)}`;
-      if (stored.vary !== null) headers.vary = headers.vary === undefined ? stored.vary : `${stored.vary}, Origin`;
+      headers['cache-control'] =
+        `${stored.cacheScope}, max-age=${maxAge(now(), options.httpCacheMaxAgeSeconds)}`;
+      if (stored.vary !== null)
+        headers.vary = headers.vary === undefined ? stored.vary : `${stored.vary}, Origin`;
       if (matches(req.headers['if-none-match'] ?? null, stored.etag)) {
         res.writeHead(304, headers).end();
         log(304);
@@ -115,7 +132,11 @@ export function withResponseCache(yoga: NodeHandler, options: ResponseCacheOptio
       cacheHits: 0,
       deduplicated: 0,
       responseCache: 'hit',
-      budget: { dailyLimit: budget.dailyLimit, remaining: budget.remaining, resetsAt: budget.resetsAt },
+      budget: {
+        dailyLimit: budget.dailyLimit,
+        remaining: budget.remaining,
+        resetsAt: budget.resetsAt,
+      },
     };
     const freshness = options.freshness?.();
     const fresh = freshness === undefined ? '' : `,"freshness":${JSON.stringify(freshness)}`;
@@ -157,9 +178,18 @@ export function withResponseCache(yoga: NodeHandler, options: ResponseCacheOptio
     const queryAt = url.indexOf('?');
     const path = queryAt < 0 ? url : url.slice(0, queryAt);
     let source: Buffer | string | undefined;
-    if (path === endpoint && req.method === 'GET' && queryAt >= 0 && !String(req.headers.accept ?? '').includes('text/html')) {
+    if (
+      path === endpoint &&
+      req.method === 'GET' &&
+      queryAt >= 0 &&
+      !String(req.headers.accept ?? '').includes('text/html')
+    ) {
       source = url;
-    } else if (path === endpoint && req.method === 'POST' && String(req.headers['content-type'] ?? '').includes('json')) {
+    } else if (
+      path === endpoint &&
+      req.method === 'POST' &&
+      String(req.headers['content-type'] ?? '').includes('json')
+    ) {
       const length = Number(req.headers['content-length']);
       if (Number.isSafeInteger(length) && length > 0 && length <= options.maxRequestBytes) {
         source = await readBody(req, length);
@@ -180,9 +210,15 @@ export function withResponseCache(yoga: NodeHandler, options: ResponseCacheOptio
       generation: options.generation?.() ?? '',
     });
     const [entry, keyId] = await Promise.all([options.cache.get(key), keyIdFor(req)]);
-    const fresh = entry !== undefined && entry.freshUntil > Date.now() && isStoredResponse(entry.value);
+    const fresh =
+      entry !== undefined && entry.freshUntil > Date.now() && isStoredResponse(entry.value);
     options.observer?.cacheLookup('response', fresh);
-    if (fresh && keyId !== undefined && isStoredResponse(entry.value) && !(await rateLimited(req))) {
+    if (
+      fresh &&
+      keyId !== undefined &&
+      isStoredResponse(entry.value) &&
+      !(await rateLimited(req))
+    ) {
       await serve(req, res, entry.value, keyId, started);
       return;
     }

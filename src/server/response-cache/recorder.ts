@@ -18,23 +18,32 @@ export interface ResponseCacheSlot {
   freshUntil?: number;
 }
 
-export function useResponseCacheRecorder(): Plugin<GatewayContext & { responseCacheSlot?: ResponseCacheSlot }> {
+export function useResponseCacheRecorder(): Plugin<
+  GatewayContext & { responseCacheSlot?: ResponseCacheSlot }
+> {
   return {
     onExecute({ args }) {
       const slot = args.contextValue.responseCacheSlot;
       if (slot === undefined || selectsUncacheable(args.document, args.operationName)) return;
       return {
         onExecuteDone({ result }) {
-          if (Symbol.asyncIterator in result || result.errors !== undefined || result.data == null) return;
+          if (Symbol.asyncIterator in result || result.errors !== undefined || result.data == null)
+            return;
           const { stats } = args.contextValue;
           if (stats.stale.length > 0 || stats.warnings.length > 0 || stats.unauthenticated) return;
-          const operationName = args.operationName ?? getOperationAST(args.document)?.name?.value ?? null;
-          slot.record = { data: JSON.stringify(result.data), operationName, freshUntil: stats.freshUntil };
+          const operationName =
+            args.operationName ?? getOperationAST(args.document)?.name?.value ?? null;
+          slot.record = {
+            data: JSON.stringify(result.data),
+            operationName,
+            freshUntil: stats.freshUntil,
+          };
         },
       };
     },
     onResponse({ response, serverContext }) {
-      const slot = (serverContext as { responseCacheSlot?: ResponseCacheSlot } | undefined)?.responseCacheSlot;
+      const slot = (serverContext as { responseCacheSlot?: ResponseCacheSlot } | undefined)
+        ?.responseCacheSlot;
       const record = slot?.record;
       if (slot === undefined || record === undefined || response.status !== 200) return;
       const contentType = response.headers.get('content-type');
@@ -46,7 +55,10 @@ export function useResponseCacheRecorder(): Plugin<GatewayContext & { responseCa
         contentType,
         etag: response.headers.get('etag'),
         vary: response.headers.get('vary'),
-        cacheScope: cacheControl === null || cacheControl.includes('no-store') ? null : (cacheControl.split(',')[0]?.trim() ?? null),
+        cacheScope:
+          cacheControl === null || cacheControl.includes('no-store')
+            ? null
+            : (cacheControl.split(',')[0]?.trim() ?? null),
       };
       slot.freshUntil = record.freshUntil;
     },

@@ -46,7 +46,11 @@ export function responseKey(parts: {
   return PREFIX + hash;
 }
 
-export function entryOf(response: StoredResponse, freshUntil: number, now = Date.now()): CacheEntry {
+export function entryOf(
+  response: StoredResponse,
+  freshUntil: number,
+  now = Date.now(),
+): CacheEntry {
   return {
     outcome: 'value',
     value: response,
@@ -60,5 +64,10 @@ export function entryOf(response: StoredResponse, freshUntil: number, now = Date
 
 export function isStoredResponse(value: unknown): value is StoredResponse {
   const v = value as Partial<StoredResponse> | null;
-  return typeof v === 'object' && v !== null && typeof v.data === 'string' && typeof v.contentType === 'string';
+  return (
+    typeof v === 'object' &&
+    v !== null &&
+    typeof v.data === 'string' &&
+    typeof v.contentType === 'string'
+  );
 }

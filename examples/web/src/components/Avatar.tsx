@@ -12,10 +12,16 @@ export function Avatar({ name, imageUrl, size }: AvatarProps) {
   const [failed, setFailed] = useState(false);
   const style = { width: size, height: size, fontSize: size * 0.38 };
   if (imageUrl && !failed) {
-    return <img className="avatar" src={imageUrl} alt="" style={style} onError={() => setFailed(true)} />;
+    return (
+      <img className="avatar" src={imageUrl} alt="" style={style} onError={() => setFailed(true)} />
+    );
   }
   return (
-    <span className="avatar avatar-initials" style={{ ...style, background: colourFor(name) }} aria-hidden="true">
+    <span
+      className="avatar avatar-initials"
+      style={{ ...style, background: colourFor(name) }}
+      aria-hidden="true"
+    >
       {initials(name)}
     </span>
   );

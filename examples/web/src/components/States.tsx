@@ -10,7 +10,13 @@ export function Loading({ what }: { readonly what: string }) {
   );
 }
 
-export function ErrorView({ message, onRetry }: { readonly message: string; readonly onRetry: () => void }) {
+export function ErrorView({
+  message,
+  onRetry,
+}: {
+  readonly message: string;
+  readonly onRetry: () => void;
+}) {
   return (
     <div className="state state-error" data-testid="error" role="alert">
       <h2>Something went wrong</h2>
@@ -27,7 +33,8 @@ export function NotFound({ slug }: { readonly slug: string }) {
     <div className="state state-not-found" data-testid="not-found">
       <h2>Artist not found</h2>
       <p>
-        We have no artist called <code>{slug}</code>. Check the address, or pick someone from the leaderboard.
+        We have no artist called <code>{slug}</code>. Check the address, or pick someone from the
+        leaderboard.
       </p>
       <a className="button" href="#/">
         Back to the leaderboard

@@ -1,5 +1,13 @@
 import { useState } from 'react';
-import { Area, AreaChart, CartesianGrid, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
+import {
+  Area,
+  AreaChart,
+  CartesianGrid,
+  ResponsiveContainer,
+  Tooltip,
+  XAxis,
+  YAxis,
+} from 'recharts';
 import type { ArtistPageQuery } from '../../../generated/graphql';
 import { formatCount, formatDay, formatExact, formatShortDay } from '../format';
 

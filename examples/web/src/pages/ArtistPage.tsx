@@ -1,12 +1,12 @@
 import { useQuery } from 'urql';
 import { ArtistPageDocument, type ArtistPageQuery } from '../../../generated/graphql';
 import { Avatar } from '../components/Avatar';
-import { Empty, ErrorView, Loading, NotFound, Unavailable } from '../components/States';
 import { ShowMore } from '../components/ShowMore';
 import { Stat } from '../components/Stat';
+import { Empty, ErrorView, Loading, NotFound, Unavailable } from '../components/States';
 import { StreamHistoryChart } from '../components/StreamHistoryChart';
 import { describeError, hasErrorCode } from '../errors';
-import { MISSING, countryName, formatCount, formatDay, formatExact, humanize } from '../format';
+import { countryName, formatCount, formatDay, formatExact, humanize, MISSING } from '../format';
 
 type Artist = NonNullable<ArtistPageQuery['artist']>;
 
@@ -15,7 +15,10 @@ export const LIST_PREVIEW = 8;
 
 /** Everything about one artist from one nested `ArtistPage` query. */
 export function ArtistPage({ slug }: { readonly slug: string }) {
-  const [{ data, fetching, error }, reexecute] = useQuery({ query: ArtistPageDocument, variables: { slug } });
+  const [{ data, fetching, error }, reexecute] = useQuery({
+    query: ArtistPageDocument,
+    variables: { slug },
+  });
 
   if (fetching && data === undefined) return <Loading what="the artist" />;
   // The gateway answers an unknown slug with `artist: null` and a NOT_FOUND error; a null artist
@@ -78,7 +81,11 @@ function Profile({ artist }: { readonly artist: Artist }) {
         <div className="stats">
           <Stat label="Total streams" value={artist.totalStreams} testId="total-streams" />
           <Stat label="Daily streams" value={artist.dailyStreams} testId="daily-streams" />
-          <Stat label="Monthly listeners" value={artist.monthlyListeners} testId="monthly-listeners" />
+          <Stat
+            label="Monthly listeners"
+            value={artist.monthlyListeners}
+            testId="monthly-listeners"
+          />
           <Stat label="Followers" value={artist.followers} testId="followers" />
         </div>
       </div>
@@ -133,7 +140,8 @@ function ChartPositions({ artist }: { readonly artist: Artist }) {
   }
   // Best placings first: that is what a fan looks for.
   const entries = [...artist.chartPositions].sort((a, b) => a.position - b.position);
-  const charts = new Set(entries.map((entry) => `${entry.chart.name}/${entry.chart.territory}`)).size;
+  const charts = new Set(entries.map((entry) => `${entry.chart.name}/${entry.chart.territory}`))
+    .size;
   return (
     <section className="panel">
       <h2>On the charts</h2>
@@ -142,8 +150,8 @@ function ChartPositions({ artist }: { readonly artist: Artist }) {
       ) : (
         <>
           <p className="subtitle" data-testid="chart-summary">
-            {entries.length} {entries.length === 1 ? 'entry' : 'entries'} on {charts} {charts === 1 ? 'chart' : 'charts'}{' '}
-            this week
+            {entries.length} {entries.length === 1 ? 'entry' : 'entries'} on {charts}{' '}
+            {charts === 1 ? 'chart' : 'charts'} this week
           </p>
           <ShowMore items={entries} initial={LIST_PREVIEW} noun="chart entries">
             {(visible) => (
@@ -158,13 +166,18 @@ function ChartPositions({ artist }: { readonly artist: Artist }) {
                 </thead>
                 <tbody>
                   {visible.map((entry, index) => (
-                    <tr key={`${entry.chart.name}-${entry.chart.territory}-${entry.position}-${index}`}>
+                    <tr
+                      // biome-ignore lint/suspicious/noArrayIndexKey: an artist may hold one place twice in a chart; the index tells the rows apart.
+                      key={`${entry.chart.name}-${entry.chart.territory}-${entry.position}-${index}`}
+                    >
                       <td>
                         {humanize(entry.chart.name)}
                         <span className="meta"> · {countryName(entry.chart.territory)}</span>
                       </td>
                       <td className="num position">#{entry.position}</td>
-                      <td className="num">{entry.peakPosition == null ? '—' : `#${entry.peakPosition}`}</td>
+                      <td className="num">
+                        {entry.peakPosition == null ? '—' : `#${entry.peakPosition}`}
+                      </td>
                       <td className="num">{entry.weeksOnChart ?? '—'}</td>
                     </tr>
                   ))}
@@ -206,8 +219,13 @@ function Milestones({ artist }: { readonly artist: Artist }) {
                   <li key={milestone.id}>
                     <time dateTime={milestone.crossedAt}>{formatDay(milestone.crossedAt)}</time>
                     <span>
-                      {milestone.song ? <strong>“{milestone.song.title}”</strong> : <strong>{artist.name}</strong>}{' '}
-                      passed {formatCount(milestone.threshold)} {humanize(milestone.platform)} streams
+                      {milestone.song ? (
+                        <strong>“{milestone.song.title}”</strong>
+                      ) : (
+                        <strong>{artist.name}</strong>
+                      )}{' '}
+                      passed {formatCount(milestone.threshold)} {humanize(milestone.platform)}{' '}
+                      streams
                     </span>
                   </li>
                 ))}
@@ -231,6 +249,7 @@ function Awards({ artist }: { readonly artist: Artist }) {
       ) : (
         <ul className="awards" data-testid="awards">
           {artist.awards.map((award, index) => (
+            // biome-ignore lint/suspicious/noArrayIndexKey: the same award may be listed twice in a year; the index tells them apart.
             <li key={`${award.name}-${award.category}-${award.year}-${index}`}>
               <AwardBadge won={award.won} />
               <span className="who">
@@ -250,6 +269,11 @@ function Awards({ artist }: { readonly artist: Artist }) {
 
 /** Won or nominated; a dash when the upstream did not say (never guessed as "Nominated"). */
 function AwardBadge({ won }: { readonly won: boolean | null | undefined }) {
-  if (won == null) return <span className="badge" title="Result not known">{MISSING}</span>;
+  if (won == null)
+    return (
+      <span className="badge" title="Result not known">
+        {MISSING}
+      </span>
+    );
   return <span className={won ? 'badge won' : 'badge'}>{won ? 'Won' : 'Nominated'}</span>;
 }

@@ -4,7 +4,7 @@ import { Avatar } from '../components/Avatar';
 import { MilestoneTicker } from '../components/MilestoneTicker';
 import { Empty, ErrorView, Loading, Unavailable } from '../components/States';
 import { describeError } from '../errors';
-import { MISSING, countryName, formatCount, formatExact } from '../format';
+import { countryName, formatCount, formatExact, MISSING } from '../format';
 import { artistHref } from '../router';
 
 /** How many artists and songs the home page ranks. */
@@ -32,7 +32,11 @@ export function LeaderboardPage() {
     <div className="leaderboard" data-testid="leaderboard">
       {/* Partial data: a list whose upstream call failed is null and says so; the other still shows. */}
       <MilestoneTicker />
-      {error && <p className="warning leaderboard-warning">Some lists could not be loaded: {describeError(error)}</p>}
+      {error && (
+        <p className="warning leaderboard-warning">
+          Some lists could not be loaded: {describeError(error)}
+        </p>
+      )}
       <section className="panel">
         <h1>Top artists</h1>
         <p className="subtitle">By all-time streams across platforms</p>
@@ -43,7 +47,12 @@ export function LeaderboardPage() {
         ) : (
           <ol className="rank-list" data-testid="top-artists">
             {artists.map(({ rank, artist }) => (
-              <li key={artist.slug} className="rank-row" data-testid="top-artist" data-slug={artist.slug}>
+              <li
+                key={artist.slug}
+                className="rank-row"
+                data-testid="top-artist"
+                data-slug={artist.slug}
+              >
                 <span className="rank">{rank}</span>
                 <Avatar name={artist.name} imageUrl={artist.imageUrl} size={44} />
                 <span className="who">
@@ -51,10 +60,15 @@ export function LeaderboardPage() {
                     {artist.name}
                   </a>
                   <span className="meta">
-                    {countryName(artist.country)} · {formatCount(artist.monthlyListeners)} monthly listeners
+                    {countryName(artist.country)} · {formatCount(artist.monthlyListeners)} monthly
+                    listeners
                   </span>
                 </span>
-                <span className="figure" title={formatExact(artist.totalStreams)} data-testid="artist-streams">
+                <span
+                  className="figure"
+                  title={formatExact(artist.totalStreams)}
+                  data-testid="artist-streams"
+                >
                   {formatCount(artist.totalStreams)}
                   <small>streams</small>
                 </span>
@@ -84,7 +98,9 @@ export function LeaderboardPage() {
                   </span>
                 </span>
                 <span className="figure" title={`Momentum score ${formatMomentum(momentumScore)}`}>
-                  <span className="momentum">{momentumScore == null ? MISSING : `▲ ${formatMomentum(momentumScore)}`}</span>
+                  <span className="momentum">
+                    {momentumScore == null ? MISSING : `▲ ${formatMomentum(momentumScore)}`}
+                  </span>
                   <small>{formatCount(song.totalStreams)} total</small>
                 </span>
               </li>
