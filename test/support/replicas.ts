@@ -5,7 +5,7 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
-import type { GraphQLResponse } from './stack.js';
+import { type GraphQLResponse, postGraphQL } from './stack.js';
 
 /** One process per replica (the tsx CLI would add a parent process in between, which SIGKILL would orphan). */
 const COMMAND = [process.execPath, '--import', 'tsx', 'src/main.ts'] as const;
@@ -65,23 +65,7 @@ export async function startReplica(env: Record<string, string>): Promise<Replica
     url,
     process: child,
     output: printed,
-    async query(query, variables, headers = {}) {
-      const response = await fetch(`${url}/graphql`, {
-        method: 'POST',
-        headers: {
-          'content-type': 'application/json',
-          accept: 'application/graphql-response+json',
-          ...headers,
-        },
-        body: JSON.stringify({ query, variables }),
-      });
-      const text = await response.text();
-      return {
-        status: response.status,
-        headers: response.headers,
-        body: JSON.parse(text) as GraphQLResponse['body'],
-      };
-    },
+    query: (query, variables, headers = {}) => postGraphQL(url, query, variables, headers),
     async ready() {
       return (await fetch(`${url}/ready`)).status;
     },

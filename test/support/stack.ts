@@ -93,26 +93,34 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     gateway,
     url,
     upstreamCalls: () => simulator.calls.length,
-    async query(query, variables, headers = {}) {
-      const response = await fetch(`${url}/graphql`, {
-        method: 'POST',
-        headers: {
-          'content-type': 'application/json',
-          accept: 'application/graphql-response+json',
-          ...headers,
-        },
-        body: JSON.stringify({ query, variables }),
-      });
-      const text = await response.text();
-      return {
-        status: response.status,
-        headers: response.headers,
-        body: JSON.parse(text) as GraphQLResponse['body'],
-      };
-    },
+    query: (query, variables, headers = {}) => postGraphQL(url, query, variables, headers),
     async close() {
       await running.close(1_000);
       if (options.sharedSimulator === undefined) await simulator.close();
     },
+  };
+}
+
+/** One GraphQL request over HTTP POST, as a client sends it. */
+export async function postGraphQL(
+  url: string,
+  query: string,
+  variables?: Record<string, unknown>,
+  headers: Record<string, string> = {},
+): Promise<GraphQLResponse> {
+  const response = await fetch(`${url}/graphql`, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      accept: 'application/graphql-response+json',
+      ...headers,
+    },
+    body: JSON.stringify({ query, variables }),
+  });
+  const text = await response.text();
+  return {
+    status: response.status,
+    headers: response.headers,
+    body: JSON.parse(text) as GraphQLResponse['body'],
   };
 }
