@@ -140,9 +140,14 @@ export function withResponseCache(yoga: NodeHandler, options: ResponseCacheOptio
     };
     const freshness = options.freshness?.();
     const fresh = freshness === undefined ? '' : `,"freshness":${JSON.stringify(freshness)}`;
-    const body = `{"data":${stored.data},"extensions":{"cost":${JSON.stringify(cost)}${fresh}}}`;
-    headers['content-length'] = String(Buffer.byteLength(body));
-    res.writeHead(200, headers).end(body);
+    // The stored data is written as the bytes it already is; only the extensions are new.
+    const data = dataBytes(stored);
+    const tail = Buffer.from(`,"extensions":{"cost":${JSON.stringify(cost)}${fresh}}}`);
+    headers['content-length'] = String(DATA_PREFIX.length + data.length + tail.length);
+    res.writeHead(200, headers);
+    res.write(DATA_PREFIX);
+    res.write(data);
+    res.end(tail);
     log(200);
 
     function log(status: number) {
@@ -233,6 +238,19 @@ export function withResponseCache(yoga: NodeHandler, options: ResponseCacheOptio
       res.end();
     });
   };
+}
+
+const DATA_PREFIX = Buffer.from('{"data":');
+/** Each stored answer's data encoded once, while the entry lives in this process (L1 keeps the same object). */
+const encoded = new WeakMap<StoredResponse, Buffer>();
+
+function dataBytes(stored: StoredResponse): Buffer {
+  let bytes = encoded.get(stored);
+  if (bytes === undefined) {
+    bytes = Buffer.from(stored.data);
+    encoded.set(stored, bytes);
+  }
+  return bytes;
 }
 
 /** The whole body, exactly `length` bytes as announced; undefined when the client aborts or sends more. */
