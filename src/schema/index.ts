@@ -17,5 +17,7 @@ import './live.js';
 // @defer and @stream are served by Yoga's defer-stream plugin; declared here too, they are printed into
 // schema.graphql, so that codegen and GraphiQL accept the documents that use them.
 export const schema = lexicographicSortSchema(
-  builder.toSchema({ directives: [...specifiedDirectives, GraphQLDeferDirective, GraphQLStreamDirective] }),
+  builder.toSchema({
+    directives: [...specifiedDirectives, GraphQLDeferDirective, GraphQLStreamDirective],
+  }),
 );
