@@ -1,5 +1,6 @@
 /** Assembles the schema: each import adds one family of types to the builder. */
-import { lexicographicSortSchema } from 'graphql';
+import { GraphQLDeferDirective, GraphQLStreamDirective } from '@graphql-tools/utils';
+import { lexicographicSortSchema, specifiedDirectives } from 'graphql';
 import { builder } from './builder.js';
 import './scalars.js';
 import './enums.js';
@@ -13,4 +14,10 @@ import './rankings.js';
 import './usage.js';
 import './live.js';
 
-export const schema = lexicographicSortSchema(builder.toSchema());
+// @defer and @stream are served by Yoga's defer-stream plugin; declared here too, they are printed into
+// schema.graphql, so that codegen and GraphiQL accept the documents that use them.
+export const schema = lexicographicSortSchema(
+  builder.toSchema({
+    directives: [...specifiedDirectives, GraphQLDeferDirective, GraphQLStreamDirective],
+  }),
+);

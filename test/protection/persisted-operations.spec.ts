@@ -2,7 +2,7 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type GraphQLResponse, type Stack, startStack } from '../support/stack.js';
+import { postGraphQLBody, type Stack, startStack } from '../support/stack.js';
 
 const manifest = JSON.parse(
   readFileSync('examples/generated/persisted-documents.json', 'utf8'),
@@ -13,17 +13,7 @@ const idOf = (operationName: string) =>
     new RegExp(`^(query|subscription) ${operationName}\\b`).test(query),
   )![0];
 
-async function post(stack: Stack, body: Record<string, unknown>) {
-  const response = await fetch(`${stack.url}/graphql`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', accept: 'application/graphql-response+json' },
-    body: JSON.stringify(body),
-  });
-  return {
-    status: response.status,
-    body: (await response.json()) as GraphQLResponse['body'],
-  };
-}
+const post = (stack: Stack, body: Record<string, unknown>) => postGraphQLBody(stack.url, body);
 
 describe('default mode: any query, APQ, and manifest ids', () => {
   let stack: Stack;

@@ -101,26 +101,86 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
   };
 }
 
-/** One GraphQL request over HTTP POST, as a client sends it. */
-export async function postGraphQL(
+/**
+ * One GraphQL request over HTTP POST, as a client such as urql sends it:
+ * a single JSON answer, or for an operation with @defer/@stream the
+ * multipart/mixed incremental payloads merged into one answer.
+ */
+export function postGraphQL(
   url: string,
   query: string,
   variables?: Record<string, unknown>,
+  headers: Record<string, string> = {},
+): Promise<GraphQLResponse> {
+  return postGraphQLBody(url, { query, variables }, headers);
+}
+
+/** The same with any request body (a persisted operation's `documentId`, say). */
+export async function postGraphQLBody(
+  url: string,
+  body: Record<string, unknown>,
   headers: Record<string, string> = {},
 ): Promise<GraphQLResponse> {
   const response = await fetch(`${url}/graphql`, {
     method: 'POST',
     headers: {
       'content-type': 'application/json',
-      accept: 'application/graphql-response+json',
+      accept: 'application/graphql-response+json, multipart/mixed;q=0.9',
       ...headers,
     },
-    body: JSON.stringify({ query, variables }),
+    body: JSON.stringify(body),
   });
   const text = await response.text();
+  const type = response.headers.get('content-type') ?? '';
   return {
     status: response.status,
     headers: response.headers,
-    body: JSON.parse(text) as GraphQLResponse['body'],
+    body: type.startsWith('multipart/mixed')
+      ? mergedIncrementalBody(multipartParts(text, type))
+      : (JSON.parse(text) as GraphQLResponse['body']),
+  };
+}
+
+type IncrementalPart = GraphQLResponse['body'] & {
+  incremental?: {
+    data?: Record<string, unknown>;
+    items?: unknown[];
+    path: (string | number)[];
+    errors?: GraphQLResponse['body']['errors'];
+  }[];
+};
+
+export function multipartParts(text: string, contentType: string): IncrementalPart[] {
+  const boundary = /boundary="?([^";]+)"?/.exec(contentType)?.[1] ?? '-';
+  return text
+    .split(`--${boundary}`)
+    .map((part) => part.slice(part.indexOf('\r\n\r\n') + 4).trim())
+    .filter((part) => part.startsWith('{'))
+    .map((part) => JSON.parse(part) as IncrementalPart);
+}
+
+/** The incremental payloads applied to the first one, as a client's cache would see the whole answer. */
+function mergedIncrementalBody(parts: readonly IncrementalPart[]): GraphQLResponse['body'] {
+  const [first, ...rest] = parts;
+  const data = (first?.data ?? null) as Record<string, unknown> | null;
+  const errors = [...(first?.errors ?? [])];
+  let extensions = first?.extensions;
+  for (const part of rest) {
+    for (const increment of part.incremental ?? []) {
+      let target: unknown = data;
+      for (const key of increment.path)
+        target = (target as Record<string | number, unknown> | null)?.[key];
+      if (increment.data !== undefined && target !== null && typeof target === 'object')
+        Object.assign(target, increment.data);
+      if (increment.items !== undefined && Array.isArray(target)) target.push(...increment.items);
+      errors.push(...(increment.errors ?? []));
+    }
+    errors.push(...(part.errors ?? []));
+    if (part.extensions !== undefined) extensions = { ...extensions, ...part.extensions };
+  }
+  return {
+    data,
+    ...(errors.length > 0 ? { errors } : {}),
+    ...(extensions === undefined ? {} : { extensions }),
   };
 }

@@ -10,6 +10,16 @@ export function Loading({ what }: { readonly what: string }) {
   );
 }
 
+/** A deferred part of the page that the server has not sent yet (@defer): it is on its way. */
+export function Arriving({ what }: { readonly what: string }) {
+  return (
+    <p className="state" data-testid="arriving" role="status" aria-live="polite">
+      <span className="spinner" aria-hidden="true" />
+      {what} on the way…
+    </p>
+  );
+}
+
 export function ErrorView({
   message,
   onRetry,

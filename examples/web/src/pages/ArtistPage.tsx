@@ -3,7 +3,7 @@ import { ArtistPageDocument, type ArtistPageQuery } from '../../../generated/gra
 import { Avatar } from '../components/Avatar';
 import { ShowMore } from '../components/ShowMore';
 import { Stat } from '../components/Stat';
-import { Empty, ErrorView, Loading, NotFound, Unavailable } from '../components/States';
+import { Arriving, Empty, ErrorView, Loading, NotFound, Unavailable } from '../components/States';
 import { StreamHistoryChart } from '../components/StreamHistoryChart';
 import { describeError, hasErrorCode } from '../errors';
 import { countryName, formatCount, formatDay, formatExact, humanize, MISSING } from '../format';
@@ -47,7 +47,10 @@ export function ArtistPage({ slug }: { readonly slug: string }) {
 
       <section className="panel">
         <h2>Streams over the last 90 days</h2>
-        {artist.history == null ? (
+        {/* Deferred (@defer): undefined until its payload arrives; null when its upstream read failed. */}
+        {artist.history === undefined ? (
+          <Arriving what="Stream history" />
+        ) : artist.history === null ? (
           <Unavailable what="Stream history" />
         ) : artist.history.length === 0 ? (
           <Empty>No stream history yet.</Empty>
@@ -192,7 +195,15 @@ function ChartPositions({ artist }: { readonly artist: Artist }) {
 }
 
 function Milestones({ artist }: { readonly artist: Artist }) {
-  if (artist.milestones == null) {
+  if (artist.milestones === undefined) {
+    return (
+      <section className="panel">
+        <h2>Milestones</h2>
+        <Arriving what="Milestones" />
+      </section>
+    );
+  }
+  if (artist.milestones === null) {
     return (
       <section className="panel">
         <h2>Milestones</h2>
