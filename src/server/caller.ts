@@ -28,9 +28,14 @@ export function callerFor(request: Request, auth: AuthMode, server: Caller | und
       'An API key is required: send it as the Authorization header, `Bearer <API_KEY>`',
     );
   }
-  const match = BEARER.exec(header.trim());
-  if (match?.[1] === undefined) {
+  const apiKey = bearerKey(header);
+  if (apiKey === undefined) {
     throw unauthenticated('The Authorization header must be `Bearer <API_KEY>`');
   }
-  return { apiKey: match[1], keyId: keyIdOf(match[1]), mode: 'client' };
+  return { apiKey, keyId: keyIdOf(apiKey), mode: 'client' };
+}
+
+/** The key of an `Authorization: Bearer <key>` header, when it is one. */
+export function bearerKey(header: string | null | undefined): string | undefined {
+  return BEARER.exec(header?.trim() ?? '')?.[1];
 }

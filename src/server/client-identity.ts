@@ -15,11 +15,21 @@ export function clientAddressOf(
   context: { req?: IncomingMessage },
   trustProxy: boolean,
 ): string {
-  if (trustProxy) {
-    const forwarded = request.headers.get('x-forwarded-for')?.split(',').at(-1)?.trim();
-    if (forwarded) return forwarded;
-  }
-  return context.req?.socket?.remoteAddress ?? 'unknown';
+  return clientAddress(
+    request.headers.get('x-forwarded-for'),
+    context.req?.socket?.remoteAddress,
+    trustProxy,
+  );
+}
+
+/** The same from the raw header and the TCP peer (the node:http listener has no Request object). */
+export function clientAddress(
+  forwardedFor: string | null | undefined,
+  remoteAddress: string | undefined,
+  trustProxy: boolean,
+): string {
+  const forwarded = trustProxy ? forwardedFor?.split(',').at(-1)?.trim() : undefined;
+  return forwarded || remoteAddress || 'unknown';
 }
 
 /** The address hashed: budgets and Redis keys never hold a client's IP in clear. */

@@ -176,9 +176,8 @@ export const readArtistProfile: Reader<ArtistProfile> = (value, notes) => {
 
 /** A leaderboard or trending list: each item is a summary plus `rank` and maybe `momentumScore`. */
 function rankedListOf<T>(read: Reader<T>): Reader<RecordList<RankedRecord<T>>> {
-  return listOf((value, notes, at = '') => {
+  return listOf((value, notes, at = '', index = 0) => {
     const f = new Fields(value, 'a ranked item', at, notes);
-    const index = Number(/\[(\d+)\]$/.exec(at)?.[1] ?? 0);
     let rank = f.integer('rank');
     if (rank === null && f.unreadable?.rank === undefined) {
       // The list is documented as ordered by rank: its position says what the missing rank is.

@@ -49,7 +49,8 @@ export class ReadNotes {
  */
 export type Presence = 'optional' | 'expected' | 'required';
 
-export type Reader<T> = (value: unknown, notes: ReadNotes, at?: string) => T;
+/** `at`: where the value sits in the body, for notes; `index`: its place in its list, when in one. */
+export type Reader<T> = (value: unknown, notes: ReadNotes, at?: string, index?: number) => T;
 
 type Json = Record<string, unknown>;
 
@@ -270,7 +271,7 @@ export function readItems<T>(
   const dropped: DroppedRecord[] = [];
   items.forEach((item, index) => {
     try {
-      kept.push(read(item, log, `${at}[${index}]`));
+      kept.push(read(item, log, `${at}[${index}]`, index));
     } catch (error) {
       if (!(error instanceof ShapeError)) throw error;
       dropped.push({ index, reason: error.message });

@@ -22,8 +22,8 @@ import type { ResponseCache } from '../../cache/cache.js';
 import type { UpstreamObserver } from '../../observability/upstream-observer.js';
 import type { BudgetLedger, BudgetUsage } from '../../upstream/budget.js';
 import { type KeyRegistry, keyIdOf } from '../../upstream/key-registry.js';
-import type { AuthMode } from '../caller.js';
-import { clientIdOf } from '../client-identity.js';
+import { type AuthMode, bearerKey } from '../caller.js';
+import { clientAddress, clientIdOf } from '../client-identity.js';
 import type { ClientRateLimiter } from '../plugins/use-client-rate-limit.js';
 import { matches, maxAge } from '../plugins/use-http-caching.js';
 import type { ResponseCacheSlot } from './recorder.js';
@@ -57,7 +57,6 @@ export interface ResponseCacheOptions {
   readonly observer?: UpstreamObserver;
 }
 
-const BEARER = /^Bearer ([\x21-\x7E]{1,512})$/i;
 /** The budget figures of a hit may lag this much: reading the shared ledger on every hit would cost a Redis round trip. */
 const BUDGET_MEMO_MS = 1_000;
 
@@ -78,7 +77,7 @@ export function withResponseCache(yoga: NodeHandler, options: ResponseCacheOptio
   /** The key whose budget a hit reports, when the request may be answered from the cache at all. */
   const keyIdFor = async (req: IncomingMessage): Promise<string | undefined> => {
     if (options.auth.kind === 'server') return keyIdOf(options.auth.apiKey);
-    const apiKey = BEARER.exec(req.headers.authorization?.trim() ?? '')?.[1];
+    const apiKey = bearerKey(req.headers.authorization);
     if (apiKey === undefined) return undefined;
     const keyId = keyIdOf(apiKey);
     return (await options.keys.status(keyId)) === 'accepted' ? keyId : undefined;
@@ -87,13 +86,12 @@ export function withResponseCache(yoga: NodeHandler, options: ResponseCacheOptio
   const rateLimited = async (req: IncomingMessage): Promise<boolean> => {
     const limiter = options.rateLimiter;
     if (limiter === undefined) return false;
-    const forwarded = limiter.trustProxy
-      ? String(req.headers['x-forwarded-for'] ?? '')
-          .split(',')
-          .at(-1)
-          ?.trim()
-      : '';
-    const address = forwarded || req.socket.remoteAddress || 'unknown';
+    const forwardedFor = req.headers['x-forwarded-for'];
+    const address = clientAddress(
+      Array.isArray(forwardedFor) ? forwardedFor.join(',') : forwardedFor,
+      req.socket.remoteAddress,
+      limiter.trustProxy,
+    );
     return (await limiter.consume(clientIdOf(address))) !== null;
   };
 
