@@ -7,6 +7,7 @@ import type { ProtectionOptions } from './server/gateway.js';
 import { DEFAULT_STALE_GRACE_MS } from './upstream/cached-upstream.js';
 import { type CircuitOptions, DEFAULT_CIRCUIT } from './upstream/circuit-breaker.js';
 import type { UpstreamClientOptions } from './upstream/client.js';
+import { DEFAULT_HEAD_SHARE, defaultBurst } from './upstream/spending-plan.js';
 import {
   DEFAULT_ASSUMPTIONS,
   MAX_PAGE_SIZE,
@@ -85,12 +86,15 @@ const environment = z.object({
   CACHE_TTL_SECONDS: integer(2 * DAY_SECONDS, 0, 7 * DAY_SECONDS),
   REFRESH_POLL_SECONDS: integer(60 * 60, 1, DAY_SECONDS),
   CACHE_NOT_FOUND_TTL_SECONDS: integer(10 * 60, 0, 7 * DAY_SECONDS),
-  CACHE_STALE_IF_ERROR_SECONDS: integer(DAY_SECONDS, 0, 30 * DAY_SECONDS),
+  CACHE_RETENTION_SECONDS: integer(30 * DAY_SECONDS, 60, 365 * DAY_SECONDS),
+  BUDGET_PLAN: flag(true),
+  BUDGET_HEAD_SHARE: fraction(DEFAULT_HEAD_SHARE),
+  BUDGET_BURST_CALLS: optionalInteger(1, 1_000_000),
   PASS_THROUGH_NEW_KEYS_PER_MINUTE: integer(10, 1, 100_000),
   CACHE_STALE_GRACE_MS: integer(DEFAULT_STALE_GRACE_MS, 0, 60_000),
   CIRCUIT_FAILURE_THRESHOLD: integer(DEFAULT_CIRCUIT.failureThreshold, 1, 1_000),
   CIRCUIT_OPEN_MS: integer(DEFAULT_CIRCUIT.openMs, 100, 60 * 60 * 1000),
-  CACHE_MAX_ENTRIES: integer(20_000, 1, 10_000_000),
+  CACHE_MAX_ENTRIES: integer(200_000, 1, 10_000_000),
   CACHE_MAX_BYTES: integer(256 * 1024 * 1024, 1_024, 64 * 1024 * 1024 * 1024),
   MAX_UPSTREAM_COST: integer(100, 0, 1_000_000),
   GRAPHQL_MAX_DEPTH: integer(10, 1, 1_000),
@@ -153,13 +157,15 @@ export interface GatewayConfig {
   readonly cache: {
     readonly ttlMs: number;
     readonly notFoundTtlMs: number;
-    readonly staleIfErrorMs: number;
+    readonly retentionMs: number;
     readonly maxEntries: number;
     readonly maxBytes: number;
   };
   readonly protection: ProtectionOptions;
   /** How often the deployment polls the upstream for its daily refresh (issue 11). */
   readonly refreshPollMs: number;
+  /** How the gateway's own key spends its day (issue 15); absent: every call the day allows. */
+  readonly budgetPlan: BudgetPlanConfig | undefined;
   /** How long in-flight requests get to finish on SIGTERM/SIGINT before their connections are closed. */
   readonly shutdownTimeoutMs: number;
   readonly scaleOut: ScaleOutConfig;
@@ -170,6 +176,12 @@ export interface GatewayConfig {
     readonly latencyMs: number;
     readonly roughness: boolean;
   };
+}
+
+/** Issue 15: the spending plan's settings (src/upstream/spending-plan.ts). */
+export interface BudgetPlanConfig {
+  readonly headShare: number;
+  readonly burst: number;
 }
 
 /** Issue 9: what replicas share, and what a single process keeps on disk. */
@@ -239,11 +251,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig 
     cache: {
       ttlMs: e.CACHE_TTL_SECONDS * 1000,
       notFoundTtlMs: e.CACHE_NOT_FOUND_TTL_SECONDS * 1000,
-      staleIfErrorMs: e.CACHE_STALE_IF_ERROR_SECONDS * 1000,
+      retentionMs: e.CACHE_RETENTION_SECONDS * 1000,
       maxEntries: e.CACHE_MAX_ENTRIES,
       maxBytes: e.CACHE_MAX_BYTES,
     },
     refreshPollMs: e.REFRESH_POLL_SECONDS * 1000,
+    budgetPlan: e.BUDGET_PLAN
+      ? {
+          headShare: e.BUDGET_HEAD_SHARE,
+          burst: e.BUDGET_BURST_CALLS ?? defaultBurst(e.UPSTREAM_DAILY_LIMIT),
+        }
+      : undefined,
     protection: {
       maxUpstreamCost: e.MAX_UPSTREAM_COST,
       shape: {

@@ -10,7 +10,7 @@ import { createYoga, useReadinessCheck } from 'graphql-yoga';
 import type { Logger } from 'pino';
 import type { ResponseCache } from '../cache/cache.js';
 import { MemoryCache } from '../cache/memory-cache.js';
-import type { GatewayConfig } from '../config.js';
+import type { BudgetPlanConfig, GatewayConfig } from '../config.js';
 import { GenerationView } from '../freshness/generation.js';
 import { createLiveFeed } from '../freshness/live-feed.js';
 import { LocalPollLease, RedisPollLease } from '../freshness/poll-lease.js';
@@ -34,9 +34,11 @@ import {
   LocalCircuitBreaker,
   SharedCircuitBreaker,
 } from '../upstream/circuit-breaker.js';
+import { Allocator } from '../upstream/allocator.js';
 import { UpstreamClient, type UpstreamClientOptions } from '../upstream/client.js';
 import { DEFAULT_ASSUMPTIONS, type UpstreamAssumptions } from '../upstream/endpoints.js';
 import { RequestStats } from '../upstream/request-stats.js';
+import { SpendingPlan } from '../upstream/spending-plan.js';
 import { UpstreamNotices } from '../upstream/upstream-notices.js';
 import { type AuthMode, callerFor, serverCaller } from './caller.js';
 import { clientAddressOf, clientIdOf } from './client-identity.js';
@@ -130,6 +132,8 @@ export interface GatewayOptions {
   readonly refreshPollMs?: number;
   /** Prefix of the live feed's Redis channels (REDIS_KEY_PREFIX). */
   readonly channelPrefix?: string;
+  /** Issue 15: how the gateway's own key spends its day; absent: every call the day allows, first come first served. */
+  readonly budgetPlan?: BudgetPlanConfig;
 }
 
 const DEFAULT_UNKNOWN_KEYS_PER_MINUTE = 10;
@@ -154,7 +158,20 @@ export function createGateway(options: GatewayOptions) {
     budget: { dailyLimit: options.dailyLimit, ...(options.now ? { now: options.now } : {}) },
     ...options.stores,
   });
-  const { cache, budget, keys, locks, generations } = stores;
+  const { cache, budget, keys, locks, generations, popularity } = stores;
+  const allocator =
+    server === undefined || options.budgetPlan === undefined
+      ? undefined
+      : new Allocator(
+          new SpendingPlan({
+            dailyLimit: options.dailyLimit,
+            pollIntervalMs: options.refreshPollMs,
+            ...options.budgetPlan,
+          }),
+          popularity,
+          budget,
+          options.now,
+        );
   const circuitOptions = options.resilience?.circuit ?? DEFAULT_CIRCUIT;
   const localCircuit = new LocalCircuitBreaker(circuitOptions, options.logger);
   const circuit = options.redis
@@ -174,6 +191,8 @@ export function createGateway(options: GatewayOptions) {
     circuit,
     staleGraceMs: options.resilience?.staleGraceMs ?? DEFAULT_STALE_GRACE_MS,
     generation,
+    popularity,
+    ...(allocator === undefined ? {} : { allocator }),
   });
   metrics.sampled(
     'gateway_upstream_circuit_open',
@@ -356,6 +375,7 @@ export function createGateway(options: GatewayOptions) {
           },
           ...(rateLimiter !== undefined ? { rateLimiter } : {}),
           ...(options.now ? { now: options.now } : {}),
+          popularity,
         });
 
   return {
@@ -376,6 +396,7 @@ export function createGateway(options: GatewayOptions) {
     },
     close: async () => {
       await refreshPoll?.stop();
+      await popularity.close();
       await live.close();
       await client.close();
       await options.redis?.close();

@@ -2,7 +2,7 @@
  * The gateway's stores, each behind its seam, in memory or in Redis: the
  * response cache (Redis as L2 behind the in-process L1), the budget ledger
  * (in Redis, or in memory written through to a file), the key registry, the
- * single-flight leases and the data generation.
+ * single-flight leases, the data generation and the records' popularity.
  */
 import type { Redis } from 'ioredis';
 import type { CacheEntry, ResponseCache } from '../cache/cache.js';
@@ -20,9 +20,11 @@ import type { BudgetLedger, BudgetOptions } from '../upstream/budget.js';
 import { type FlightLocks, LocalFlightLocks } from '../upstream/flight-locks.js';
 import { DEFAULT_KEY_TTLS, type KeyRegistry, MemoryKeyRegistry } from '../upstream/key-registry.js';
 import { MemoryBudgetLedger } from '../upstream/memory-budget.js';
+import { MemoryPopularity, type Popularity } from '../upstream/popularity.js';
 import { RedisBudgetLedger } from '../upstream/redis-budget.js';
 import { RedisFlightLocks } from '../upstream/redis-flight-locks.js';
 import { RedisKeyRegistry } from '../upstream/redis-key-registry.js';
+import { RedisPopularity } from '../upstream/redis-popularity.js';
 
 export interface StoreOptions {
   /** Without Redis: where the day's budget is kept across restarts; absent: memory only (tests). */
@@ -70,6 +72,7 @@ export function createStores({
     keys: KeyRegistry;
     locks: FlightLocks;
     generations: GenerationStore;
+    popularity: Popularity;
   } =
     redis === undefined
       ? {
@@ -78,6 +81,7 @@ export function createStores({
           keys: new MemoryKeyRegistry(keyTtls),
           locks: new LocalFlightLocks(),
           generations: new MemoryGenerationStore(),
+          popularity: new MemoryPopularity(budget.now),
         }
       : {
           cache:
@@ -88,6 +92,7 @@ export function createStores({
           keys: new RedisKeyRegistry(redis, keyTtls),
           locks: new RedisFlightLocks(redis),
           generations: new RedisGenerationStore(redis),
+          popularity: new RedisPopularity(redis, budget.now),
         };
   return { ...stores, capsClients: ledgerOptions.clientShare < 1 };
 }

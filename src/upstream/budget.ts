@@ -12,6 +12,7 @@
 import { performance } from 'node:perf_hooks';
 import { nextUtcMidnight, utcDay } from '../time.js';
 import { UpstreamError } from './errors.js';
+import type { Ceiling, DaySpending } from './spending-plan.js';
 
 export interface BudgetUsage {
   readonly dailyLimit: number;
@@ -25,6 +26,13 @@ export interface Spender {
   readonly keyId: string;
   /** Hashed client identity; absent in pass-through mode, where each client has its own key. */
   readonly clientId?: string;
+  /** The day's plan for this call (spending-plan.ts), checked with the count; absent: only the daily limit. */
+  readonly ceiling?: Ceiling;
+}
+
+/** The plan's ceiling refused the call: the caller knows when it would be served. */
+export class PlanRefusal extends Error {
+  override readonly name = 'PlanRefusal';
 }
 
 export interface BudgetOptions {
@@ -40,6 +48,8 @@ export interface BudgetLedger {
   /** The upstream answered 429. Takes effect in this process at once, then for every replica. */
   rateLimited(keyId: string, error: UpstreamError): void;
   usage(keyId: string): Promise<BudgetUsage>;
+  /** Today's calls of the key by counter, for the plan. */
+  spending(keyId: string): Promise<DaySpending>;
   resetsAt(): string;
 }
 
@@ -129,6 +139,13 @@ export function clientShareSpent(cap: number, resetsAt: string): UpstreamError {
     `This client has used its share of today's upstream budget (${cap} calls); cached data is still served`,
     { resetsAt },
   );
+}
+
+/** Whether a count of `used` calls, `spent` as counted, is under the call's ceiling. */
+export function withinCeiling(ceiling: Ceiling | undefined, used: number, paced: number): boolean {
+  if (ceiling === undefined) return true;
+  if (used >= ceiling.total) return false;
+  return ceiling.paced === undefined || paced < ceiling.paced;
 }
 
 export function resetsAtOf(now: Date): string {

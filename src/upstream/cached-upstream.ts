@@ -9,17 +9,20 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { CacheEntry, ResponseCache } from '../cache/cache.js';
 import { type GenerationView, isCurrentGeneration } from '../freshness/generation.js';
 import { SILENT_OBSERVER, type UpstreamObserver } from '../observability/upstream-observer.js';
-import type { BudgetLedger } from './budget.js';
+import type { Allocator } from './allocator.js';
+import { type BudgetLedger, PlanRefusal } from './budget.js';
 import { type CircuitBreaker, isUpstreamFailure } from './circuit-breaker.js';
 import type { SendGate, UpstreamClient } from './client.js';
 import type { UpstreamRequest } from './endpoints.js';
 import { UpstreamError } from './errors.js';
 import type { FlightLocks } from './flight-locks.js';
 import type { KeyRegistry } from './key-registry.js';
+import type { Popularity } from './popularity.js';
 import { ShapeError } from './readers.js';
 import { ReadNotes } from './reading.js';
 import { RequestStats } from './request-stats.js';
 import { type RetryPolicy, withRetries } from './retry.js';
+import type { Purpose } from './spending-plan.js';
 import type { UpstreamNotices } from './upstream-notices.js';
 
 /** Who is asking: the key the upstream call is made with, and whether it is the gateway's own. */
@@ -34,10 +37,15 @@ export interface Caller {
 }
 
 export interface CachePolicy {
+  /** Without a known data generation, how long an answer is served without asking again. */
   readonly ttlMs: number;
   readonly notFoundTtlMs: number;
-  /** How long past its TTL an entry may still answer when the upstream fails. */
-  readonly staleIfErrorMs: number;
+  /**
+   * How long a paid-for answer is kept at most (memory pressure usually
+   * evicts first). Until then it answers whenever no call is made for it:
+   * the upstream fails, or the plan spends the day elsewhere.
+   */
+  readonly retentionMs: number;
 }
 
 export interface CachedUpstreamOptions {
@@ -60,6 +68,10 @@ export interface CachedUpstreamOptions {
   readonly staleGraceMs: number;
   /** Told of cache, single-flight and stale decisions (metrics, traces). */
   readonly observer?: UpstreamObserver;
+  /** The day's spending plan for the gateway's own key (issue 15); absent: calls as long as the day lasts. */
+  readonly allocator?: Allocator;
+  /** Counts every record asked for, plan or not (the response cache's hits count theirs too). */
+  readonly popularity?: Popularity;
 }
 
 /**
@@ -97,6 +109,8 @@ export class CachedUpstream {
       stats.unauthenticated = true;
       throw new UpstreamError('UNAUTHENTICATED', 'Invalid or revoked API key');
     }
+    this.options.popularity?.record([request.key]);
+    stats.reads.add(request.key);
     // A client key must be proven good by one real call before it may read what other keys cached.
     const trusted = keyStatus === 'accepted';
     const cached = trusted ? await cache.get(request.key) : undefined;
@@ -105,22 +119,27 @@ export class CachedUpstream {
       stats.answeredFrom(cached.freshUntil);
       return unwrap<T>(cached, request);
     }
+    const planned = this.#planned(caller);
     if (cached !== undefined && cached.freshUntil > Date.now()) {
       // Read in an older generation: answered at once, refreshed in the background (stale-while-revalidate).
-      stats.cacheHits += 1;
+      this.#answerHeld(cached, stats);
       stats.previousGeneration += 1;
-      // Already behind the upstream: whatever reuses this request's answer must not keep it.
-      stats.answeredFrom(Date.now());
       if (!(await this.#revalidate(request, caller))) stats.revalidationDeferred = true;
+      return unwrap<T>(cached, request);
+    }
+    if (cached !== undefined && planned !== undefined && !(await planned.earnsRefresh(request.key))) {
+      // Past its TTL with no generation to say it changed, and not popular enough to earn a call: kept as it is.
+      this.#answerHeld(cached, stats);
       return unwrap<T>(cached, request);
     }
 
     const flightKey = trusted ? request.key : `${caller.keyId} ${request.key}`;
     let flight = this.#inFlight.get(flightKey);
     if (flight === undefined) {
+      const purpose: Purpose = cached === undefined ? 'first-touch' : 'refresh';
       const fetched = trusted
-        ? this.#fetchOnce(request, caller, stats)
-        : this.#fetchAndStore(request, caller, stats);
+        ? this.#fetchOnce(request, caller, stats, purpose)
+        : this.#fetchAndStore(request, caller, stats, purpose);
       flight = fetched.finally(() => this.#inFlight.delete(flightKey));
       this.#inFlight.set(flightKey, flight);
     } else {
@@ -131,6 +150,7 @@ export class CachedUpstream {
     const standIn = cached !== undefined && cached.staleUntil > Date.now() ? cached : undefined;
     const serveStale = (): T => {
       const entry = standIn as CacheEntry;
+      stats.heldFrom(entry);
       stats.stale.push({
         resource: request.resource,
         path: pathOf(request),
@@ -155,7 +175,8 @@ export class CachedUpstream {
       ) {
         stats.unauthenticated = true;
       }
-      // Any failure that is the upstream's, a garbled 200 included, is answered by a stale entry.
+      // Any failure that is the upstream's, a garbled 200 included, is answered by a stale entry;
+      // so is a call the day's budget or plan does not make: a record once read is never refused.
       if (
         standIn !== undefined &&
         error instanceof UpstreamError &&
@@ -177,7 +198,7 @@ export class CachedUpstream {
     caller: Caller,
     stats: RequestStats,
   ): Promise<{ value: T; keep(): Promise<void> }> {
-    const entry = await this.#fetch(request, caller, stats);
+    const entry = await this.#fetch(request, caller, stats, 'poll');
     return {
       value: unwrap<T>(entry, request),
       keep: () => this.options.cache.set(request.key, { ...entry, ...this.#stamp() }),
@@ -188,6 +209,18 @@ export class CachedUpstream {
   #servable(entry: CacheEntry): boolean {
     if (entry.freshUntil <= Date.now()) return false;
     return isCurrentGeneration(entry.generation, this.options.generation?.now());
+  }
+
+  /** The allocator, when the plan applies to this caller: the gateway's own key. */
+  #planned(caller: Caller): Allocator | undefined {
+    return caller.mode === 'server' ? this.options.allocator : undefined;
+  }
+
+  /** Answers from a held entry that is not current: its age goes into the report, and nothing reuses it. */
+  #answerHeld(entry: CacheEntry, stats: RequestStats): void {
+    stats.cacheHits += 1;
+    stats.heldFrom(entry);
+    stats.answeredFrom(Date.now());
   }
 
   #stamp(): { generation?: number } {
@@ -203,15 +236,21 @@ export class CachedUpstream {
    */
   async #revalidate(request: UpstreamRequest<unknown>, caller: Caller): Promise<boolean> {
     if (this.#inFlight.has(request.key)) return true;
-    const usage = await this.options.budget.usage(caller.keyId);
-    if (usage.remaining <= Math.ceil(usage.dailyLimit * REVALIDATION_RESERVE_SHARE)) return false;
+    const planned = this.#planned(caller);
+    if (planned !== undefined) {
+      // The tail is served from older generations until it earns a call by its popularity.
+      if (!(await planned.earnsRefresh(request.key))) return false;
+    } else {
+      const usage = await this.options.budget.usage(caller.keyId);
+      if (usage.remaining <= Math.ceil(usage.dailyLimit * REVALIDATION_RESERVE_SHARE)) return false;
+    }
     const refresh = (async (): Promise<CacheEntry> => {
       const lease = await this.options.locks.acquire(request.key);
       if (lease === undefined) throw new Error('another replica refreshes it');
       try {
         const stored = await this.options.cache.get(request.key);
         if (stored !== undefined && this.#servable(stored)) return stored;
-        return await this.#fetchAndStore(request, caller, new RequestStats());
+        return await this.#fetchAndStore(request, caller, new RequestStats(), 'refresh');
       } finally {
         await lease.release();
       }
@@ -249,6 +288,7 @@ export class CachedUpstream {
     request: UpstreamRequest<unknown>,
     caller: Caller,
     stats: RequestStats,
+    purpose: Purpose,
   ): Promise<CacheEntry> {
     const { cache, locks, deadlineMs } = this.options;
     const signal = AbortSignal.timeout(deadlineMs);
@@ -262,7 +302,7 @@ export class CachedUpstream {
             stats.deduplicated += 1;
             return stored;
           }
-          return await this.#fetchAndStore(request, caller, stats, signal);
+          return await this.#fetchAndStore(request, caller, stats, purpose, signal);
         } finally {
           await lease.release();
         }
@@ -289,9 +329,10 @@ export class CachedUpstream {
     request: UpstreamRequest<unknown>,
     caller: Caller,
     stats: RequestStats,
+    purpose: Purpose,
     signal = AbortSignal.timeout(this.options.deadlineMs),
   ): Promise<CacheEntry> {
-    const entry = await this.#fetch(request, caller, stats, signal);
+    const entry = await this.#fetch(request, caller, stats, purpose, signal);
     await this.options.cache.set(request.key, entry);
     return entry;
   }
@@ -301,9 +342,11 @@ export class CachedUpstream {
     request: UpstreamRequest<unknown>,
     caller: Caller,
     stats: RequestStats,
+    purpose: Purpose,
     signal = AbortSignal.timeout(this.options.deadlineMs),
   ): Promise<CacheEntry> {
     const { client, budget, keys, cachePolicy, retry, deadlineMs, circuit } = this.options;
+    const planned = this.#planned(caller);
     // The generation when the read starts: an answer that was on its way while a newer one was seen may predate it.
     const stamp = this.#stamp();
     const gate: SendGate = {
@@ -316,9 +359,14 @@ export class CachedUpstream {
           await budget.reserve({
             keyId: caller.keyId,
             ...(caller.clientId === undefined ? {} : { clientId: caller.clientId }),
+            ...(planned === undefined
+              ? {}
+              : { ceiling: await planned.ceiling(purpose, request.key, caller.keyId) }),
           });
         } catch (error) {
           stats.upstreamCalls -= 1;
+          if (error instanceof PlanRefusal && planned !== undefined)
+            throw await planned.refusal(request.key, caller.keyId);
           throw error;
         }
       },
@@ -404,7 +452,7 @@ export class CachedUpstream {
         bytes,
         storedAt: now,
         freshUntil: now + ttlMs,
-        staleUntil: now + ttlMs + cachePolicy.staleIfErrorMs,
+        staleUntil: now + Math.max(ttlMs, cachePolicy.retentionMs),
         ...stamp,
       };
     }

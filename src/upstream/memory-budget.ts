@@ -16,16 +16,23 @@ import {
   clientCap,
   clientShareSpent,
   LocalStops,
+  PlanRefusal,
   rateLimitKindOf,
   resetsAtOf,
   type Spender,
+  withinCeiling,
 } from './budget.js';
 import type { UpstreamError } from './errors.js';
+import type { DaySpending } from './spending-plan.js';
 
 interface DayCount {
   used: number;
   /** Set once the upstream said its daily-limit 429 for this key today. */
   exhausted: boolean;
+  /** Of `used`: first touches, paced over the day (spending-plan.ts). */
+  paced: number;
+  /** Of `used`: refreshes of the most popular records. */
+  refreshed: number;
 }
 
 interface DayState {
@@ -57,18 +64,21 @@ export class MemoryBudgetLedger implements BudgetLedger {
     return this.#state;
   }
 
-  async reserve({ keyId, clientId }: Spender): Promise<void> {
+  async reserve({ keyId, clientId, ceiling }: Spender): Promise<void> {
     const resetsAt = this.resetsAt();
     this.#stops.check(keyId, resetsAt);
     const state = this.#today();
-    const count = state.keys[keyId] ?? { used: 0, exhausted: false };
+    const count = state.keys[keyId] ?? emptyCount();
     if (count.exhausted || count.used >= this.options.dailyLimit) throw budgetSpent(resetsAt);
+    if (!withinCeiling(ceiling, count.used, count.paced)) throw new PlanRefusal();
     const cap = clientCap(this.options);
     if (clientId !== undefined && (state.clients[clientId] ?? 0) >= cap)
       throw clientShareSpent(cap, resetsAt);
     if (!(keyId in state.keys) && Object.keys(state.keys).length >= MAX_TRACKED)
       throw budgetSpent(resetsAt);
     count.used += 1;
+    if (ceiling?.counter === 'paced') count.paced += 1;
+    if (ceiling?.counter === 'refreshed') count.refreshed += 1;
     state.keys[keyId] = count;
     if (
       clientId !== undefined &&
@@ -84,12 +94,12 @@ export class MemoryBudgetLedger implements BudgetLedger {
     this.#stops.record(keyId, kind);
     if (kind.kind !== 'daily') return;
     const state = this.#today();
-    state.keys[keyId] = { used: state.keys[keyId]?.used ?? 0, exhausted: true };
+    state.keys[keyId] = { ...(state.keys[keyId] ?? emptyCount()), exhausted: true };
     this.#save();
   }
 
   async usage(keyId: string): Promise<BudgetUsage> {
-    const count = this.#today().keys[keyId] ?? { used: 0, exhausted: false };
+    const count = this.#today().keys[keyId] ?? emptyCount();
     const dailyLimit = this.options.dailyLimit;
     const exhausted = count.exhausted || this.#stops.isStoppedToday(keyId);
     return {
@@ -98,6 +108,11 @@ export class MemoryBudgetLedger implements BudgetLedger {
       remaining: exhausted ? 0 : Math.max(0, dailyLimit - count.used),
       resetsAt: this.resetsAt(),
     };
+  }
+
+  async spending(keyId: string): Promise<DaySpending> {
+    const { used, paced, refreshed } = this.#today().keys[keyId] ?? emptyCount();
+    return { used, paced, refreshed };
   }
 
   resetsAt(): string {
@@ -135,8 +150,17 @@ export class MemoryBudgetLedger implements BudgetLedger {
   }
 }
 
+function emptyCount(): DayCount {
+  return { used: 0, exhausted: false, paced: 0, refreshed: 0 };
+}
+
 function emptyDay(day: string): DayState {
   return { day, keys: {}, clients: {} };
+}
+
+/** A counter of an older file (or a hand-edited one) that is not a count reads as none. */
+function countOf(value: unknown): number {
+  return Number.isSafeInteger(value) && (value as number) >= 0 ? (value as number) : 0;
 }
 
 function parseState(text: string): DayState | undefined {
@@ -147,7 +171,12 @@ function parseState(text: string): DayState | undefined {
     const keys: Record<string, DayCount> = {};
     for (const [keyId, count] of Object.entries(value.keys)) {
       if (!Number.isSafeInteger(count?.used) || count.used < 0) return undefined;
-      keys[keyId] = { used: count.used, exhausted: count.exhausted === true };
+      keys[keyId] = {
+        used: count.used,
+        exhausted: count.exhausted === true,
+        paced: countOf(count.paced),
+        refreshed: countOf(count.refreshed),
+      };
     }
     const clients: Record<string, number> = {};
     for (const [clientId, used] of Object.entries(value.clients ?? {})) {

@@ -21,22 +21,30 @@ import {
   clientShareSpent,
   keyPaused,
   LocalStops,
+  PlanRefusal,
   rateLimitKindOf,
   resetsAtOf,
   type Spender,
 } from './budget.js';
 import { UpstreamError } from './errors.js';
+import type { DaySpending } from './spending-plan.js';
 
 /** Kept past midnight UTC so that a replica whose clock lags a little still finds the day it counts in. */
 const DAY_KEY_GRACE_SECONDS = 60 * 60;
 
 // KEYS: day hash, pause key, client counter. ARGV: daily limit, expiry (unix seconds), client cap (0: none),
-// the count this replica last saw (a Redis restarted without its data learns the day back from its replicas).
-// Answers {used, 0} when reserved, or {reason, detail}: -1 day spent, -2 paused (detail: ms left), -3 client share spent.
+// the count this replica last saw (a Redis restarted without its data learns the day back from its replicas),
+// the plan's ceiling (spending-plan.ts): total (-1: none), paced (-1: none), and the counter the call adds to.
+// Answers {used, 0} when reserved, or {reason, detail}: -1 day spent, -2 paused (detail: ms left),
+// -3 client share spent, -4 refused by the plan.
 const RESERVE = `
 if redis.call('EXISTS', KEYS[2]) == 1 then return {-2, redis.call('PTTL', KEYS[2])} end
 local used = math.max(tonumber(redis.call('HGET', KEYS[1], 'used') or '0'), tonumber(ARGV[4]))
 if redis.call('HGET', KEYS[1], 'exhausted') == '1' or used >= tonumber(ARGV[1]) then return {-1, used} end
+local total = tonumber(ARGV[5])
+if total >= 0 and used >= total then return {-4, used} end
+local paced = tonumber(ARGV[6])
+if paced >= 0 and tonumber(redis.call('HGET', KEYS[1], 'paced') or '0') >= paced then return {-4, used} end
 local cap = tonumber(ARGV[3])
 if cap > 0 then
   local mine = tonumber(redis.call('GET', KEYS[3]) or '0')
@@ -46,6 +54,7 @@ if cap > 0 then
 end
 used = used + 1
 redis.call('HSET', KEYS[1], 'used', used)
+if ARGV[7] ~= '' then redis.call('HINCRBY', KEYS[1], ARGV[7], 1) end
 redis.call('EXPIREAT', KEYS[1], ARGV[2])
 return {used, 0}
 `;
@@ -64,7 +73,7 @@ export class RedisBudgetLedger implements BudgetLedger {
     this.#stops = new LocalStops(this.#now);
   }
 
-  async reserve({ keyId, clientId }: Spender): Promise<void> {
+  async reserve({ keyId, clientId, ceiling }: Spender): Promise<void> {
     const resetsAt = this.resetsAt();
     this.#stops.check(keyId, resetsAt);
     const day = utcDay(this.#now());
@@ -81,6 +90,9 @@ export class RedisBudgetLedger implements BudgetLedger {
         this.#expiresAt(),
         cap,
         this.#lastUsed(keyId, day),
+        ceiling?.total ?? -1,
+        ceiling?.paced ?? -1,
+        ceiling === undefined || ceiling.counter === 'poll' ? '' : ceiling.counter,
       )) as [number, number];
     } catch (error) {
       throw new UpstreamError(
@@ -96,6 +108,7 @@ export class RedisBudgetLedger implements BudgetLedger {
     if (result === -1) throw budgetSpent(resetsAt);
     if (result === -2) throw keyPaused(detail, resetsAt);
     if (result === -3) throw clientShareSpent(cap, resetsAt);
+    if (result === -4) throw new PlanRefusal();
     this.#lastKnown.set(keyId, { day, used: result });
     // A 429 may have come back to this process while the script ran: the call must not leave then.
     this.#stops.check(keyId, resetsAt);
@@ -138,6 +151,26 @@ export class RedisBudgetLedger implements BudgetLedger {
       remaining: exhausted ? 0 : Math.max(0, dailyLimit - used),
       resetsAt: this.resetsAt(),
     };
+  }
+
+  async spending(keyId: string): Promise<DaySpending> {
+    const day = utcDay(this.#now());
+    try {
+      const [used, paced, refreshed] = await this.redis.hmget(
+        dayKey(keyId, day),
+        'used',
+        'paced',
+        'refreshed',
+      );
+      return {
+        used: Math.max(Number(used ?? 0), this.#lastUsed(keyId, day)),
+        paced: Number(paced ?? 0),
+        refreshed: Number(refreshed ?? 0),
+      };
+    } catch {
+      // Nothing can be reserved while Redis is down anyway (reserve refuses); the plan only needs a figure.
+      return { used: this.#lastUsed(keyId, day), paced: 0, refreshed: 0 };
+    }
   }
 
   resetsAt(): string {

@@ -26,6 +26,12 @@ export interface ListWarning {
   readonly index: number;
 }
 
+/** The data generation a held answer was read in, and when (epoch ms). */
+export interface HeldRead {
+  readonly generation: number;
+  readonly storedAt: number;
+}
+
 export class RequestStats {
   /** Calls this request sent to the upstream, retries included. */
   upstreamCalls = 0;
@@ -45,6 +51,16 @@ export class RequestStats {
   unauthenticated = false;
   /** Until when (epoch ms) every upstream answer this request used stays fresh: how long its answer may be reused. */
   freshUntil = Number.POSITIVE_INFINITY;
+  /** Keys of the upstream records this request read: a response-cache hit counts them as asked for again. */
+  readonly reads = new Set<string>();
+  /** The oldest held answer used that was not current (`extensions.freshness.oldestRead`). */
+  oldestRead: HeldRead | undefined;
+
+  /** Notes a held answer served although it is not current: an older generation, or past its TTL. */
+  heldFrom(entry: { readonly generation?: number; readonly storedAt: number }): void {
+    if (this.oldestRead !== undefined && this.oldestRead.storedAt <= entry.storedAt) return;
+    this.oldestRead = { generation: entry.generation ?? 0, storedAt: entry.storedAt };
+  }
 
   /** Notes the freshness of an upstream answer this request used. */
   answeredFrom(freshUntil: number): void {

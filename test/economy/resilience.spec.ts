@@ -69,7 +69,7 @@ describe('stale-if-error', () => {
       cache: {
         ttlMs: 50,
         notFoundTtlMs: 50,
-        staleIfErrorMs: 60_000,
+        retentionMs: 60_000,
         maxEntries: 100,
         maxBytes: 1e7,
       },

@@ -140,7 +140,7 @@ describe('/metrics', () => {
         cache: {
           ttlMs: 0,
           notFoundTtlMs: 0,
-          staleIfErrorMs: 60_000,
+          retentionMs: 60_000,
           maxEntries: 100,
           maxBytes: 1e7,
         },

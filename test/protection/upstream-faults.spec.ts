@@ -23,7 +23,7 @@ async function staleStack(extra: Parameters<typeof startStack>[0] = {}): Promise
       cache: {
         ttlMs: 1,
         notFoundTtlMs: 1,
-        staleIfErrorMs: 600_000,
+        retentionMs: 600_000,
         maxEntries: 1_000,
         maxBytes: 16 * 1024 * 1024,
       },

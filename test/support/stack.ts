@@ -78,7 +78,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     cache: {
       ttlMs: 60_000,
       notFoundTtlMs: 10_000,
-      staleIfErrorMs: 600_000,
+      retentionMs: 600_000,
       maxEntries: 10_000,
       maxBytes: 64 * 1024 * 1024,
     },

@@ -1,8 +1,11 @@
 /**
  * Adds `extensions.freshness` (issue 11): the data generation the answer
  * belongs to and when the gateway saw the upstream refresh it, how many reads
- * were answered from the previous generation while being refreshed, and
- * whether the budget was too low to refresh them (they stay as they were).
+ * were answered from the previous generation while being refreshed, whether
+ * the budget was too low to refresh them (they stay as they were), and, when
+ * held answers that are not current were used (issue 15: the plan spends the
+ * day elsewhere, or the upstream fails), the oldest one's generation and the
+ * time it was read.
  */
 import type { Plugin } from 'graphql-yoga';
 import type { Generation } from '../../freshness/generation.js';
@@ -17,7 +20,8 @@ export function useFreshnessReport(): Plugin<GatewayContext> {
           onFinalResult(done, ({ args, result, setResult }) => {
             const { stats, generation } = args.contextValue;
             const current = generation.now();
-            if (current === undefined && stats.previousGeneration === 0) return;
+            const held = stats.oldestRead;
+            if (current === undefined && held === undefined) return;
             setResult({
               ...result,
               extensions: {
@@ -27,6 +31,14 @@ export function useFreshnessReport(): Plugin<GatewayContext> {
                   ...(stats.previousGeneration > 0
                     ? { previousGeneration: stats.previousGeneration }
                     : {}),
+                  ...(held === undefined
+                    ? {}
+                    : {
+                        oldestRead: {
+                          generation: held.generation,
+                          readAt: new Date(held.storedAt).toISOString(),
+                        },
+                      }),
                   ...(stats.revalidationDeferred
                     ? {
                         budgetLow: true,

@@ -21,6 +21,7 @@ import type { Logger } from 'pino';
 import type { ResponseCache } from '../../cache/cache.js';
 import type { UpstreamObserver } from '../../observability/upstream-observer.js';
 import type { BudgetLedger, BudgetUsage } from '../../upstream/budget.js';
+import type { Popularity } from '../../upstream/popularity.js';
 import { type KeyRegistry, keyIdOf } from '../../upstream/key-registry.js';
 import { type AuthMode, bearerKey } from '../caller.js';
 import { clientAddress, clientIdOf } from '../client-identity.js';
@@ -55,6 +56,8 @@ export interface ResponseCacheOptions {
   readonly graphqlEndpoint?: string;
   /** Told of every lookup, for the response cache's hit ratio in /metrics. */
   readonly observer?: UpstreamObserver;
+  /** A hit is a view of the records it was built from: the plan's popularity counts them. */
+  readonly popularity?: Pick<Popularity, 'record'>;
 }
 
 /** The budget figures of a hit may lag this much: reading the shared ledger on every hit would cost a Redis round trip. */
@@ -103,6 +106,7 @@ export function withResponseCache(yoga: NodeHandler, options: ResponseCacheOptio
     started: number,
   ) => {
     const budget = await budgetOf(keyId);
+    if (stored.reads !== undefined) options.popularity?.record(stored.reads);
     const headers: Record<string, string> = { 'content-type': stored.contentType };
     // Yoga's default CORS, as on a miss: a browser app on another origin (examples/web) reads hits too.
     const origin = req.headers.origin;

@@ -13,7 +13,12 @@ import type { StoredResponse } from './stored-response.js';
 
 /** Filled by the recorder during a miss, read by the fast path once the answer is sent. */
 export interface ResponseCacheSlot {
-  record?: { data: string; operationName: string | null; freshUntil: number };
+  record?: {
+    data: string;
+    operationName: string | null;
+    freshUntil: number;
+    reads: readonly string[];
+  };
   response?: StoredResponse;
   freshUntil?: number;
 }
@@ -37,6 +42,7 @@ export function useResponseCacheRecorder(): Plugin<
             data: JSON.stringify(result.data),
             operationName,
             freshUntil: stats.freshUntil,
+            reads: [...stats.reads],
           };
         },
       };
@@ -52,6 +58,7 @@ export function useResponseCacheRecorder(): Plugin<
       slot.response = {
         operationName: record.operationName,
         data: record.data,
+        reads: record.reads,
         contentType,
         etag: response.headers.get('etag'),
         vary: response.headers.get('vary'),

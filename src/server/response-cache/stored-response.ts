@@ -17,6 +17,8 @@ export interface StoredResponse {
   readonly operationName: string | null;
   /** `JSON.stringify(result.data)`. */
   readonly data: string;
+  /** Keys of the upstream records the answer was built from: a hit counts them as asked for again. */
+  readonly reads?: readonly string[];
   readonly contentType: string;
   /** Set for GET answers by the HTTP caching plugin. */
   readonly etag: string | null;

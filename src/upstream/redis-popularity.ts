@@ -1,0 +1,106 @@
+/**
+ * Popularity shared by every replica: one Redis sorted set per UTC day
+ * (`popularity:<day>`), member the record's key, score its decayed count.
+ * The first write of a day carries the previous day's set over at half
+ * weight (one ZUNIONSTORE a day), so decay costs nothing per view. Each
+ * day's set expires two days after it ends.
+ *
+ * Counts are added up in the process and sent once a second in one script:
+ * a view must not wait for a Redis round trip to be counted.
+ */
+import type { Redis } from 'ioredis';
+import { utcDay } from '../time.js';
+import { DAILY_DECAY, type Popularity } from './popularity.js';
+
+// KEYS: today's set, yesterday's set. ARGV: expiry (unix seconds), decay, then key/count pairs.
+const ADD = `
+if redis.call('EXISTS', KEYS[1]) == 0 and redis.call('EXISTS', KEYS[2]) == 1 then
+  redis.call('ZUNIONSTORE', KEYS[1], 1, KEYS[2], 'WEIGHTS', ARGV[2])
+end
+for i = 3, #ARGV, 2 do redis.call('ZINCRBY', KEYS[1], ARGV[i + 1], ARGV[i]) end
+redis.call('EXPIREAT', KEYS[1], ARGV[1])
+return 0
+`;
+
+const FLUSH_EVERY_MS = 1_000;
+/** Pending counts kept at most: past it, the batch is sent at once. */
+const MAX_PENDING = 5_000;
+const DAY_MS = 86_400_000;
+const KEPT_DAYS_AFTER = 2;
+
+export class RedisPopularity implements Popularity {
+  #pending = new Map<string, number>();
+  #flushing: Promise<void> | undefined;
+  readonly #timer: NodeJS.Timeout;
+
+  constructor(
+    private readonly redis: Redis,
+    private readonly now: () => Date = () => new Date(),
+  ) {
+    this.#timer = setInterval(() => void this.#flush(), FLUSH_EVERY_MS);
+    this.#timer.unref();
+  }
+
+  record(keys: Iterable<string>): void {
+    for (const key of keys) this.#pending.set(key, (this.#pending.get(key) ?? 0) + 1);
+    if (this.#pending.size >= MAX_PENDING) void this.#flush();
+  }
+
+  async isHead(key: string, size: number): Promise<boolean> {
+    if (size <= 0) return false;
+    try {
+      const rank = await this.redis.zrevrank(this.#setOf(this.now()), key);
+      // Not counted in Redis yet: only this process asked, and only just now.
+      if (rank === null) return (await this.redis.zcard(this.#setOf(this.now()))) < size;
+      return rank < size;
+    } catch {
+      // Without Redis nothing is refreshed anyway (the ledger cannot count); held answers stand.
+      return false;
+    }
+  }
+
+  async count(key: string): Promise<number> {
+    const pending = this.#pending.get(key) ?? 0;
+    try {
+      return Number((await this.redis.zscore(this.#setOf(this.now()), key)) ?? 0) + pending;
+    } catch {
+      return pending;
+    }
+  }
+
+  async close(): Promise<void> {
+    clearInterval(this.#timer);
+    await this.#flush();
+  }
+
+  #setOf(day: Date): string {
+    return `popularity:${utcDay(day)}`;
+  }
+
+  #flush(): Promise<void> {
+    if (this.#flushing !== undefined || this.#pending.size === 0)
+      return this.#flushing ?? Promise.resolve();
+    const batch = this.#pending;
+    this.#pending = new Map();
+    const now = this.now();
+    const expiresAt = Math.floor(now.getTime() / 1000) + (KEPT_DAYS_AFTER + 1) * (DAY_MS / 1000);
+    const pairs = [...batch].flatMap(([key, count]) => [key, String(count)]);
+    this.#flushing = this.redis
+      .eval(
+        ADD,
+        2,
+        this.#setOf(now),
+        this.#setOf(new Date(now.getTime() - DAY_MS)),
+        expiresAt,
+        DAILY_DECAY,
+        ...pairs,
+      )
+      .then(
+        () => undefined,
+        // Counts lost to an outage only make the plan a little less sure of the head.
+        () => undefined,
+      )
+      .finally(() => (this.#flushing = undefined));
+    return this.#flushing;
+  }
+}

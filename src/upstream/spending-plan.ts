@@ -1,0 +1,149 @@
+/**
+ * How one UTC day of the gateway's key is spent (issue 15). At the upstream's
+ * scale no cache makes a day fit, so every call has a purpose and each
+ * purpose a share:
+ *
+ * - `poll`: the refresh poll. The polls still to come today are reserved:
+ *   nothing else may take the last of them.
+ * - `refresh`: a record the deployment holds from an older generation, among
+ *   the most popular (the head: `headSize` records). Not paced, at most
+ *   `headSize` a day: the head is refreshed once per generation.
+ * - `first-touch`: a record never read, or a tail record (held, not popular
+ *   enough to be refreshed, yet asked again past its TTL without a known
+ *   generation). Paced over the day: by elapsed fraction `f` of the UTC day,
+ *   at most `(limit − polls − headSize) · f + burst` of them. A morning burst
+ *   of long-tail traffic cannot leave the evening with nothing, and the
+ *   burst lets a whole page (four records) through at once.
+ *
+ * Records seen only once wait behind the others: they may not use the last
+ * half of the burst. Of the day's many first touches, a record asked twice
+ * is the one likely to be asked again, so it is the better buy.
+ *
+ * Unspent head allowance flows to first touches over the last quarter of
+ * the day: what the head did not need is not lost at midnight.
+ *
+ * Everything here is calendar arithmetic from `Date` (the UTC day like the
+ * upstream's reset), so that every replica, and a simulation that moves the
+ * clock, agree on the plan.
+ */
+import { nextUtcMidnight } from '../time.js';
+
+export type Purpose = 'poll' | 'refresh' | 'first-touch';
+
+export interface PlanOptions {
+  readonly dailyLimit: number;
+  /** The refresh poll's interval; undefined: no poll, no reserve. */
+  readonly pollIntervalMs: number | undefined;
+  /** Share of the day's calls, after the poll's reserve, kept for refreshing the most popular records. */
+  readonly headShare: number;
+  /** First touches allowed ahead of the pacing line. */
+  readonly burst: number;
+}
+
+/** What the key has spent today, by counter (the ledger keeps them). */
+export interface DaySpending {
+  readonly used: number;
+  readonly paced: number;
+  readonly refreshed: number;
+}
+
+/**
+ * The limits one call must stay under, checked atomically by the ledger with
+ * the count: `used < total`, and `paced < paced` when set. The counter named
+ * is the one the call adds to.
+ */
+export interface Ceiling {
+  readonly counter: 'paced' | 'refreshed' | 'poll';
+  readonly total: number;
+  readonly paced?: number;
+}
+
+export const DEFAULT_HEAD_SHARE = 0.4;
+/** Enough for a whole artist page (profile, history, timeline, songs) and a list or two. */
+export const MIN_BURST = 8;
+export const DEFAULT_BURST_SHARE = 0.02;
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+/** Unspent head allowance is released to first touches from this fraction of the day on. */
+const RELEASE_FROM = 0.75;
+
+export function defaultBurst(dailyLimit: number): number {
+  return Math.max(MIN_BURST, Math.round(dailyLimit * DEFAULT_BURST_SHARE));
+}
+
+export class SpendingPlan {
+  readonly pollsPerDay: number;
+  /** How many of the most popular records are refreshed once per generation. */
+  readonly headSize: number;
+  readonly #pacedPerDay: number;
+
+  constructor(readonly options: PlanOptions) {
+    const { dailyLimit, pollIntervalMs, headShare } = options;
+    this.pollsPerDay =
+      pollIntervalMs === undefined ? 0 : Math.min(dailyLimit, Math.ceil(DAY_MS / pollIntervalMs));
+    this.headSize = Math.floor((dailyLimit - this.pollsPerDay) * headShare);
+    this.#pacedPerDay = Math.max(0, dailyLimit - this.pollsPerDay - this.headSize);
+  }
+
+  /** The ceiling for a call of `purpose` at `now`, given today's spending; `popular`: the record was asked more than once. */
+  ceiling(purpose: Purpose, now: Date, spent: DaySpending, popular: boolean): Ceiling {
+    const { dailyLimit } = this.options;
+    if (purpose === 'poll') return { counter: 'poll', total: dailyLimit };
+    const total = dailyLimit - this.#pollsLeft(now);
+    if (purpose === 'refresh' && spent.refreshed < this.headSize)
+      return { counter: 'refreshed', total };
+    return {
+      counter: 'paced',
+      total: total - this.#headHeldBack(now, spent),
+      paced: Math.floor(this.#line(now, spent, popular)),
+    };
+  }
+
+  /**
+   * When a first touch refused now would be served: the moment the pacing
+   * line passes today's paced count, or the next UTC midnight when the day
+   * cannot afford it any more.
+   */
+  nextSlot(now: Date, spent: DaySpending, popular: boolean): Date {
+    const midnight = nextUtcMidnight(now);
+    const dayStart = midnight.getTime() - DAY_MS;
+    const needed = spent.paced + 1 - this.#offset(now, spent, popular);
+    if (this.#pacedPerDay <= 0) return midnight;
+    const at = dayStart + Math.ceil((needed / this.#pacedPerDay) * DAY_MS);
+    const afterNow = Math.max(at, now.getTime() + 1_000);
+    return afterNow >= midnight.getTime() ? midnight : new Date(afterNow);
+  }
+
+  #line(now: Date, spent: DaySpending, popular: boolean): number {
+    return this.#pacedPerDay * fractionOfDay(now) + this.#offset(now, spent, popular);
+  }
+
+  /** The line's part that does not grow with time: the burst, and what the head released. */
+  #offset(now: Date, spent: DaySpending, popular: boolean): number {
+    const burst = popular ? this.options.burst : Math.ceil(this.options.burst / 2);
+    return burst + this.#headReleased(now, spent);
+  }
+
+  #headReleased(now: Date, spent: DaySpending): number {
+    const unspent = Math.max(0, this.headSize - spent.refreshed);
+    return unspent * Math.max(0, (fractionOfDay(now) - RELEASE_FROM) / (1 - RELEASE_FROM));
+  }
+
+  /** Head allowance not yet spent nor released: first touches cannot take it. */
+  #headHeldBack(now: Date, spent: DaySpending): number {
+    return Math.max(0, this.headSize - spent.refreshed) - Math.floor(this.#headReleased(now, spent));
+  }
+
+  #pollsLeft(now: Date): number {
+    const { pollIntervalMs } = this.options;
+    if (pollIntervalMs === undefined) return 0;
+    const msLeft = nextUtcMidnight(now).getTime() - now.getTime();
+    return Math.min(this.pollsPerDay, Math.ceil(msLeft / pollIntervalMs));
+  }
+}
+
+/** How much of the UTC day has passed, 0 at midnight to 1 at the next. */
+export function fractionOfDay(now: Date): number {
+  const midnight = nextUtcMidnight(now).getTime();
+  return 1 - (midnight - now.getTime()) / DAY_MS;
+}
