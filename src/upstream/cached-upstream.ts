@@ -231,15 +231,17 @@ export class CachedUpstream {
   /**
    * One background refresh of an answer from an older generation: once per
    * process (the in-flight map) and once across replicas (the flight lease;
-   * a replica that does not get it leaves the refresh to the holder). False
-   * when the budget is low: the previous generation is served on.
+   * a replica that does not get it leaves the refresh to the holder). With
+   * the plan, only a popular record earns it; the tail is served on as it
+   * is. False when, without the plan, the budget is low: the previous
+   * generation is served on.
    */
   async #revalidate(request: UpstreamRequest<unknown>, caller: Caller): Promise<boolean> {
     if (this.#inFlight.has(request.key)) return true;
     const planned = this.#planned(caller);
     if (planned !== undefined) {
       // The tail is served from older generations until it earns a call by its popularity.
-      if (!(await planned.earnsRefresh(request.key))) return false;
+      if (!(await planned.earnsRefresh(request.key))) return true;
     } else {
       const usage = await this.options.budget.usage(caller.keyId);
       if (usage.remaining <= Math.ceil(usage.dailyLimit * REVALIDATION_RESERVE_SHARE)) return false;

@@ -27,7 +27,14 @@ export interface Replica {
 }
 
 /** Environment every test replica shares: quiet, no per-client request limit unless a test sets one. */
-const BASE_ENV = { HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'warn', RATE_LIMIT_REQUESTS: '0' };
+const BASE_ENV = {
+  HOST: '127.0.0.1',
+  PORT: '0',
+  LOG_LEVEL: 'warn',
+  RATE_LIMIT_REQUESTS: '0',
+  // The plan paces the day by the wall clock; tests of other things must not depend on the hour they run at.
+  BUDGET_PLAN: 'false',
+};
 
 function spawnGateway(env: Record<string, string>) {
   const child = spawn(COMMAND[0], COMMAND.slice(1), {
