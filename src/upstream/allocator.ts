@@ -27,7 +27,6 @@ export class Allocator {
   }
 
   async ceiling(purpose: Purpose, key: string, keyId: string): Promise<Ceiling> {
-    if (purpose === 'poll') return this.plan.ceiling(purpose, this.now(), ZERO, false);
     const [spent, popular] = await Promise.all([
       this.budget.spending(keyId),
       this.#isPopular(purpose, key),
@@ -51,8 +50,7 @@ export class Allocator {
   }
 
   async #isPopular(purpose: Purpose, key: string): Promise<boolean> {
-    return purpose === 'refresh' || (await this.popularity.count(key)) >= POPULAR_COUNT;
+    if (purpose !== 'first-touch') return true;
+    return (await this.popularity.count(key)) >= POPULAR_COUNT;
   }
 }
-
-const ZERO = { used: 0, paced: 0, refreshed: 0 };

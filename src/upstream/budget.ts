@@ -141,11 +141,11 @@ export function clientShareSpent(cap: number, resetsAt: string): UpstreamError {
   );
 }
 
-/** Whether a count of `used` calls, `spent` as counted, is under the call's ceiling. */
-export function withinCeiling(ceiling: Ceiling | undefined, used: number, paced: number): boolean {
-  if (ceiling === undefined) return true;
-  if (used >= ceiling.total) return false;
-  return ceiling.paced === undefined || paced < ceiling.paced;
+/** Whether today's spending leaves room for a call under `ceiling`. */
+export function withinCeiling(ceiling: Ceiling | undefined, spent: DaySpending): boolean {
+  return (
+    ceiling === undefined || (spent.used < ceiling.total && spent[ceiling.counter] < ceiling.limit)
+  );
 }
 
 export function resetsAtOf(now: Date): string {

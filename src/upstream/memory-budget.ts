@@ -33,6 +33,8 @@ interface DayCount {
   paced: number;
   /** Of `used`: refreshes of the most popular records. */
   refreshed: number;
+  /** Of `used`: refresh polls. */
+  polled: number;
 }
 
 interface DayState {
@@ -70,15 +72,14 @@ export class MemoryBudgetLedger implements BudgetLedger {
     const state = this.#today();
     const count = state.keys[keyId] ?? emptyCount();
     if (count.exhausted || count.used >= this.options.dailyLimit) throw budgetSpent(resetsAt);
-    if (!withinCeiling(ceiling, count.used, count.paced)) throw new PlanRefusal();
+    if (!withinCeiling(ceiling, count)) throw new PlanRefusal();
     const cap = clientCap(this.options);
     if (clientId !== undefined && (state.clients[clientId] ?? 0) >= cap)
       throw clientShareSpent(cap, resetsAt);
     if (!(keyId in state.keys) && Object.keys(state.keys).length >= MAX_TRACKED)
       throw budgetSpent(resetsAt);
     count.used += 1;
-    if (ceiling?.counter === 'paced') count.paced += 1;
-    if (ceiling?.counter === 'refreshed') count.refreshed += 1;
+    if (ceiling !== undefined) count[ceiling.counter] += 1;
     state.keys[keyId] = count;
     if (
       clientId !== undefined &&
@@ -111,8 +112,8 @@ export class MemoryBudgetLedger implements BudgetLedger {
   }
 
   async spending(keyId: string): Promise<DaySpending> {
-    const { used, paced, refreshed } = this.#today().keys[keyId] ?? emptyCount();
-    return { used, paced, refreshed };
+    const { used, paced, refreshed, polled } = this.#today().keys[keyId] ?? emptyCount();
+    return { used, paced, refreshed, polled };
   }
 
   resetsAt(): string {
@@ -151,7 +152,7 @@ export class MemoryBudgetLedger implements BudgetLedger {
 }
 
 function emptyCount(): DayCount {
-  return { used: 0, exhausted: false, paced: 0, refreshed: 0 };
+  return { used: 0, exhausted: false, paced: 0, refreshed: 0, polled: 0 };
 }
 
 function emptyDay(day: string): DayState {
@@ -176,6 +177,7 @@ function parseState(text: string): DayState | undefined {
         exhausted: count.exhausted === true,
         paced: countOf(count.paced),
         refreshed: countOf(count.refreshed),
+        polled: countOf(count.polled),
       };
     }
     const clients: Record<string, number> = {};

@@ -34,7 +34,7 @@ const DAY_KEY_GRACE_SECONDS = 60 * 60;
 
 // KEYS: day hash, pause key, client counter. ARGV: daily limit, expiry (unix seconds), client cap (0: none),
 // the count this replica last saw (a Redis restarted without its data learns the day back from its replicas),
-// the plan's ceiling (spending-plan.ts): total (-1: none), paced (-1: none), and the counter the call adds to.
+// the plan's ceiling (spending-plan.ts): total (-1: none), the counter the call adds to ('' none) and its limit.
 // Answers {used, 0} when reserved, or {reason, detail}: -1 day spent, -2 paused (detail: ms left),
 // -3 client share spent, -4 refused by the plan.
 const RESERVE = `
@@ -43,8 +43,7 @@ local used = math.max(tonumber(redis.call('HGET', KEYS[1], 'used') or '0'), tonu
 if redis.call('HGET', KEYS[1], 'exhausted') == '1' or used >= tonumber(ARGV[1]) then return {-1, used} end
 local total = tonumber(ARGV[5])
 if total >= 0 and used >= total then return {-4, used} end
-local paced = tonumber(ARGV[6])
-if paced >= 0 and tonumber(redis.call('HGET', KEYS[1], 'paced') or '0') >= paced then return {-4, used} end
+if ARGV[6] ~= '' and tonumber(redis.call('HGET', KEYS[1], ARGV[6]) or '0') >= tonumber(ARGV[7]) then return {-4, used} end
 local cap = tonumber(ARGV[3])
 if cap > 0 then
   local mine = tonumber(redis.call('GET', KEYS[3]) or '0')
@@ -54,7 +53,7 @@ if cap > 0 then
 end
 used = used + 1
 redis.call('HSET', KEYS[1], 'used', used)
-if ARGV[7] ~= '' then redis.call('HINCRBY', KEYS[1], ARGV[7], 1) end
+if ARGV[6] ~= '' then redis.call('HINCRBY', KEYS[1], ARGV[6], 1) end
 redis.call('EXPIREAT', KEYS[1], ARGV[2])
 return {used, 0}
 `;
@@ -91,8 +90,8 @@ export class RedisBudgetLedger implements BudgetLedger {
         cap,
         this.#lastUsed(keyId, day),
         ceiling?.total ?? -1,
-        ceiling?.paced ?? -1,
-        ceiling === undefined || ceiling.counter === 'poll' ? '' : ceiling.counter,
+        ceiling?.counter ?? '',
+        ceiling?.limit ?? 0,
       )) as [number, number];
     } catch (error) {
       throw new UpstreamError(
@@ -156,20 +155,22 @@ export class RedisBudgetLedger implements BudgetLedger {
   async spending(keyId: string): Promise<DaySpending> {
     const day = utcDay(this.#now());
     try {
-      const [used, paced, refreshed] = await this.redis.hmget(
+      const [used, paced, refreshed, polled] = await this.redis.hmget(
         dayKey(keyId, day),
         'used',
         'paced',
         'refreshed',
+        'polled',
       );
       return {
         used: Math.max(Number(used ?? 0), this.#lastUsed(keyId, day)),
         paced: Number(paced ?? 0),
         refreshed: Number(refreshed ?? 0),
+        polled: Number(polled ?? 0),
       };
     } catch {
       // Nothing can be reserved while Redis is down anyway (reserve refuses); the plan only needs a figure.
-      return { used: this.#lastUsed(keyId, day), paced: 0, refreshed: 0 };
+      return { used: this.#lastUsed(keyId, day), paced: 0, refreshed: 0, polled: 0 };
     }
   }
 

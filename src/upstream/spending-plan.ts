@@ -4,7 +4,8 @@
  * purpose a share:
  *
  * - `poll`: the refresh poll. The polls still to come today are reserved:
- *   nothing else may take the last of them.
+ *   nothing else may take the last of them. However short its interval, the
+ *   poll takes at most a quarter of the day.
  * - `refresh`: a record the deployment holds from an older generation, among
  *   the most popular (the head: `headSize` records). Not paced, at most
  *   `headSize` a day: the head is refreshed once per generation.
@@ -45,20 +46,25 @@ export interface DaySpending {
   readonly used: number;
   readonly paced: number;
   readonly refreshed: number;
+  readonly polled: number;
 }
+
+export type Counter = 'paced' | 'refreshed' | 'polled';
 
 /**
  * The limits one call must stay under, checked atomically by the ledger with
- * the count: `used < total`, and `paced < paced` when set. The counter named
- * is the one the call adds to.
+ * the count: `used < total` and `spending[counter] < limit`. The call adds
+ * one to `used` and to its counter.
  */
 export interface Ceiling {
-  readonly counter: 'paced' | 'refreshed' | 'poll';
+  readonly counter: Counter;
   readonly total: number;
-  readonly paced?: number;
+  readonly limit: number;
 }
 
 export const DEFAULT_HEAD_SHARE = 0.4;
+/** The poll never takes more of the day than this, however short its interval. */
+export const MAX_POLL_SHARE = 0.25;
 /** Enough for a whole artist page (profile, history, timeline, songs) and a list or two. */
 export const MIN_BURST = 8;
 export const DEFAULT_BURST_SHARE = 0.02;
@@ -80,7 +86,9 @@ export class SpendingPlan {
   constructor(readonly options: PlanOptions) {
     const { dailyLimit, pollIntervalMs, headShare } = options;
     this.pollsPerDay =
-      pollIntervalMs === undefined ? 0 : Math.min(dailyLimit, Math.ceil(DAY_MS / pollIntervalMs));
+      pollIntervalMs === undefined
+        ? 0
+        : Math.min(Math.floor(dailyLimit * MAX_POLL_SHARE), Math.ceil(DAY_MS / pollIntervalMs));
     this.headSize = Math.floor((dailyLimit - this.pollsPerDay) * headShare);
     this.#pacedPerDay = Math.max(0, dailyLimit - this.pollsPerDay - this.headSize);
   }
@@ -88,14 +96,14 @@ export class SpendingPlan {
   /** The ceiling for a call of `purpose` at `now`, given today's spending; `popular`: the record was asked more than once. */
   ceiling(purpose: Purpose, now: Date, spent: DaySpending, popular: boolean): Ceiling {
     const { dailyLimit } = this.options;
-    if (purpose === 'poll') return { counter: 'poll', total: dailyLimit };
-    const total = dailyLimit - this.#pollsLeft(now);
+    if (purpose === 'poll') return { counter: 'polled', total: dailyLimit, limit: this.pollsPerDay };
+    const total = dailyLimit - this.#pollsLeft(now, spent);
     if (purpose === 'refresh' && spent.refreshed < this.headSize)
-      return { counter: 'refreshed', total };
+      return { counter: 'refreshed', total, limit: this.headSize };
     return {
       counter: 'paced',
       total: total - this.#headHeldBack(now, spent),
-      paced: Math.floor(this.#line(now, spent, popular)),
+      limit: Math.floor(this.#line(now, spent, popular)),
     };
   }
 
@@ -134,11 +142,15 @@ export class SpendingPlan {
     return Math.max(0, this.headSize - spent.refreshed) - Math.floor(this.#headReleased(now, spent));
   }
 
-  #pollsLeft(now: Date): number {
+  /** Polls still to come today, as far as their share allows. */
+  #pollsLeft(now: Date, spent: DaySpending): number {
     const { pollIntervalMs } = this.options;
     if (pollIntervalMs === undefined) return 0;
     const msLeft = nextUtcMidnight(now).getTime() - now.getTime();
-    return Math.min(this.pollsPerDay, Math.ceil(msLeft / pollIntervalMs));
+    return Math.max(
+      0,
+      Math.min(this.pollsPerDay - spent.polled, Math.ceil(msLeft / pollIntervalMs)),
+    );
   }
 }
 
