@@ -28,7 +28,11 @@ export class Clairvoyant {
   day(views: readonly View[]): ClairvoyantDay {
     let left = this.limit;
     const spend = (records: readonly string[]): void => {
-      for (const record of records) if (left > 0) this.held.add(record), (left -= 1);
+      for (const record of records) {
+        if (left === 0) return;
+        this.held.add(record);
+        left -= 1;
+      }
     };
     const polls = Math.min(left, this.pollsPerDay);
     left -= polls;
