@@ -17,6 +17,8 @@ const TOTAL_JITTER = 0.03;
 const MIN_SONGS = 8;
 const MAX_SONGS = 113; // mean about 60 songs per artist, as upstream has
 const DAYS_PER_YEAR = 365;
+/** Digits of daily streams that make a full audience-size score (see momentumScore). */
+export const ARTIST_SCORE_DIGITS = 8;
 
 export function generateArtists(
   seed: number,
@@ -55,7 +57,7 @@ export function generateArtists(
       monthlyListeners,
       followers: Math.floor(monthlyListeners * (0.3 + rng() * 1.2)),
       momentum,
-      momentumScore: momentumScore(momentum, dailyStreams, 8),
+      momentumScore: momentumScore(momentum, dailyStreams, ARTIST_SCORE_DIGITS),
       debutDay: dataDay - intBetween(rng, 2 * DAYS_PER_YEAR, 15 * DAYS_PER_YEAR),
       platform: pickWeighted(rng, PLATFORM_WEIGHTS),
       songCount: intBetween(rng, MIN_SONGS, MAX_SONGS),

@@ -4,11 +4,11 @@
  * (song numbers and text) regenerated on demand behind an LRU. This keeps the
  * full scale (20,000 artists, about 1.2 million songs) within a small memory budget.
  */
-import { generateArtists, momentumScore } from './artists.js';
+import { ARTIST_SCORE_DIGITS, generateArtists, momentumScore } from './artists.js';
 import { buildSeries, listenerSeries, type Series } from './history.js';
 import { Lru } from './lru.js';
 import type { ArtistCore, ArtistText, SongNumbers } from './model.js';
-import { ALBUM_TYPES } from './model.js';
+import { ALBUM_TYPES, HISTORY_DAYS } from './model.js';
 import { hash32, Salt } from './prng.js';
 import { Roughness } from './roughness.js';
 import { artistText, songNoiseKey, songNumbers } from './songs.js';
@@ -53,16 +53,23 @@ export class Catalog {
   readonly artistsByName: Uint32Array;
   readonly artistsByMomentum: Uint32Array;
   readonly rough: Roughness;
+  /** The day of the latest snapshot: the generation day at first, one more at each daily refresh (advanceDay). */
+  dataDay: number;
+  /** Per-artist song numbers are always regenerated as on the first day, so song indexes never move. */
+  private readonly generatedArtists: readonly ArtistCore[];
   private readonly details = new Lru<number, ArtistDetail>(DETAIL_CACHE_ARTISTS);
 
   constructor(
     readonly seed: number,
     artistCount: number,
-    readonly dataDay: number,
+    readonly firstDay: number,
     roughness = false,
   ) {
+    const dataDay = firstDay;
+    this.dataDay = dataDay;
     this.rough = new Roughness(roughness, seed);
     this.artists = generateArtists(seed, artistCount, dataDay, this.rough);
+    this.generatedArtists = [...this.artists];
     for (const artist of this.artists) this.artistBySlug.set(artist.slug, artist.index);
 
     const songCount = this.artists.reduce((sum, artist) => sum + artist.songCount, 0);
@@ -114,16 +121,49 @@ export class Catalog {
     this.albumDaily = Float64Array.from(albums.daily);
 
     const all = (): Uint32Array => Uint32Array.from(this.artists, (artist) => artist.index);
-    const byStreams = (a: number, b: number): number =>
-      this.artist(b).totalStreams - this.artist(a).totalStreams || a - b;
-    this.artistsByStreams = all().sort(byStreams);
-    this.artistsByListeners = all().sort(
-      (a, b) => this.artist(b).monthlyListeners - this.artist(a).monthlyListeners || a - b,
-    );
+    this.artistsByStreams = all();
+    this.artistsByListeners = all();
     this.artistsByName = all().sort(
       (a, b) => compareText(this.artist(a).name, this.artist(b).name) || a - b,
     );
-    this.artistsByMomentum = all().sort(
+    this.artistsByMomentum = all();
+    this.sortByNumbers();
+  }
+
+  /**
+   * The upstream's daily refresh: one more day of streams for every artist,
+   * song and album (artist daily streams and listeners follow their momentum),
+   * and the rankings re-sorted. Song numbers keep their first-day shape.
+   */
+  advanceDay(): void {
+    this.dataDay += 1;
+    const artists = this.artists as ArtistCore[];
+    for (const artist of this.artists) {
+      const step = artist.momentum ** (1 / (HISTORY_DAYS - 1));
+      const dailyStreams = Math.floor(artist.dailyStreams * step);
+      artists[artist.index] = {
+        ...artist,
+        dailyStreams,
+        totalStreams: artist.totalStreams + dailyStreams,
+        monthlyListeners: Math.floor(artist.monthlyListeners * Math.sqrt(step)),
+        momentumScore: momentumScore(artist.momentum, dailyStreams, ARTIST_SCORE_DIGITS),
+      };
+    }
+    for (let g = 0; g < this.songTotal.length; g += 1)
+      this.songTotal[g] = (this.songTotal[g] ?? 0) + (this.songDaily[g] ?? 0);
+    for (let g = 0; g < this.albumTotal.length; g += 1)
+      this.albumTotal[g] = (this.albumTotal[g] ?? 0) + (this.albumDaily[g] ?? 0);
+    this.sortByNumbers();
+  }
+
+  private sortByNumbers(): void {
+    const byStreams = (a: number, b: number): number =>
+      this.artist(b).totalStreams - this.artist(a).totalStreams || a - b;
+    this.artistsByStreams.sort(byStreams);
+    this.artistsByListeners.sort(
+      (a, b) => this.artist(b).monthlyListeners - this.artist(a).monthlyListeners || a - b,
+    );
+    this.artistsByMomentum.sort(
       (a, b) => this.artist(b).momentumScore - this.artist(a).momentumScore || byStreams(a, b),
     );
   }
@@ -162,7 +202,7 @@ export class Catalog {
     if (detail.text === null) {
       detail.text = artistText(
         this.seed,
-        this.artist(artistIndex),
+        this.generatedArtist(artistIndex),
         detail.numbers,
         this.artists.length,
         this.rough,
@@ -231,15 +271,22 @@ export class Catalog {
 
   songSeries(ref: SongRef): Series {
     const numbers = this.numbers(ref.artist);
+    const g = this.songGlobal(ref);
     return buildSeries(
-      numbers.total[ref.local] ?? 0,
-      numbers.daily[ref.local] ?? 0,
+      this.songTotal[g] ?? 0,
+      this.songDaily[g] ?? 0,
       numbers.momentum[ref.local] ?? 1,
       songNoiseKey(this.seed, ref.artist),
       ref.local,
       this.dataDay,
       numbers.releaseDay[ref.local] ?? this.dataDay,
     );
+  }
+
+  private generatedArtist(index: number): ArtistCore {
+    const artist = this.generatedArtists[index];
+    if (artist === undefined) throw new RangeError(`no artist ${index}`);
+    return artist;
   }
 
   private resolve(slug: string, lookup: (artist: number) => number | undefined): SongRef | null {
@@ -256,7 +303,7 @@ export class Catalog {
     let detail = this.details.get(artistIndex);
     if (detail === undefined) {
       detail = {
-        numbers: songNumbers(this.seed, this.artist(artistIndex), this.dataDay),
+        numbers: songNumbers(this.seed, this.generatedArtist(artistIndex), this.firstDay),
         text: null,
       };
       this.details.set(artistIndex, detail);

@@ -5,6 +5,7 @@
  */
 import type { AlbumSort, Dataset } from './dataset.js';
 import { MAX_RANKED_ITEMS } from './dataset.js';
+import { formatDay, parseDay } from './dates.js';
 import type { Milestone } from './milestones.js';
 import { ARTIST_TIERS, type ArtistCore, SONG_TIERS } from './model.js';
 import {
@@ -85,6 +86,7 @@ export interface RankQuery {
 
 export interface SimulatorData {
   readonly seed: number;
+  /** YYYY-MM-DD of the latest snapshot; moves on at each daily refresh (refreshTo). */
   readonly dataDate: string;
   readonly artistCount: number;
   readonly songCount: number;
@@ -126,6 +128,14 @@ export interface SimulatorData {
    * tier; null for an unknown slug.
    */
   publishMilestone(artistSlug?: string): MilestoneRecord | null;
+  /**
+   * The upstream's daily refreshes up to `dataDate` (nothing when it is not
+   * later): a day of streams more for everyone, that day's new milestones first
+   * in the recent list (at least one a day).
+   */
+  refreshTo(dataDate: string): void;
+  /** The artist's total streams after each data day so far, oldest first; null for an unknown slug. */
+  totalsOf(artistSlug: string): { dataDate: string; totalStreams: number }[] | null;
 }
 
 export function createSimulatorData(ds: Dataset): SimulatorData {
@@ -163,7 +173,9 @@ export function createSimulatorData(ds: Dataset): SimulatorData {
   let nextPublished = 0;
   return {
     seed: c.seed,
-    dataDate: ds.dataDate,
+    get dataDate() {
+      return ds.dataDate;
+    },
     artistCount: c.artists.length,
     songCount: c.songCount,
     albumCount: c.albumCount,
@@ -313,6 +325,14 @@ export function createSimulatorData(ds: Dataset): SimulatorData {
     },
 
     publishMilestone,
+    refreshTo: (dataDate) => ds.advanceTo(parseDay(dataDate)),
+    totalsOf: (slug) =>
+      withArtist(slug, (artist) =>
+        ds.totalsOf(artist.index).map(({ dataDay, totalStreams }) => ({
+          dataDate: formatDay(dataDay),
+          totalStreams,
+        })),
+      ),
   };
 
   function publishMilestone(artistSlug?: string): MilestoneRecord | null {

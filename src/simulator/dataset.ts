@@ -2,8 +2,8 @@
 import { Catalog } from './catalog.js';
 import { type BuiltChart, buildCharts, type ChartSlot } from './charts.js';
 import { formatDay } from './dates.js';
-import { buildMilestones, type Milestone } from './milestones.js';
-import { ALBUM_TYPES, ARTIST_TIERS, type Tier } from './model.js';
+import { buildMilestones, type Milestone, songId } from './milestones.js';
+import { ALBUM_TYPES, ARTIST_TIERS, SONG_TIERS, type Tier } from './model.js';
 import { topK } from './top-k.js';
 
 export type AlbumSort = 'totalStreams' | 'releaseDate' | 'dailyStreams';
@@ -18,7 +18,6 @@ export interface ChartPlacement {
 
 export class Dataset {
   readonly catalog: Catalog;
-  readonly dataDate: string;
   readonly charts: readonly BuiltChart[];
   /** Newest first. */
   readonly milestones: Milestone[];
@@ -26,10 +25,11 @@ export class Dataset {
   private readonly milestonesOfArtist = new Map<number, Milestone[]>();
   private readonly albumOrders = new Map<AlbumSort, Uint32Array>();
   private readonly rankedSongs = new Map<string, readonly number[]>();
+  /** Every artist's total streams after each data day, so a reader can tell which day an answer shows. */
+  private readonly totalsByDay = new Map<number, Float64Array>();
 
   constructor(seed: number, artistCount: number, dataDay: number, roughness = false) {
     this.catalog = new Catalog(seed, artistCount, dataDay, roughness);
-    this.dataDate = formatDay(dataDay);
     this.charts = buildCharts(this.catalog);
     this.milestones = buildMilestones(this.catalog);
     for (const chart of this.charts) {
@@ -48,6 +48,96 @@ export class Dataset {
       list.push(milestone);
       this.milestonesOfArtist.set(milestone.artist, list);
     }
+    this.recordTotals();
+  }
+
+  get dataDate(): string {
+    return formatDay(this.catalog.dataDay);
+  }
+
+  /**
+   * The daily refreshes up to `dataDay` (none when it is not later): each adds
+   * a day of streams and the milestones crossed that day at the head of the
+   * recent list. A day on which nothing crossed gets one anyway (the artist
+   * nearest its next tier reaches it), so every refresh shows new ids to a poll.
+   */
+  advanceTo(dataDay: number): void {
+    while (this.catalog.dataDay < dataDay) {
+      const c = this.catalog;
+      const artistsBefore = c.artists.map((artist) => artist.totalStreams);
+      const songsBefore = Float64Array.from(c.songTotal);
+      c.advanceDay();
+      const crossed: Milestone[] = [];
+      for (const artist of c.artists) {
+        for (const tier of ARTIST_TIERS)
+          if ((artistsBefore[artist.index] ?? 0) < tier.value && artist.totalStreams >= tier.value)
+            crossed.push(this.crossedToday(artist.index, -1, tier, artist.totalStreams));
+      }
+      for (let g = 0; g < c.songCount; g += 1) {
+        const total = c.songTotal[g] ?? 0;
+        for (const tier of SONG_TIERS)
+          if ((songsBefore[g] ?? 0) < tier.value && total >= tier.value)
+            crossed.push(this.crossedToday(c.songArtist[g] ?? 0, g, tier, total));
+      }
+      if (crossed.length === 0) crossed.push(this.nearestCrossing());
+      crossed.sort((a, b) => a.tier.value - b.tier.value || (a.id < b.id ? 1 : -1));
+      for (const milestone of crossed) this.addNewest(milestone);
+      this.rankedSongs.clear();
+      this.albumOrders.clear();
+      this.recordTotals();
+    }
+  }
+
+  /** The days recorded (oldest first) with the artist's total streams after each; empty for an unknown index. */
+  totalsOf(artistIndex: number): { dataDay: number; totalStreams: number }[] {
+    return Array.from(this.totalsByDay, ([dataDay, totals]) => ({
+      dataDay,
+      totalStreams: totals[artistIndex] ?? Number.NaN,
+    })).filter((entry) => !Number.isNaN(entry.totalStreams));
+  }
+
+  private recordTotals(): void {
+    this.totalsByDay.set(
+      this.catalog.dataDay,
+      Float64Array.from(this.catalog.artists, (artist) => artist.totalStreams),
+    );
+  }
+
+  private crossedToday(artist: number, song: number, tier: Tier, value: number): Milestone {
+    const c = this.catalog;
+    return {
+      id: song < 0 ? `ms_${c.artist(artist).id}_${tier.label}` : `ms_${songId(song)}_${tier.label}`,
+      artist,
+      song,
+      tier,
+      day: c.dataDay,
+      value,
+      platform:
+        song < 0
+          ? c.artist(artist).platform
+          : (c.numbers(artist).platform[c.songLocal[song] ?? 0] ?? 0),
+    };
+  }
+
+  /** The artist closest (by ratio) to its next tier reaches it today. */
+  private nearestCrossing(): Milestone {
+    const c = this.catalog;
+    let best = 0;
+    let bestRatio = Number.POSITIVE_INFINITY;
+    for (const artist of c.artists) {
+      const ratio = nextTier(artist.totalStreams).value / Math.max(1, artist.totalStreams);
+      if (ratio < bestRatio) [best, bestRatio] = [artist.index, ratio];
+    }
+    const tier = nextTier(c.artist(best).totalStreams);
+    c.setTotalStreams(best, tier.value);
+    return this.crossedToday(best, -1, tier, tier.value);
+  }
+
+  private addNewest(milestone: Milestone): void {
+    this.milestones.unshift(milestone);
+    const list = this.milestonesOfArtist.get(milestone.artist) ?? [];
+    list.push(milestone);
+    this.milestonesOfArtist.set(milestone.artist, list);
   }
 
   /**
@@ -70,10 +160,7 @@ export class Dataset {
       value,
       platform: artist.platform,
     };
-    this.milestones.unshift(milestone);
-    const list = this.milestonesOfArtist.get(artistIndex) ?? [];
-    list.push(milestone);
-    this.milestonesOfArtist.set(artistIndex, list);
+    this.addNewest(milestone);
     return milestone;
   }
 

@@ -27,6 +27,13 @@ export interface SimulatorOptions {
    * ids out of time order. Default false (the tidy shapes of upstream-api.md Part 2).
    */
   roughness?: boolean;
+  /**
+   * The upstream's daily refresh, by the `now` clock: the data day follows the
+   * clock, and before this hour (UTC, 0-23) it is the previous day. Each
+   * refresh adds a day of streams and new recent milestones. Default: none
+   * (the data stays at `dataDate`).
+   */
+  refreshHourUtc?: number;
 }
 
 export const DEFAULT_HOST = '127.0.0.1';
@@ -37,8 +44,9 @@ export const DEFAULT_API_KEYS: readonly string[] = ['demo-key'];
 export const DEFAULT_DAILY_LIMIT = 1000;
 const MAX_PORT = 65_535;
 
-export type ResolvedOptions = Required<Omit<SimulatorOptions, 'dataDate'>> & {
+export type ResolvedOptions = Required<Omit<SimulatorOptions, 'dataDate' | 'refreshHourUtc'>> & {
   dataDate: string | undefined;
+  refreshHourUtc: number | undefined;
 };
 
 export function resolveOptions(options: SimulatorOptions): ResolvedOptions {
@@ -54,7 +62,10 @@ export function resolveOptions(options: SimulatorOptions): ResolvedOptions {
     dailyLimit: options.dailyLimit ?? DEFAULT_DAILY_LIMIT,
     now: options.now ?? (() => new Date()),
     roughness: options.roughness ?? false,
+    refreshHourUtc: options.refreshHourUtc,
   };
+  if (resolved.refreshHourUtc !== undefined)
+    requireInteger('refreshHourUtc', resolved.refreshHourUtc, 0, 23);
   requireInteger('port', resolved.port, 0, MAX_PORT);
   requireInteger('seed', resolved.seed, -(2 ** 31), 2 ** 32 - 1);
   requireInteger('artists', resolved.artists, 1, MAX_ARTISTS);

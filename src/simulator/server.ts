@@ -11,7 +11,7 @@ import { DailyBudget } from './budget.js';
 import { CallLog, type CallRecord } from './call-log.js';
 import { createSimulatorData, type SimulatorData } from './data.js';
 import { Dataset } from './dataset.js';
-import { parseDay, utcDayOf } from './dates.js';
+import { formatDay, parseDay, utcDayOf } from './dates.js';
 import { errorBody, HttpError, Messages } from './errors.js';
 import { type Fault, FaultBook, type FaultOptions } from './faults.js';
 import { requireLatency, resolveOptions, type SimulatorOptions } from './options.js';
@@ -20,6 +20,7 @@ import { dispatch, pathSegments } from './routes.js';
 import type { MilestoneRecord } from './types.js';
 
 const JSON_TYPE = 'application/json; charset=utf-8';
+const MS_PER_HOUR = 3_600_000;
 /** POST here (optionally `?artist=<slug>`) publishes a new milestone while running. */
 export const PUBLISH_PATH = '/_simulator/milestones';
 const STREAM_ITEM = '{"n":0},';
@@ -50,8 +51,11 @@ export interface Simulator {
 
 export async function startSimulator(options: SimulatorOptions = {}): Promise<Simulator> {
   const config = resolveOptions(options);
-  const dataDay =
-    config.dataDate === undefined ? utcDayOf(config.now()) : parseDay(config.dataDate);
+  const { refreshHourUtc } = config;
+  /** The data day the clock says; with a refresh hour, the previous UTC day until that hour. */
+  const clockDataDay = (): number =>
+    utcDayOf(new Date(config.now().getTime() - (refreshHourUtc ?? 0) * MS_PER_HOUR));
+  const dataDay = config.dataDate === undefined ? clockDataDay() : parseDay(config.dataDate);
   const data = createSimulatorData(
     new Dataset(config.seed, config.artists, dataDay, config.roughness),
   );
@@ -194,6 +198,8 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     if (fault !== null && fault.kind !== 'rewrite' && (await applyFault(fault, req, res, record)))
       return;
     await sleep(latencyMs);
+    // The refresh happens on the first request after its hour: nothing runs while nobody asks.
+    if (refreshHourUtc !== undefined) data.refreshTo(formatDay(clockDataDay()));
     const { status, body } = answer(req, rawPath, segments, query);
     // A copy is rewritten: the answer may share objects with the dataset.
     const sent =

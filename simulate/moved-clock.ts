@@ -1,0 +1,65 @@
+/**
+ * A moved calendar for the whole process: the global `Date` is replaced by a
+ * proxy whose `Date.now()` and argument-less `new Date()` read the real clock
+ * plus an offset that only grows. Timers, performance.now() and Redis TTLs
+ * keep running in real time; every calendar value (the budget's UTC day,
+ * generation ages, resetsAt, the simulator's data day) follows the simulated
+ * one. `Date.UTC`, `Date.parse`, `instanceof Date` and dates built from
+ * arguments are untouched.
+ */
+
+const RealDate = Date;
+const MS_PER_DAY = 86_400_000;
+
+export interface MovedClock {
+  /** Simulated epoch milliseconds now. */
+  now(): number;
+  /** Moves the calendar forward to `epochMs`; never backwards (an earlier time is ignored). */
+  advanceTo(epochMs: number): void;
+  /** Puts the real `Date` back. */
+  restore(): void;
+}
+
+let installed: MovedClock | undefined;
+
+/**
+ * Installs the moved clock, starting at the next real UTC midnight: the
+ * simulated calendar is never behind the real one, so keys a store expires at
+ * a calendar time (Redis EXPIREAT) stay in the future.
+ */
+export function installMovedClock(): MovedClock {
+  if (installed !== undefined) throw new Error('the moved clock is already installed');
+  let offsetMs = 0;
+  const now = (): number => RealDate.now() + offsetMs;
+  const moved = new Proxy(RealDate, {
+    construct(target, args, newTarget) {
+      return Reflect.construct(target, args.length === 0 ? [now()] : args, newTarget);
+    },
+    // `Date()` called as a function is a string of the current time.
+    apply() {
+      return new RealDate(now()).toString();
+    },
+    get(target, property, receiver) {
+      return property === 'now' ? now : Reflect.get(target, property, receiver);
+    },
+  });
+  globalThis.Date = moved;
+  const clock: MovedClock = {
+    now,
+    advanceTo(epochMs) {
+      const real = RealDate.now();
+      if (epochMs > real + offsetMs) offsetMs = epochMs - real;
+    },
+    restore() {
+      globalThis.Date = RealDate;
+      installed = undefined;
+    },
+  };
+  clock.advanceTo(nextUtcMidnight(RealDate.now()));
+  installed = clock;
+  return clock;
+}
+
+export function nextUtcMidnight(epochMs: number): number {
+  return (Math.floor(epochMs / MS_PER_DAY) + 1) * MS_PER_DAY;
+}

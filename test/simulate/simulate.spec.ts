@@ -1,0 +1,102 @@
+/**
+ * `npm run simulate` at a small scale, over real Redis and real HTTP: what
+ * must hold on any gateway (within the day's limit, no 429 from the upstream,
+ * every refusal RATE_LIMITED with resetsAt, no other error, one row per day),
+ * the per-view calls the clairvoyant reference assumes, the moved clock and
+ * the option checks.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { installMovedClock, type MovedClock } from '../../simulate/moved-clock.js';
+import { DEFAULTS, parseOptions } from '../../simulate/options.js';
+import { recordsOf, requestOf } from '../../simulate/pages.js';
+import { runSimulation } from '../../simulate/simulation.js';
+import { table } from '../../simulate/table.js';
+import type { View } from '../../simulate/traffic.js';
+import { type Stack, startStack } from '../support/stack.js';
+
+let clock: MovedClock | undefined;
+let stack: Stack | undefined;
+afterEach(async () => {
+  clock?.restore();
+  clock = undefined;
+  await stack?.close();
+  stack = undefined;
+});
+
+describe('npm run simulate', () => {
+  it('runs two small days within the limit, with clear refusals only', {
+    timeout: 60_000,
+  }, async () => {
+    const options = { ...DEFAULTS, artists: 400, views: 300, days: 2, replicas: 2, limit: 60 };
+    const result = await runSimulation(options);
+    expect(result.rows.map((row) => row.day)).toEqual([1, 2]);
+    for (const row of result.rows) {
+      expect(row.views).toBe(300);
+      expect(row.calls).toBeGreaterThan(0);
+      expect(row.calls).toBeLessThanOrEqual(60);
+      expect(row.status429).toBe(0);
+      expect(row.refusedWithoutResetsAt).toBe(0);
+      expect(row.otherErrors, JSON.stringify([...row.otherCodes])).toBe(0);
+      expect(row.full + row.refused).toBe(row.views);
+    }
+    const lines = table(result.rows)
+      .split('\n')
+      .filter((line) => line.startsWith('|'));
+    expect(lines).toHaveLength(2 + result.rows.length);
+    expect(Date.now()).toBeLessThan(Date.parse('2100-01-01'));
+  });
+
+  it('costs each kind of view the upstream calls the reference counts, on a cold gateway', async () => {
+    stack = await startStack({ simulator: { artists: 50 } });
+    const slug = stack.simulator.data.allArtists()[7]?.slug ?? '';
+    const views: View[] = [
+      { at: 0, kind: 'home' },
+      { at: 0, kind: 'artist', slug },
+      { at: 0, kind: 'chart' },
+      { at: 0, kind: 'milestones' },
+    ];
+    for (const view of views) {
+      const { query, variables } = requestOf(view);
+      const answer = await stack.query(query, variables);
+      expect(answer.body.errors).toBeUndefined();
+      const cost = answer.body.extensions?.cost as { upstreamCalls: number };
+      expect([view.kind, cost.upstreamCalls]).toEqual([view.kind, recordsOf(view).length]);
+    }
+  });
+});
+
+describe('moved clock', () => {
+  it('starts at the next real UTC midnight, only moves forward, and leaves Date otherwise alone', () => {
+    const real = Date.now();
+    clock = installMovedClock();
+    const start = Date.now();
+    expect(start % 86_400_000).toBeLessThan(1_000);
+    expect(start).toBeGreaterThan(real);
+    clock.advanceTo(start + 5 * 3_600_000);
+    expect(new Date().getUTCHours()).toBe(5);
+    clock.advanceTo(start);
+    expect(new Date().getUTCHours()).toBe(5);
+    expect(new Date(0).toISOString()).toBe('1970-01-01T00:00:00.000Z');
+    expect(Date.UTC(2026, 0, 1)).toBe(Date.parse('2026-01-01T00:00:00Z'));
+    expect(new Date() instanceof Date).toBe(true);
+    clock.restore();
+    clock = undefined;
+    expect(Math.abs(Date.now() - real)).toBeLessThan(60_000);
+  });
+});
+
+describe('options', () => {
+  it('parses the documented options and refuses bad values with the option named', () => {
+    expect(parseOptions(['--artists', '400', '--mix', '30,50,10,10'], {})).toMatchObject({
+      artists: 400,
+      mix: { home: 0.3, artist: 0.5, chart: 0.1, milestones: 0.1 },
+    });
+    expect(() => parseOptions(['--artists', '20001'], {})).toThrow(
+      '--artists must be a whole number from 1 to 20000: 20001',
+    );
+    expect(() => parseOptions(['--mix', '1,2,3'], {})).toThrow('--mix must be four');
+    expect(() => parseOptions(['--days'], {})).toThrow('--days needs a value');
+    expect(() => parseOptions(['--bogus', '1'], {})).toThrow('unknown option: --bogus');
+    expect(() => parseOptions([], { REDIS_URL: 'http://x' })).toThrow('REDIS_URL must be');
+  });
+});
