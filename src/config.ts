@@ -7,12 +7,12 @@ import type { ProtectionOptions } from './server/gateway.js';
 import { DEFAULT_STALE_GRACE_MS } from './upstream/cached-upstream.js';
 import { type CircuitOptions, DEFAULT_CIRCUIT } from './upstream/circuit-breaker.js';
 import type { UpstreamClientOptions } from './upstream/client.js';
-import { DEFAULT_HEAD_SHARE, defaultBurst } from './upstream/spending-plan.js';
 import {
   DEFAULT_ASSUMPTIONS,
   MAX_PAGE_SIZE,
   type UpstreamAssumptions,
 } from './upstream/endpoints.js';
+import { DEFAULT_HEAD_SHARE, defaultBurst } from './upstream/spending-plan.js';
 
 const DAY_SECONDS = 24 * 60 * 60;
 

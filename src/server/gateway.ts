@@ -23,6 +23,7 @@ import type { SharedRedis } from '../redis/connection.js';
 import type { GatewayContext } from '../schema/context.js';
 import { maskError } from '../schema/errors.js';
 import { schema } from '../schema/index.js';
+import { Allocator } from '../upstream/allocator.js';
 import {
   CachedUpstream,
   type Caller,
@@ -34,7 +35,6 @@ import {
   LocalCircuitBreaker,
   SharedCircuitBreaker,
 } from '../upstream/circuit-breaker.js';
-import { Allocator } from '../upstream/allocator.js';
 import { UpstreamClient, type UpstreamClientOptions } from '../upstream/client.js';
 import { DEFAULT_ASSUMPTIONS, type UpstreamAssumptions } from '../upstream/endpoints.js';
 import { RequestStats } from '../upstream/request-stats.js';

@@ -127,7 +127,11 @@ export class CachedUpstream {
       if (!(await this.#revalidate(request, caller))) stats.revalidationDeferred = true;
       return unwrap<T>(cached, request);
     }
-    if (cached !== undefined && planned !== undefined && !(await planned.earnsRefresh(request.key))) {
+    if (
+      cached !== undefined &&
+      planned !== undefined &&
+      !(await planned.earnsRefresh(request.key))
+    ) {
       // Past its TTL with no generation to say it changed, and not popular enough to earn a call: kept as it is.
       this.#answerHeld(cached, stats);
       return unwrap<T>(cached, request);

@@ -48,10 +48,22 @@ export class RedisPopularity implements Popularity {
 
   async isHead(key: string, size: number): Promise<boolean> {
     if (size <= 0) return false;
+    const now = this.now();
     try {
-      const rank = await this.redis.zrevrank(this.#setOf(this.now()), key);
-      // Not counted in Redis yet: only this process asked, and only just now.
-      if (rank === null) return (await this.redis.zcard(this.#setOf(this.now()))) < size;
+      const answers = await this.redis
+        .multi()
+        .zrevrank(this.#setOf(now), key)
+        .zcard(this.#setOf(now))
+        .zrevrank(this.#setOf(new Date(now.getTime() - DAY_MS)), key)
+        .zcard(this.#setOf(new Date(now.getTime() - DAY_MS)))
+        .exec();
+      const [rankToday, sizeToday, rankYesterday, sizeYesterday] = (answers ?? []).map(
+        ([, value]) => value as number | null,
+      );
+      // Until today's first counts are sent, yesterday's set ranks the same records in the same order.
+      const [rank, counted] =
+        (sizeToday ?? 0) > 0 ? [rankToday, sizeToday ?? 0] : [rankYesterday, sizeYesterday ?? 0];
+      if (rank === null || rank === undefined) return counted < size;
       return rank < size;
     } catch {
       // Without Redis nothing is refreshed anyway (the ledger cannot count); held answers stand.

@@ -96,7 +96,8 @@ export class SpendingPlan {
   /** The ceiling for a call of `purpose` at `now`, given today's spending; `popular`: the record was asked more than once. */
   ceiling(purpose: Purpose, now: Date, spent: DaySpending, popular: boolean): Ceiling {
     const { dailyLimit } = this.options;
-    if (purpose === 'poll') return { counter: 'polled', total: dailyLimit, limit: this.pollsPerDay };
+    if (purpose === 'poll')
+      return { counter: 'polled', total: dailyLimit, limit: this.pollsPerDay };
     const total = dailyLimit - this.#pollsLeft(now, spent);
     if (purpose === 'refresh' && spent.refreshed < this.headSize)
       return { counter: 'refreshed', total, limit: this.headSize };
@@ -139,7 +140,9 @@ export class SpendingPlan {
 
   /** Head allowance not yet spent nor released: first touches cannot take it. */
   #headHeldBack(now: Date, spent: DaySpending): number {
-    return Math.max(0, this.headSize - spent.refreshed) - Math.floor(this.#headReleased(now, spent));
+    return (
+      Math.max(0, this.headSize - spent.refreshed) - Math.floor(this.#headReleased(now, spent))
+    );
   }
 
   /** Polls still to come today, as far as their share allows. */

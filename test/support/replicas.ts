@@ -3,8 +3,9 @@
  * src/main.ts` with environment variables), for tests where several replicas,
  * restarts or exit statuses matter. Each prints its URL once listening.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, type ChildProcessByStdio, spawn } from 'node:child_process';
 import { once } from 'node:events';
+import type { Readable } from 'node:stream';
 import { type GraphQLResponse, postGraphQL } from './stack.js';
 
 /** One process per replica (the tsx CLI would add a parent process in between, which SIGKILL would orphan). */
@@ -24,6 +25,13 @@ export interface Replica {
   ready(): Promise<number>;
   /** SIGKILL (a crash) unless told otherwise. */
   stop(signal?: NodeJS.Signals): Promise<void>;
+  /** Moves the replica's calendar forward to `epochMs` (started with `movedClock`); resolves once it holds. */
+  setClock(epochMs: number): Promise<void>;
+}
+
+export interface ReplicaOptions {
+  /** The process's calendar starts at the next real UTC midnight and follows `setClock` (moved-clock-child.ts). */
+  readonly movedClock?: boolean;
 }
 
 /** Environment every test replica shares: quiet, no per-client request limit unless a test sets one. */
@@ -36,19 +44,24 @@ const BASE_ENV = {
   BUDGET_PLAN: 'false',
 };
 
-function spawnGateway(env: Record<string, string>) {
-  const child = spawn(COMMAND[0], COMMAND.slice(1), {
+function spawnGateway(env: Record<string, string>, { movedClock = false }: ReplicaOptions = {}) {
+  const [node, ...args] = COMMAND;
+  const clockArgs = movedClock ? ['--import', './test/support/moved-clock-child.ts'] : [];
+  const child = spawn(node, [...args.slice(0, 2), ...clockArgs, ...args.slice(2)], {
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...BASE_ENV, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+    stdio: ['ignore', 'pipe', 'pipe', movedClock ? 'ipc' : 'ignore'],
+  }) as ChildProcessByStdio<null, Readable, Readable>;
   let output = '';
   child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
   return { child, output: () => output };
 }
 
-export async function startReplica(env: Record<string, string>): Promise<Replica> {
-  const { child, output: printed } = spawnGateway(env);
+export async function startReplica(
+  env: Record<string, string>,
+  options: ReplicaOptions = {},
+): Promise<Replica> {
+  const { child, output: printed } = spawnGateway(env, options);
 
   const url = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(
@@ -81,6 +94,19 @@ export async function startReplica(env: Record<string, string>): Promise<Replica
       const exited = once(child, 'exit');
       child.kill(signal);
       await exited;
+    },
+    async setClock(epochMs) {
+      if (child.send === undefined) throw new Error('replica was started without movedClock');
+      const answered = new Promise<void>((resolve) => {
+        const onMessage = (message: { clockAt?: number }) => {
+          if ((message.clockAt ?? 0) < epochMs) return;
+          child.off('message', onMessage);
+          resolve();
+        };
+        child.on('message', onMessage);
+      });
+      child.send({ clockAt: epochMs });
+      await answered;
     },
   };
 }

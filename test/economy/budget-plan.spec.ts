@@ -1,0 +1,181 @@
+/**
+ * The day's plan across three gateway processes on one Redis (issue 15),
+ * with their calendars moved by the test: first touches are paced over the
+ * UTC day (a morning burst of long-tail traffic leaves the evening its
+ * share), records asked twice go first, the day's limit is never exceeded,
+ * and a record once read is never refused. Figures are upstream calls
+ * counted at the simulator, on the same calendar.
+ */
+import { Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Simulator, startSimulator } from '../../src/simulator/index.js';
+import { deleteUnder, SHARED_REDIS_URL, uniquePrefix } from '../support/redis.js';
+import { type Replica, startReplica } from '../support/replicas.js';
+import { type GraphQLResponse, SERVER_KEY } from '../support/stack.js';
+
+const HOUR_MS = 60 * 60 * 1000;
+const DAILY_LIMIT = 100;
+// Replicas start their calendars at the next real UTC midnight: day 1 of this test.
+const DAY_1 = Math.floor(Date.now() / (24 * HOUR_MS) + 1) * 24 * HOUR_MS;
+
+let calendar = DAY_1;
+let simulator: Simulator;
+let redis: Redis;
+let replicas: Replica[];
+const prefix = uniquePrefix();
+
+beforeAll(async () => {
+  simulator = await startSimulator({
+    apiKeys: [SERVER_KEY],
+    dailyLimit: DAILY_LIMIT,
+    artists: 400,
+    now: () => new Date(calendar),
+  });
+  redis = new Redis(SHARED_REDIS_URL);
+  replicas = await Promise.all(
+    Array.from({ length: 3 }, () =>
+      startReplica(
+        {
+          UPSTREAM_URL: simulator.url,
+          UPSTREAM_API_KEY: SERVER_KEY,
+          REDIS_URL: SHARED_REDIS_URL,
+          REDIS_KEY_PREFIX: prefix,
+          UPSTREAM_DAILY_LIMIT: String(DAILY_LIMIT),
+          BUDGET_PLAN: 'true',
+          BUDGET_BURST_CALLS: '8',
+          // One poll a day: the plan reserves one call for it (this test never reaches its first try).
+          REFRESH_POLL_SECONDS: '86400',
+          CACHE_TTL_SECONDS: '3600',
+          CLIENT_BUDGET_SHARE: '1',
+        },
+        { movedClock: true },
+      ),
+    ),
+  );
+});
+afterAll(async () => {
+  await Promise.all(replicas.map((replica) => replica.stop()));
+  await deleteUnder(redis, prefix);
+  redis.disconnect();
+  await simulator.close();
+});
+
+async function moveTo(epochMs: number): Promise<void> {
+  calendar = epochMs;
+  await Promise.all(replicas.map((replica) => replica.setClock(epochMs)));
+}
+
+const slugs = (from: number, count: number) =>
+  simulator.data
+    .allArtists()
+    .slice(from, from + count)
+    .map((artist) => artist.slug);
+
+/** Each slug's answer, ten aliased `artist` fields per request, requests spread over the replicas at once. */
+async function view(names: string[]): Promise<Map<string, ArtistAnswer>> {
+  const batches = Array.from({ length: Math.ceil(names.length / 10) }, (_, i) =>
+    names.slice(i * 10, i * 10 + 10),
+  );
+  const responses = await Promise.all(
+    batches.map((batch, i) =>
+      (replicas[i % replicas.length] as Replica).query(
+        `{ ${batch.map((slug, j) => `a${j}: artist(slug: "${slug}") { name }`).join(' ')} }`,
+      ),
+    ),
+  );
+  const answers = new Map<string, ArtistAnswer>();
+  batches.forEach((batch, i) => {
+    batch.forEach((slug, j) => answers.set(slug, answerOf(responses[i] as GraphQLResponse, j)));
+  });
+  return answers;
+}
+
+interface ArtistAnswer {
+  readonly name: unknown;
+  readonly code: unknown;
+  readonly resetsAt: unknown;
+  readonly held: boolean;
+}
+
+function answerOf(response: GraphQLResponse, index: number): ArtistAnswer {
+  const error = response.body.errors?.find((e) => e.path?.[0] === `a${index}`);
+  const freshness = response.body.extensions?.freshness as { oldestRead?: unknown } | undefined;
+  return {
+    name: (response.body.data?.[`a${index}`] as { name?: unknown } | null)?.name,
+    code: error?.extensions?.code,
+    resetsAt: error?.extensions?.resetsAt,
+    held: freshness?.oldestRead !== undefined,
+  };
+}
+
+const calls = () => simulator.calls.length;
+const answered = (answers: Map<string, ArtistAnswer>) =>
+  [...answers]
+    .filter(([, a]) => a.code === undefined && typeof a.name === 'string')
+    .map(([s]) => s);
+const refused = (answers: Map<string, ArtistAnswer>) =>
+  [...answers.values()].filter((a) => a.code !== undefined);
+
+describe('the spending plan over three replicas with a moved calendar', () => {
+  // One story through a day and the next: each step builds on what the previous one read.
+  const firstThirty = () => slugs(0, 30);
+  const readSoFar = new Set<string>();
+
+  it('06:00: a burst of 30 first touches gets the morning share; the rest are RATE_LIMITED until a stated slot', async () => {
+    await moveTo(DAY_1 + 6 * HOUR_MS);
+    const answers = await view(firstThirty());
+    // Paced: 60 calls a day (100 less 1 poll less a head of 39) × 6/24, plus half the burst of 8.
+    expect(calls()).toBe(19);
+    expect(answered(answers)).toHaveLength(19);
+    for (const slug of answered(answers)) readSoFar.add(slug);
+    const refusals = refused(answers);
+    expect(refusals).toHaveLength(11);
+    for (const refusal of refusals) {
+      expect(refusal.code).toBe('RATE_LIMITED');
+      const resetsAt = Date.parse(String(refusal.resetsAt));
+      expect(resetsAt).toBeGreaterThan(calendar);
+      expect(resetsAt).toBeLessThanOrEqual(DAY_1 + 24 * HOUR_MS);
+    }
+  });
+
+  it('06:00 again: what was read answers at no cost; records asked twice may use the whole burst', async () => {
+    const answers = await view(firstThirty());
+    expect(calls()).toBe(23);
+    for (const slug of readSoFar) expect(answers.get(slug)?.code).toBeUndefined();
+    expect(answered(answers)).toHaveLength(23);
+    for (const slug of answered(answers)) readSoFar.add(slug);
+  });
+
+  it('23:00: the head is refreshed past its TTL, the evening still has its share of first touches, and the day stops short of its limit', async () => {
+    await moveTo(DAY_1 + 23 * HOUR_MS);
+    const again = await view(firstThirty());
+    expect(answered(again)).toHaveLength(30);
+    // The 23 read at 06:00 are past their one-hour TTL and among the 39 most asked: refreshed; 7 first touches.
+    expect(calls()).toBe(23 + 23 + 7);
+    for (const slug of answered(again)) readSoFar.add(slug);
+    const burst = await view(slugs(30, 100));
+    for (const slug of answered(burst)) readSoFar.add(slug);
+    // 100 less the poll still to come less the head allowance not yet released at 23:00 (16 unspent, 13 released).
+    expect(calls()).toBe(96);
+    expect(readSoFar.size).toBe(30 + (96 - 53));
+    expect(refused(burst).every((a) => a.code === 'RATE_LIMITED')).toBe(true);
+    expect(simulator.calls.filter((call) => call.status === 429)).toEqual([]);
+  });
+
+  it('a record once read is never refused: the same day with nothing left, and the next day past its TTL', async () => {
+    const sameDay = await view([...readSoFar]);
+    expect(refused(sameDay)).toEqual([]);
+    expect(calls()).toBe(96);
+
+    // Day 2, 00:30: every answer is past its one-hour TTL. The head earns refreshes; the tail is served as held.
+    await moveTo(DAY_1 + 24.5 * HOUR_MS);
+    const before = calls();
+    const nextDay = await view([...readSoFar]);
+    expect(refused(nextDay)).toEqual([]);
+    expect([...nextDay.values()].every((a) => typeof a.name === 'string')).toBe(true);
+    const refreshes = calls() - before;
+    expect(refreshes).toBeGreaterThan(0);
+    expect(refreshes).toBeLessThanOrEqual(39);
+    expect([...nextDay.values()].some((a) => a.held)).toBe(true);
+  });
+});

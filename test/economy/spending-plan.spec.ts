@@ -1,0 +1,87 @@
+/**
+ * The day's plan as arithmetic (issue 15): what each purpose may spend at a
+ * given moment of the UTC day. The ledger tests check that the ceilings are
+ * enforced across replicas; these check the ceilings themselves.
+ */
+import { describe, expect, it } from 'vitest';
+import { SpendingPlan } from '../../src/upstream/spending-plan.js';
+
+const HOUR_MS = 60 * 60 * 1000;
+const plan = new SpendingPlan({
+  dailyLimit: 1000,
+  pollIntervalMs: HOUR_MS,
+  headShare: 0.4,
+  burst: 20,
+});
+const at = (time: string) => new Date(`2026-11-24T${time}Z`);
+const spent = (overrides: Partial<Record<'used' | 'paced' | 'refreshed' | 'polled', number>>) => ({
+  used: 0,
+  paced: 0,
+  refreshed: 0,
+  polled: 0,
+  ...overrides,
+});
+
+describe('the spending plan of a 1,000-call day with an hourly poll', () => {
+  it('reserves 24 polls and a head of 390 records; 586 first touches are paced over the day', () => {
+    expect(plan.pollsPerDay).toBe(24);
+    expect(plan.headSize).toBe(390);
+    // At 06:00 a quarter of the paced calls, plus the burst (half of it for a record asked once).
+    expect(plan.ceiling('first-touch', at('06:00:00'), spent({}), true)).toEqual({
+      counter: 'paced',
+      total: 1000 - 18 - 390,
+      limit: Math.floor(586 * 0.25 + 20),
+    });
+    expect(plan.ceiling('first-touch', at('06:00:00'), spent({}), false).limit).toBe(
+      Math.floor(586 * 0.25 + 10),
+    );
+  });
+
+  it('lets the head refresh at once, up to its size, keeping the polls still to come', () => {
+    expect(plan.ceiling('refresh', at('04:00:00'), spent({ polled: 4 }), true)).toEqual({
+      counter: 'refreshed',
+      total: 1000 - 20,
+      limit: 390,
+    });
+    // A head spent for the day: further refreshes wait their turn with the first touches.
+    expect(plan.ceiling('refresh', at('04:00:00'), spent({ refreshed: 390 }), true).counter).toBe(
+      'paced',
+    );
+  });
+
+  it('gives the poll its share and no more', () => {
+    expect(plan.ceiling('poll', at('12:00:00'), spent({ used: 999 }), true)).toEqual({
+      counter: 'polled',
+      total: 1000,
+      limit: 24,
+    });
+    const eager = new SpendingPlan({
+      dailyLimit: 200,
+      pollIntervalMs: 2_000,
+      headShare: 0.4,
+      burst: 8,
+    });
+    expect(eager.pollsPerDay).toBe(50);
+  });
+
+  it('releases the unspent head to first touches over the last quarter of the day', () => {
+    const evening = plan.ceiling('first-touch', at('21:00:00'), spent({ refreshed: 100 }), true);
+    const released = (390 - 100) * 0.5;
+    expect(evening.limit).toBe(Math.floor(586 * 0.875 + 20 + released));
+    expect(evening.total).toBe(1000 - 3 - (390 - 100 - released));
+    // A minute before midnight: all but the last poll and the head's last minute (under one call).
+    const last = plan.ceiling('first-touch', at('23:59:00'), spent({ refreshed: 100 }), true);
+    expect(last.total).toBe(1000 - 1 - 1);
+  });
+
+  it('tells a refused first touch when the line passes its count, or midnight when the day cannot', () => {
+    const now = at('06:00:00');
+    const slot = plan.nextSlot(now, spent({ paced: 166 }), true);
+    const expected = Date.parse('2026-11-24T00:00:00Z') + Math.ceil((147 / 586) * 24 * HOUR_MS);
+    expect(slot.getTime()).toBe(expected);
+    expect(slot.getTime()).toBeGreaterThan(now.getTime());
+    expect(plan.nextSlot(now, spent({ paced: 2_000 }), true).toISOString()).toBe(
+      '2026-11-25T00:00:00.000Z',
+    );
+  });
+});
