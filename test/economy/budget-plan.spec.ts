@@ -85,7 +85,8 @@ async function view(names: string[]): Promise<Map<string, ArtistAnswer>> {
   );
   const answers = new Map<string, ArtistAnswer>();
   batches.forEach((batch, i) => {
-    batch.forEach((slug, j) => answers.set(slug, answerOf(responses[i] as GraphQLResponse, j)));
+    for (const [j, slug] of batch.entries())
+      answers.set(slug, answerOf(responses[i] as GraphQLResponse, j));
   });
   return answers;
 }
