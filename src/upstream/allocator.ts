@@ -12,6 +12,15 @@ import type { Ceiling, Purpose, SpendingPlan } from './spending-plan.js';
 
 /** Asked this many times (decayed), a record has shown it is asked again: it may use the whole burst. */
 const POPULAR_COUNT = 2;
+/**
+ * Of the refresh allowance (`headSize` calls a day): the most popular
+ * quarter is refreshed each generation, which costs a quarter of it; the
+ * records up to 1.75 times the allowance every other generation, which costs
+ * the remaining three quarters. So every record that popular is at most one
+ * refresh old when it is read.
+ */
+const HEAD_PART = 0.25;
+const KEPT_CURRENT_PART = 1.75;
 
 export class Allocator {
   constructor(
@@ -21,9 +30,18 @@ export class Allocator {
     private readonly now: () => Date = () => new Date(),
   ) {}
 
-  /** A held record from an older generation earns a refresh when it is among the most popular. */
-  earnsRefresh(key: string): Promise<boolean> {
-    return this.popularity.isHead(key, this.plan.headSize);
+  /**
+   * How far behind a held record may fall before it earns a refresh, by its
+   * popularity: the head is refreshed once per generation (0: as soon as it
+   * is behind at all), the records after it when two generations behind (1:
+   * one refresh old is allowed), the tail never (Infinity: it is served as
+   * held until it climbs).
+   */
+  async allowedLag(key: string): Promise<number> {
+    const rank = await this.popularity.rank(key);
+    if (rank < this.plan.headSize * HEAD_PART) return 0;
+    if (rank < this.plan.headSize * KEPT_CURRENT_PART) return 1;
+    return Number.POSITIVE_INFINITY;
   }
 
   async ceiling(purpose: Purpose, key: string, keyId: string): Promise<Ceiling> {

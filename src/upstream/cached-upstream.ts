@@ -120,18 +120,25 @@ export class CachedUpstream {
       return unwrap<T>(cached, request);
     }
     const planned = this.#planned(caller);
+    // How far behind the plan lets this record fall (allocator.ts); without a plan, one generation.
+    const lag =
+      cached === undefined || planned === undefined ? 0 : await planned.allowedLag(request.key);
     if (cached !== undefined && cached.freshUntil > Date.now()) {
-      // Read in an older generation: answered at once, refreshed in the background (stale-while-revalidate).
-      this.#answerHeld(cached, stats);
-      stats.previousGeneration += 1;
-      if (!(await this.#revalidate(request, caller))) stats.revalidationDeferred = true;
-      return unwrap<T>(cached, request);
-    }
-    if (
-      cached !== undefined &&
-      planned !== undefined &&
-      !(await planned.earnsRefresh(request.key))
-    ) {
+      if (
+        lag === Number.POSITIVE_INFINITY ||
+        this.#generationsBehind(cached) < 2 ||
+        planned === undefined
+      ) {
+        // Read in an older generation: answered at once; the head is refreshed in the background
+        // (stale-while-revalidate), the rest is served as it is until it falls two generations behind.
+        this.#answerHeld(cached, stats);
+        stats.previousGeneration += 1;
+        if (lag === 0 && !(await this.#revalidate(request, caller)))
+          stats.revalidationDeferred = true;
+        return unwrap<T>(cached, request);
+      }
+      // Two generations behind and popular: refreshed before it answers (the held entry stands in).
+    } else if (cached !== undefined && lag === Number.POSITIVE_INFINITY) {
       // Past its TTL with no generation to say it changed, and not popular enough to earn a call: kept as it is.
       this.#answerHeld(cached, stats);
       return unwrap<T>(cached, request);
@@ -227,6 +234,12 @@ export class CachedUpstream {
     stats.answeredFrom(Date.now());
   }
 
+  /** How many data generations have been seen since `entry` was read (0: it is current). */
+  #generationsBehind(entry: CacheEntry): number {
+    const current = this.options.generation?.now();
+    return current === undefined ? 0 : Math.max(0, current.id - (entry.generation ?? 0));
+  }
+
   #stamp(): { generation?: number } {
     const current = this.options.generation?.now();
     return current === undefined ? {} : { generation: current.id };
@@ -236,17 +249,13 @@ export class CachedUpstream {
    * One background refresh of an answer from an older generation: once per
    * process (the in-flight map) and once across replicas (the flight lease;
    * a replica that does not get it leaves the refresh to the holder). With
-   * the plan, only a popular record earns it; the tail is served on as it
-   * is. False when, without the plan, the budget is low: the previous
-   * generation is served on.
+   * the plan, only the head gets here. False when, without the plan, the
+   * budget is low: the previous generation is served on.
    */
   async #revalidate(request: UpstreamRequest<unknown>, caller: Caller): Promise<boolean> {
     if (this.#inFlight.has(request.key)) return true;
-    const planned = this.#planned(caller);
-    if (planned !== undefined) {
-      // The tail is served from older generations until it earns a call by its popularity.
-      if (!(await planned.earnsRefresh(request.key))) return true;
-    } else {
+    // The plan has its own share for refreshes; without it, the last part of the day is kept for reads nothing answers.
+    if (this.#planned(caller) === undefined) {
       const usage = await this.options.budget.usage(caller.keyId);
       if (usage.remaining <= Math.ceil(usage.dailyLimit * REVALIDATION_RESERVE_SHARE)) return false;
     }

@@ -14,8 +14,12 @@ import { utcDay } from '../time.js';
 export interface Popularity {
   /** One request asked for these records (each counted once per request). */
   record(keys: Iterable<string>): void;
-  /** Whether `key` is among the `size` most popular records. */
-  isHead(key: string, size: number): Promise<boolean>;
+  /**
+   * How many records are asked for more than `key` (0: the most popular).
+   * A record not counted yet ranks after every counted one; Infinity when
+   * the store cannot tell.
+   */
+  rank(key: string): Promise<number>;
   /** Decayed number of times `key` was asked, this process's unsent counts included. */
   count(key: string): Promise<number>;
   /** Sends what is pending (Redis) and stops the flush timer. */
@@ -25,13 +29,14 @@ export interface Popularity {
 /** Each UTC day, counts carried over are multiplied by this. */
 export const DAILY_DECAY = 0.5;
 
-/** How often the head's threshold is worked out again from the counts. */
-const THRESHOLD_REFRESH_MS = 2_000;
+/** How often the ranking is worked out again from the counts. */
+const RANKING_REFRESH_MS = 2_000;
 
 export class MemoryPopularity implements Popularity {
   readonly #counts = new Map<string, number>();
   #day: string;
-  #threshold: { size: number; score: number; at: number } | undefined;
+  /** Every count, most asked first, as of `at`: ranks are read from it. */
+  #ranking: { scores: number[]; at: number } | undefined;
 
   constructor(
     private readonly now: () => Date = () => new Date(),
@@ -47,12 +52,20 @@ export class MemoryPopularity implements Popularity {
     if (this.#counts.size > this.maxRecords) this.#forgetLeastAsked();
   }
 
-  async isHead(key: string, size: number): Promise<boolean> {
+  async rank(key: string): Promise<number> {
     this.#decayIfNewDay();
     const score = this.#counts.get(key);
-    if (score === undefined || size <= 0) return false;
-    if (this.#counts.size <= size) return true;
-    return score >= this.#headThreshold(size);
+    if (score === undefined) return this.#counts.size;
+    const scores = this.#scores();
+    // Binary search for the first score not above this one's: the records before it are asked more.
+    let low = 0;
+    let high = scores.length;
+    while (low < high) {
+      const middle = (low + high) >>> 1;
+      if ((scores[middle] as number) > score) low = middle + 1;
+      else high = middle;
+    }
+    return low;
   }
 
   async count(key: string): Promise<number> {
@@ -63,22 +76,17 @@ export class MemoryPopularity implements Popularity {
   async close(): Promise<void> {}
 
   /**
-   * The score of the `size`-th most popular record. Sorting every record on
-   * each question would cost more than the answer is worth; a threshold a
-   * second or two old decides the same records, bar the ones at the edge.
+   * Every score, highest first. Sorting every record on each question would
+   * cost more than the answer is worth; a ranking a second or two old places
+   * the same records, bar the ones at the edge.
    */
-  #headThreshold(size: number): number {
-    const cached = this.#threshold;
-    if (
-      cached !== undefined &&
-      cached.size === size &&
-      performance.now() - cached.at < THRESHOLD_REFRESH_MS
-    )
-      return cached.score;
+  #scores(): number[] {
+    const cached = this.#ranking;
+    if (cached !== undefined && performance.now() - cached.at < RANKING_REFRESH_MS)
+      return cached.scores;
     const scores = [...this.#counts.values()].sort((a, b) => b - a);
-    const score = scores[size - 1] ?? 0;
-    this.#threshold = { size, score, at: performance.now() };
-    return score;
+    this.#ranking = { scores, at: performance.now() };
+    return scores;
   }
 
   #decayIfNewDay(): void {
@@ -88,13 +96,13 @@ export class MemoryPopularity implements Popularity {
     const factor = DAILY_DECAY ** days;
     for (const [key, score] of this.#counts) this.#counts.set(key, score * factor);
     this.#day = today;
-    this.#threshold = undefined;
+    this.#ranking = undefined;
   }
 
   #forgetLeastAsked(): void {
     const keep = Math.floor(this.maxRecords * 0.9);
     const sorted = [...this.#counts.entries()].sort((a, b) => b[1] - a[1]);
     for (const [key] of sorted.slice(keep)) this.#counts.delete(key);
-    this.#threshold = undefined;
+    this.#ranking = undefined;
   }
 }

@@ -46,8 +46,7 @@ export class RedisPopularity implements Popularity {
     if (this.#pending.size >= MAX_PENDING) void this.#flush();
   }
 
-  async isHead(key: string, size: number): Promise<boolean> {
-    if (size <= 0) return false;
+  async rank(key: string): Promise<number> {
     const now = this.now();
     try {
       const answers = await this.redis
@@ -63,11 +62,10 @@ export class RedisPopularity implements Popularity {
       // Until today's first counts are sent, yesterday's set ranks the same records in the same order.
       const [rank, counted] =
         (sizeToday ?? 0) > 0 ? [rankToday, sizeToday ?? 0] : [rankYesterday, sizeYesterday ?? 0];
-      if (rank === null || rank === undefined) return counted < size;
-      return rank < size;
+      return rank ?? counted;
     } catch {
       // Without Redis nothing is refreshed anyway (the ledger cannot count); held answers stand.
-      return false;
+      return Number.POSITIVE_INFINITY;
     }
   }
 

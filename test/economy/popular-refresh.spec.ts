@@ -1,0 +1,156 @@
+/**
+ * Refreshes follow popularity (issue 15), over three gateway processes on
+ * one Redis polling for the upstream's refresh: after a new generation the
+ * most asked records are refreshed at once and once for the deployment, the
+ * next ones when they fall two generations behind, and the tail is served
+ * from the generation it was read in, saying so. Popularity counts every
+ * view, response-cache hits included.
+ */
+import { Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Simulator, startSimulator } from '../../src/simulator/index.js';
+import { utcDay } from '../../src/time.js';
+import { deleteUnder, SHARED_REDIS_URL, uniquePrefix } from '../support/redis.js';
+import { type Replica, startReplica, until } from '../support/replicas.js';
+import { type GraphQLResponse, SERVER_KEY } from '../support/stack.js';
+
+const HOUR_MS = 60 * 60 * 1000;
+const NOON = Math.floor(Date.now() / (24 * HOUR_MS) + 1) * 24 * HOUR_MS + 12 * HOUR_MS;
+
+let simulator: Simulator;
+let redis: Redis;
+let replicas: Replica[];
+const prefix = uniquePrefix();
+
+beforeAll(async () => {
+  simulator = await startSimulator({
+    apiKeys: [SERVER_KEY],
+    artists: 100,
+    now: () => new Date(NOON),
+  });
+  redis = new Redis(SHARED_REDIS_URL);
+  replicas = await Promise.all(
+    Array.from({ length: 3 }, () =>
+      startReplica(
+        {
+          UPSTREAM_URL: simulator.url,
+          UPSTREAM_API_KEY: SERVER_KEY,
+          REDIS_URL: SHARED_REDIS_URL,
+          REDIS_KEY_PREFIX: prefix,
+          BUDGET_PLAN: 'true',
+          // 1,000 calls less 250 for the poll (its most): a refresh allowance of 8 records a day.
+          // The head is its first quarter (2 records); the records up to 14 are kept within one refresh.
+          BUDGET_HEAD_SHARE: '0.0107',
+          REFRESH_POLL_SECONDS: '1',
+          CLIENT_BUDGET_SHARE: '1',
+        },
+        { movedClock: true },
+      ),
+    ),
+  );
+  await Promise.all(replicas.map((replica) => replica.setClock(NOON)));
+});
+afterAll(async () => {
+  await Promise.all(replicas.map((replica) => replica.stop()));
+  await deleteUnder(redis, prefix);
+  redis.disconnect();
+  await simulator.close();
+});
+
+const artists = () => simulator.data.allArtists().map((artist) => artist.slug);
+const profileQuery = (slug: string) => `{ artist(slug: "${slug}") { name totalStreams } }`;
+const profileCalls = (slug: string) =>
+  simulator.calls.filter((call) => call.rawPath === `/api/v1/artists/${slug}`).length;
+
+interface Freshness {
+  generation: number | null;
+  oldestRead?: { generation: number; readAt: string };
+}
+const freshnessOf = (response: GraphQLResponse) =>
+  response.body.extensions?.freshness as Freshness | undefined;
+
+/** Every replica asks for `slug` once. */
+async function viewEverywhere(slug: string): Promise<GraphQLResponse[]> {
+  return Promise.all(replicas.map((replica) => replica.query(profileQuery(slug))));
+}
+
+async function nextGeneration(): Promise<number> {
+  const before = freshnessOf(await (replicas[0] as Replica).query('{ __typename }'))?.generation;
+  simulator.publishMilestone(artists()[99]);
+  const expected = (before ?? 0) + 1;
+  await until(async () => {
+    const seen = await Promise.all(replicas.map((replica) => replica.query('{ __typename }')));
+    return seen.every((response) => freshnessOf(response)?.generation === expected);
+  });
+  return expected;
+}
+
+describe('refreshes in order of popularity, once for the deployment', () => {
+  // Set once the simulator is up: the two most asked artists, then twenty asked less and less.
+  let head1 = '';
+  let head2 = '';
+  let others: string[] = [];
+
+  it('counts views on every replica, response-cache hits included', async () => {
+    [head1, head2, ...others] = artists().slice(0, 22);
+    // The baseline generation exists before anything is read.
+    await until(
+      async () =>
+        freshnessOf(await (replicas[0] as Replica).query('{ __typename }'))?.generation === 0,
+    );
+    // Distinct counts, so that ranks do not depend on ties: 30, 25, then 20 down to 1.
+    const views: [string, number][] = [
+      [head1, 30],
+      [head2, 25],
+      ...others.map((slug, i): [string, number] => [slug, 20 - i]),
+    ];
+    for (const [slug, count] of views)
+      for (let i = 0; i < count; i++)
+        await (replicas[i % replicas.length] as Replica).query(profileQuery(slug));
+    for (const [slug] of views) expect(profileCalls(slug)).toBe(1);
+    const day = `${prefix}popularity:${utcDay(new Date(NOON))}`;
+    const score = async (slug: string) =>
+      Number((await redis.zscore(day, `/api/v1/artists/${slug}`)) ?? 0);
+    for (const [slug, count] of views) await until(async () => (await score(slug)) === count);
+  });
+
+  it('one generation on: the head is refreshed at once and once; the rest is served as read, with its age', async () => {
+    const generation = await nextGeneration();
+    for (const slug of [head1, head2, ...others]) {
+      const answers = await viewEverywhere(slug);
+      for (const answer of answers) expect(answer.body.errors).toBeUndefined();
+    }
+    await until(() => profileCalls(head1) === 2 && profileCalls(head2) === 2);
+    for (const slug of others) {
+      expect(profileCalls(slug)).toBe(1);
+      const answer = await (replicas[1] as Replica).query(profileQuery(slug));
+      expect(freshnessOf(answer)).toMatchObject({ generation, oldestRead: { generation: 0 } });
+    }
+    const refreshed = await (replicas[2] as Replica).query(profileQuery(head1));
+    expect(freshnessOf(refreshed)?.oldestRead).toBeUndefined();
+  });
+
+  it('two generations on: the records after the head are refreshed before they answer, once; the tail stays as read', async () => {
+    const generation = await nextGeneration();
+    const answers = new Map<string, GraphQLResponse[]>();
+    for (const slug of [head1, head2, ...others]) answers.set(slug, await viewEverywhere(slug));
+    await until(() => profileCalls(head1) === 3 && profileCalls(head2) === 3);
+    // Ranks 2 to 13: refreshed before they answered; the other eight are the tail.
+    const keptCurrent = others.slice(0, 12);
+    const tail = others.slice(12);
+    for (const slug of keptCurrent) expect(profileCalls(slug)).toBe(2);
+    for (const slug of tail) expect(profileCalls(slug)).toBe(1);
+    for (const slug of keptCurrent) {
+      for (const answer of answers.get(slug) ?? []) {
+        expect(answer.body.errors).toBeUndefined();
+        expect(freshnessOf(answer)?.oldestRead).toBeUndefined();
+      }
+    }
+    for (const slug of tail) {
+      for (const answer of answers.get(slug) ?? []) {
+        expect(answer.body.errors).toBeUndefined();
+        expect(freshnessOf(answer)).toMatchObject({ generation, oldestRead: { generation: 0 } });
+      }
+    }
+  });
+});
