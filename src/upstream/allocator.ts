@@ -12,15 +12,6 @@ import type { Ceiling, Purpose, SpendingPlan } from './spending-plan.js';
 
 /** Asked this many times (decayed), a record has shown it is asked again: it may use the whole burst. */
 const POPULAR_COUNT = 2;
-/**
- * Of the refresh allowance (`headSize` calls a day): the most popular
- * quarter is refreshed each generation, which costs a quarter of it; the
- * records up to 1.75 times the allowance every other generation, which costs
- * the remaining three quarters. So every record that popular is at most one
- * refresh old when it is read.
- */
-const HEAD_PART = 0.25;
-const KEPT_CURRENT_PART = 1.75;
 
 export class Allocator {
   constructor(
@@ -39,8 +30,8 @@ export class Allocator {
    */
   async allowedLag(key: string): Promise<number> {
     const rank = await this.popularity.rank(key);
-    if (rank < this.plan.headSize * HEAD_PART) return 0;
-    if (rank < this.plan.headSize * KEPT_CURRENT_PART) return 1;
+    if (rank < this.plan.headRecords) return 0;
+    if (rank < this.plan.keptRecords) return 1;
     return Number.POSITIVE_INFINITY;
   }
 

@@ -7,8 +7,15 @@
  *   nothing else may take the last of them. However short its interval, the
  *   poll takes at most a quarter of the day.
  * - `refresh`: a record the deployment holds from an older generation, among
- *   the most popular (the head: `headSize` records). Not paced, at most
- *   `headSize` a day: the head is refreshed once per generation.
+ *   the most popular. Not paced. The refresh allowance, `headSize` calls a
+ *   day, buys this: the head (its first quarter, `headRecords`) refreshed
+ *   once per generation, which costs a quarter of it; the records after
+ *   them, up to `keptRecords` (1.75 times the allowance), refreshed when two
+ *   generations behind, every other generation, which costs the other three
+ *   quarters on average. So no record that popular is ever more than one
+ *   refresh old when it is read, and the tail is served from the generation
+ *   it was read in until it climbs. A day on which many of those records
+ *   fall behind at once may spend up to `keptRecords` on refreshes.
  * - `first-touch`: a record never read, or a tail record (held, not popular
  *   enough to be refreshed, yet asked again past its TTL without a known
  *   generation). Paced over the day: by elapsed fraction `f` of the UTC day,
@@ -63,6 +70,10 @@ export interface Ceiling {
 }
 
 export const DEFAULT_HEAD_SHARE = 0.4;
+/** The head, refreshed each generation, as a part of the refresh allowance. */
+const HEAD_PART = 0.25;
+/** The records kept within one refresh, as a multiple of the refresh allowance. */
+const KEPT_PART = 1.75;
 /** The poll never takes more of the day than this, however short its interval. */
 export const MAX_POLL_SHARE = 0.25;
 /** Enough for a whole artist page (profile, history, timeline, songs) and a list or two. */
@@ -79,8 +90,12 @@ export function defaultBurst(dailyLimit: number): number {
 
 export class SpendingPlan {
   readonly pollsPerDay: number;
-  /** How many of the most popular records are refreshed once per generation. */
+  /** Refreshes a day, on average: the refresh allowance. */
   readonly headSize: number;
+  /** The most popular records, refreshed once per generation. */
+  readonly headRecords: number;
+  /** The most popular records kept within one refresh of the upstream (the head included). */
+  readonly keptRecords: number;
   readonly #pacedPerDay: number;
 
   constructor(readonly options: PlanOptions) {
@@ -90,6 +105,8 @@ export class SpendingPlan {
         ? 0
         : Math.min(Math.floor(dailyLimit * MAX_POLL_SHARE), Math.ceil(DAY_MS / pollIntervalMs));
     this.headSize = Math.floor((dailyLimit - this.pollsPerDay) * headShare);
+    this.headRecords = Math.floor(this.headSize * HEAD_PART);
+    this.keptRecords = Math.floor(this.headSize * KEPT_PART);
     this.#pacedPerDay = Math.max(0, dailyLimit - this.pollsPerDay - this.headSize);
   }
 
@@ -99,8 +116,8 @@ export class SpendingPlan {
     if (purpose === 'poll')
       return { counter: 'polled', total: dailyLimit, limit: this.pollsPerDay };
     const total = dailyLimit - this.#pollsLeft(now, spent);
-    if (purpose === 'refresh' && spent.refreshed < this.headSize)
-      return { counter: 'refreshed', total, limit: this.headSize };
+    if (purpose === 'refresh' && spent.refreshed < this.keptRecords)
+      return { counter: 'refreshed', total, limit: this.keptRecords };
     return {
       counter: 'paced',
       total: total - this.#headHeldBack(now, spent),

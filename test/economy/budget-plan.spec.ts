@@ -174,10 +174,11 @@ describe('the spending plan over three replicas with a moved calendar', () => {
     const nextDay = await view([...readSoFar]);
     expect(refused(nextDay)).toEqual([]);
     expect([...nextDay.values()].every((a) => typeof a.name === 'string')).toBe(true);
-    // The most asked earn refreshes: the day's refresh allowance (39), then the paced line at 00:30 (9).
+    // Only records among the 68 most asked (1.75 times the refresh allowance of 39) earn refreshes; refused
+    // first touches count as asked too, so some of those read are in the tail and served as held.
     const refreshes = calls() - before;
     expect(refreshes).toBeGreaterThan(0);
-    expect(refreshes).toBeLessThanOrEqual(39 + 9);
+    expect(refreshes).toBeLessThanOrEqual(68);
     expect([...nextDay.values()].some((a) => a.held)).toBe(true);
   });
 });

@@ -37,14 +37,17 @@ describe('the spending plan of a 1,000-call day with an hourly poll', () => {
     );
   });
 
-  it('lets the head refresh at once, up to its size, keeping the polls still to come', () => {
+  it('refreshes at once, up to the records kept current, keeping the polls still to come', () => {
+    // Of the allowance of 390: the head of 97 records each generation, up to 682 every other one.
+    expect(plan.headRecords).toBe(97);
+    expect(plan.keptRecords).toBe(682);
     expect(plan.ceiling('refresh', at('04:00:00'), spent({ polled: 4 }), true)).toEqual({
       counter: 'refreshed',
       total: 1000 - 20,
-      limit: 390,
+      limit: 682,
     });
-    // A head spent for the day: further refreshes wait their turn with the first touches.
-    expect(plan.ceiling('refresh', at('04:00:00'), spent({ refreshed: 390 }), true).counter).toBe(
+    // Past that on one day, further refreshes wait their turn with the first touches.
+    expect(plan.ceiling('refresh', at('04:00:00'), spent({ refreshed: 682 }), true).counter).toBe(
       'paced',
     );
   });
