@@ -49,6 +49,38 @@ describe('configuration from the environment', () => {
     });
   });
 
+  it('the budget plan: on by default with a burst of 2 % of the limit; its settings are checked', () => {
+    expect(loadConfig({}).budgetPlan).toEqual({ headShare: 0.4, burst: 20 });
+    expect(loadConfig({ UPSTREAM_DAILY_LIMIT: '100' }).budgetPlan).toEqual({
+      headShare: 0.4,
+      burst: 8,
+    });
+    expect(loadConfig({ BUDGET_HEAD_SHARE: '0.25', BUDGET_BURST_CALLS: '40' }).budgetPlan).toEqual({
+      headShare: 0.25,
+      burst: 40,
+    });
+    expect(loadConfig({ BUDGET_PLAN: 'false' }).budgetPlan).toBeUndefined();
+    expect(loadConfig({ CACHE_RETENTION_SECONDS: '86400' }).cache.retentionMs).toBe(86_400_000);
+    expect(() =>
+      loadConfig({
+        BUDGET_PLAN: 'sometimes',
+        BUDGET_HEAD_SHARE: '1.5',
+        BUDGET_BURST_CALLS: '0',
+        CACHE_RETENTION_SECONDS: '10',
+      }),
+    ).toThrow(
+      new ConfigError(
+        [
+          'Invalid configuration:',
+          '  CACHE_RETENTION_SECONDS: must be at least 60',
+          '  BUDGET_PLAN: must be true or false',
+          '  BUDGET_HEAD_SHARE: must be at most 1',
+          '  BUDGET_BURST_CALLS: must be at least 1',
+        ].join('\n'),
+      ),
+    );
+  });
+
   it('names every bad value with its reason, all at once', () => {
     expect(() =>
       loadConfig({
