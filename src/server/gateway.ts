@@ -177,6 +177,19 @@ export function createGateway(options: GatewayOptions) {
   const circuit = options.redis
     ? new SharedCircuitBreaker(localCircuit, options.redis.client, circuitOptions)
     : localCircuit;
+  if (allocator !== undefined && server !== undefined) {
+    metrics.sampled(
+      'gateway_upstream_budget_spent_by_purpose',
+      "Today's upstream calls of the gateway's key by the plan's purpose (issue 15)",
+      ['purpose'],
+      async (set) => {
+        const spent = await budget.spending(server.keyId);
+        set(spent.polled, { purpose: 'poll' });
+        set(spent.refreshed, { purpose: 'refresh' });
+        set(spent.paced, { purpose: 'first-touch' });
+      },
+    );
+  }
   const upstream = new CachedUpstream({
     client,
     cache,

@@ -161,6 +161,17 @@ describe('the spending plan over three replicas with a moved calendar', () => {
     expect(readSoFar.size).toBe(30 + (96 - 53));
     expect(refused(burst).every((a) => a.code === 'RATE_LIMITED')).toBe(true);
     expect(simulator.calls.filter((call) => call.status === 429)).toEqual([]);
+    // Every replica reports the shared split of the day by purpose.
+    for (const replica of replicas) {
+      const metrics = await (await fetch(`${replica.url}/metrics`)).text();
+      const spent = (purpose: string) =>
+        Number(
+          new RegExp(
+            `gateway_upstream_budget_spent_by_purpose\\{purpose="${purpose}"\\} (\\d+)`,
+          ).exec(metrics)?.[1],
+        );
+      expect([spent('poll'), spent('refresh'), spent('first-touch')]).toEqual([0, 23, 96 - 23]);
+    }
   });
 
   it('a record once read is never refused: the same day with nothing left, and the next day past its TTL', async () => {
