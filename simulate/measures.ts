@@ -82,10 +82,12 @@ export interface DayRow {
   /** Views with any other error: must be 0. */
   otherErrors: number;
   readonly otherCodes: Map<string, number>;
-  /** Views of the day's 100 most-viewed artists with data ≥ 2 generations old, by `oldestRead`; null when never reported. */
+  /** Views of the run's 100 most-viewed artists (through this day) with data ≥ 2 generations old, by `oldestRead`; null when never reported. */
   headStaleByReport: number | null;
   /** The same judged from the data: the artist's totalStreams against the upstream's totals of each data day. */
   headStaleByData: number;
+  /** Views of this day's own 100 most-viewed artists with data ≥ 2 generations old, by `oldestRead`. */
+  dayHeadStale: number;
   clairvoyantFull: number;
   clairvoyantCalls: number;
 }
@@ -105,6 +107,7 @@ export function emptyRow(day: number): DayRow {
     otherCodes: new Map(),
     headStaleByReport: null,
     headStaleByData: 0,
+    dayHeadStale: 0,
     clairvoyantFull: 0,
     clairvoyantCalls: 0,
   };

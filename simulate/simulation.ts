@@ -83,6 +83,8 @@ class Run {
   private viewCount = 0;
   /** Pages answered in full so far (any day). */
   private readonly answered = new Set<string>();
+  /** Artist page views of the run so far, by slug: who the most-viewed artists are. */
+  private readonly viewsSoFar = new Map<string, number>();
   /** The upstream's data day the gateway last polled (data age is counted from it). */
   private polledDataDate = '';
   lateGenerations = 0;
@@ -108,7 +110,10 @@ class Run {
     const dayEnd = dayStart + MS_PER_DAY;
     const views = this.traffic.day(day, dayStart);
     const row = emptyRow(day);
-    const head = headOf(views);
+    for (const view of views)
+      if (view.slug !== undefined)
+        this.viewsSoFar.set(view.slug, (this.viewsSoFar.get(view.slug) ?? 0) + 1);
+    const head = { run: mostViewed(this.viewsSoFar), day: mostViewed(countsOf(views)) };
     const inFlight = new Set<Promise<void>>();
     const drain = () => Promise.all(inFlight);
     for (const view of views) {
@@ -153,7 +158,7 @@ class Run {
     if (!learnt()) this.lateGenerations += 1;
   }
 
-  private async view(view: View, row: DayRow, head: ReadonlySet<string>): Promise<void> {
+  private async view(view: View, row: DayRow, head: HeadSets): Promise<void> {
     const replica = this.replicas[this.viewCount++ % this.replicas.length] as Replica;
     const page = pageOf(view);
     const answer = await post(replica.url, requestOf(view));
@@ -174,10 +179,12 @@ class Run {
         row.otherCodes.set(code, (row.otherCodes.get(code) ?? 0) + 1);
     }
     if (outcome.full) this.answered.add(page);
-    if (view.slug === undefined || !head.has(view.slug)) return;
+    if (view.slug === undefined) return;
+    const twoBehind = (outcome.generationsBehind ?? 0) >= 2;
+    if (head.day.has(view.slug) && twoBehind) row.dayHeadStale += 1;
+    if (!head.run.has(view.slug)) return;
     if (outcome.generationsBehind !== undefined)
-      row.headStaleByReport =
-        (row.headStaleByReport ?? 0) + (outcome.generationsBehind >= 2 ? 1 : 0);
+      row.headStaleByReport = (row.headStaleByReport ?? 0) + (twoBehind ? 1 : 0);
     if (this.dataAge(view.slug, answer) >= 2) row.headStaleByData += 1;
   }
 
@@ -192,11 +199,25 @@ class Run {
   }
 }
 
-/** The day's most-viewed artists (REFRESHED_HEAD of them). */
-function headOf(views: readonly View[]): Set<string> {
+/**
+ * The 100 most-viewed artists (REFRESHED_HEAD of them) whose views must
+ * never be more than one refresh old: those of the run through this day, as
+ * an operator would name them, and, for comparison, those of this day alone
+ * (artists of the long tail that happen to be viewed a lot on one day).
+ */
+interface HeadSets {
+  readonly run: ReadonlySet<string>;
+  readonly day: ReadonlySet<string>;
+}
+
+function countsOf(views: readonly View[]): Map<string, number> {
   const counts = new Map<string, number>();
   for (const view of views)
     if (view.slug !== undefined) counts.set(view.slug, (counts.get(view.slug) ?? 0) + 1);
+  return counts;
+}
+
+function mostViewed(counts: ReadonlyMap<string, number>): Set<string> {
   return new Set(
     [...counts]
       .sort((a, b) => b[1] - a[1])

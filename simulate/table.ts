@@ -14,6 +14,7 @@ const COLUMNS: readonly [string, (row: DayRow) => string][] = [
   ['no resetsAt', (r) => String(r.refusedWithoutResetsAt)],
   ['other errors', (r) => String(r.otherErrors)],
   ['top100 ≥2 old (report/data)', (r) => `${r.headStaleByReport ?? 'n/a'}/${r.headStaleByData}`],
+  ["day's top100 ≥2 old", (r) => String(r.dayHeadStale)],
   ['clairvoyant in full', (r) => `${r.clairvoyantFull} (${percent(r.clairvoyantFull, r.views)})`],
   ['ratio', (r) => (r.clairvoyantFull === 0 ? 'n/a' : (r.full / r.clairvoyantFull).toFixed(2))],
 ];
