@@ -119,29 +119,15 @@ export class CachedUpstream {
       stats.answeredFrom(cached.freshUntil);
       return unwrap<T>(cached, request);
     }
-    const planned = this.#planned(caller);
-    // How far behind the plan lets this record fall (allocator.ts); without a plan, one generation.
-    const lag =
-      cached === undefined || planned === undefined ? 0 : await planned.allowedLag(request.key);
-    if (cached !== undefined && cached.freshUntil > Date.now()) {
-      if (
-        lag === Number.POSITIVE_INFINITY ||
-        this.#generationsBehind(cached) < 2 ||
-        planned === undefined
-      ) {
-        // Read in an older generation: answered at once; the head is refreshed in the background
-        // (stale-while-revalidate), the rest is served as it is until it falls two generations behind.
+    if (cached !== undefined) {
+      const policy = await this.#heldPolicy(cached, request, caller);
+      if (policy !== 'refresh-first') {
         this.#answerHeld(cached, stats);
-        stats.previousGeneration += 1;
-        if (lag === 0 && !(await this.#revalidate(request, caller)))
+        if (cached.freshUntil > Date.now()) stats.previousGeneration += 1;
+        if (policy === 'serve-then-refresh' && !(await this.#revalidate(request, caller)))
           stats.revalidationDeferred = true;
         return unwrap<T>(cached, request);
       }
-      // Two generations behind and popular: refreshed before it answers (the held entry stands in).
-    } else if (cached !== undefined && lag === Number.POSITIVE_INFINITY) {
-      // Past its TTL with no generation to say it changed, and not popular enough to earn a call: kept as it is.
-      this.#answerHeld(cached, stats);
-      return unwrap<T>(cached, request);
     }
 
     const flightKey = trusted ? request.key : `${caller.keyId} ${request.key}`;
@@ -220,6 +206,31 @@ export class CachedUpstream {
   #servable(entry: CacheEntry): boolean {
     if (entry.freshUntil <= Date.now()) return false;
     return isCurrentGeneration(entry.generation, this.options.generation?.now());
+  }
+
+  /**
+   * What a held entry that is not current is good for. Without the plan:
+   * one of an older generation answers at once while it is refreshed in the
+   * background (stale-while-revalidate); one past its TTL is asked for again.
+   * With the plan (allocator.ts), by popularity: the tail is served as it is;
+   * the head is served and refreshed in the background; the records after it
+   * are served as they are while one generation behind and refreshed before
+   * they answer once two behind; past its TTL (no generation tells), a
+   * popular record is asked for again.
+   */
+  async #heldPolicy(
+    cached: CacheEntry,
+    request: UpstreamRequest<unknown>,
+    caller: Caller,
+  ): Promise<'serve' | 'serve-then-refresh' | 'refresh-first'> {
+    const olderGeneration = cached.freshUntil > Date.now();
+    const planned = this.#planned(caller);
+    if (planned === undefined) return olderGeneration ? 'serve-then-refresh' : 'refresh-first';
+    const lag = await planned.allowedLag(request.key);
+    if (lag === Number.POSITIVE_INFINITY) return 'serve';
+    // Never served two generations behind: a popular record is always at most one refresh old.
+    if (!olderGeneration || this.#generationsBehind(cached) >= 2) return 'refresh-first';
+    return lag === 0 ? 'serve-then-refresh' : 'serve';
   }
 
   /** The allocator, when the plan applies to this caller: the gateway's own key. */
