@@ -43,7 +43,8 @@ export async function startNpm(env: Record<string, string>): Promise<GatewayProc
     cwd: ROOT,
     detached: true,
     stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, PORT: '0', SIMULATOR_ARTISTS: '40', ...env },
+    // BUDGET_PLAN: the plan paces the day by the wall clock; these tests must not depend on the hour they run at.
+    env: { ...process.env, PORT: '0', SIMULATOR_ARTISTS: '40', BUDGET_PLAN: 'false', ...env },
   });
   const pid = child.pid;
   if (pid === undefined || child.stdout === null || child.stderr === null)
