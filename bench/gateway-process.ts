@@ -8,6 +8,8 @@
  * this same, already warm process: a cold page is then measured the way a
  * user meets it on a running server, not with a JIT that has never run.
  */
+// First: graphql-js reads NODE_ENV when it loads (src/production-mode.ts).
+import '../src/production-mode.js';
 import pino from 'pino';
 import { loadConfig } from '../src/config.js';
 import { createGateway } from '../src/server/gateway.js';

@@ -7,7 +7,9 @@
  *
  * 1. Upstream calls per economy reference query, cold (fresh gateway) and warm.
  * 2. Cold: issue 12's cold references on a fresh gateway (empty caches) in a
- *    warm process, in wall time and in upstream round trips (wall / latency).
+ *    warm process, in wall time and in upstream round trips (wall / latency),
+ *    next to their floor: the same upstream calls made by the upstream client
+ *    alone (cold-floor.ts), so that the gateway's own share shows.
  * 3. Warm: each warm reference against the bare server sending the bytes the
  *    gateway answered, in alternating rounds (gateway, bare, bare, gateway, …)
  *    so the machine's noise falls on both; req/s, their ratio, and each
@@ -19,6 +21,7 @@
  * BENCH_COLD_REPEATS (fresh gateways per cold query, default 5).
  */
 import { cpus, loadavg } from 'node:os';
+import { COLD_FLOORS, coldFloorMs } from './cold-floor.js';
 import type { CapturedAnswer } from './http-capture.js';
 import { answerHeaders, capture } from './http-capture.js';
 import { ServerProcess } from './ipc.js';
@@ -115,30 +118,48 @@ const COLD_GOALS: Record<string, { readonly roundTrips: number; readonly allowan
   'top 20 artists with 90-day history': { roundTrips: 2, allowanceMs: 25 },
 };
 
-async function coldRoundTrips(fresh: () => Promise<string>, slug: string): Promise<void> {
+async function coldRoundTrips(
+  fresh: () => Promise<string>,
+  slug: string,
+  upstreamUrl: string,
+): Promise<void> {
   console.log(
     `\n## Cold: fresh gateway (empty caches) in a warm process, upstream latency ${LATENCY_MS} ms\n`,
   );
-  console.log(`Median of ${COLD_REPEATS} fresh gateways each, after one that is not counted.\n`);
   console.log(
-    '| query | upstream calls | wall ms (median) | wall ms (range) | round trips (wall / latency) | goal ms |',
+    `Median of ${COLD_REPEATS} fresh gateways each, after one that is not counted. ` +
+      'Floor: the same upstream calls in the same waves with the upstream client alone on fresh ' +
+      'connections (bench/cold-floor.ts), measured alternately with the gateway; ' +
+      "wall less floor is the gateway's own work.\n",
   );
-  console.log('|---|---:|---:|---:|---:|---:|');
+  console.log(
+    "| query | upstream calls | wall ms (median) | wall ms (range) | round trips (wall / latency) | floor ms (median) | gateway's own ms (wall − floor) | goal ms |",
+  );
+  console.log('|---|---:|---:|---:|---:|---:|---:|---:|');
   for (const reference of COLD_REFERENCE_QUERIES) {
     const walls: number[] = [];
+    const floors: number[] = [];
+    const floorWaves = COLD_FLOORS[reference.name];
     let calls = Number.NaN;
     for (let repeat = 0; repeat <= COLD_REPEATS; repeat++) {
       const answer = await post(await fresh(), requestBody(reference, slug));
+      const floor =
+        floorWaves === undefined
+          ? Number.NaN
+          : await coldFloorMs(floorWaves, upstreamUrl, KEY, slug);
       if (repeat === 0) continue;
       walls.push(answer.ms);
+      floors.push(floor);
       calls = answer.calls;
     }
     const wall = median(walls);
+    const floor = median(floors);
     const goal = COLD_GOALS[reference.name];
     const goalMs =
       goal === undefined ? '–' : `≤ ${goal.roundTrips * LATENCY_MS + goal.allowanceMs}`;
     console.log(
-      `| ${reference.name} | ${calls} | ${wall.toFixed(0)} | ${range(walls, 0)} | ${(wall / LATENCY_MS).toFixed(2)} | ${goalMs} |`,
+      `| ${reference.name} | ${calls} | ${wall.toFixed(0)} | ${range(walls, 0)} | ${(wall / LATENCY_MS).toFixed(2)} ` +
+        `| ${floor.toFixed(0)} | ${(wall - floor).toFixed(0)} | ${goalMs} |`,
     );
   }
 }
@@ -232,7 +253,7 @@ async function main(): Promise<void> {
     const slug = await topSlug(await fresh());
 
     await upstreamCalls(fresh, slug);
-    await coldRoundTrips(fresh, slug);
+    await coldRoundTrips(fresh, slug, simulator.url);
     const gateway: Target = { url: await fresh(), process: gatewayProcess };
     const bare: Target = {
       url: (await bareProcess.ask<{ url: string }>({ type: 'url' })).url,

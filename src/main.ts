@@ -3,6 +3,8 @@
  * and the gateway against it (server-key mode); with UPSTREAM_URL, starts
  * only the gateway, against that upstream.
  */
+// First: graphql-js reads NODE_ENV when it loads (production-mode.ts).
+import './production-mode.js';
 import cluster from 'node:cluster';
 import { exitWithPrimary, runPrimary } from './cluster.js';
 import { ConfigError, type GatewayConfig, loadConfig } from './config.js';

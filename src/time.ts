@@ -7,3 +7,36 @@ export function nextUtcMidnight(now: Date): Date {
 export function utcDay(now: Date): string {
   return now.toISOString().slice(0, 10);
 }
+
+/**
+ * Whether `text` is a `YYYY-MM-DD` day that exists (`2026-02-30` does not).
+ * Read from the characters, without a Date: it runs for every date the
+ * upstream sends and every Date field the gateway answers (thousands per page).
+ */
+export function isCalendarDay(text: string): boolean {
+  if (text.length !== 10 || text.charCodeAt(4) !== DASH || text.charCodeAt(7) !== DASH)
+    return false;
+  const year = digitsAt(text, 0, 4);
+  const month = digitsAt(text, 5, 7);
+  const day = digitsAt(text, 8, 10);
+  return month >= 1 && month <= 12 && day >= 1 && day <= daysInMonth(year, month);
+}
+
+const DASH = 0x2d;
+const ZERO = 0x30;
+
+/** The decimal number written at [from, to), or -1 when a character there is not a digit. */
+function digitsAt(text: string, from: number, to: number): number {
+  let value = 0;
+  for (let index = from; index < to; index++) {
+    const digit = text.charCodeAt(index) - ZERO;
+    if (digit < 0 || digit > 9) return -1;
+    value = value * 10 + digit;
+  }
+  return value;
+}
+
+function daysInMonth(year: number, month: number): number {
+  if (month === 2) return year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0) ? 29 : 28;
+  return month === 4 || month === 6 || month === 9 || month === 11 ? 30 : 31;
+}

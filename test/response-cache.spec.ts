@@ -3,7 +3,9 @@
  * answered from stored bytes, with the checks every answer gets; only
  * complete answers that are the same for everyone are stored.
  */
+import fc from 'fast-check';
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
+import { reusingData } from '../src/server/response-cache/recorder.js';
 import { CLIENT_KEY, type Stack, startStack } from './support/stack.js';
 
 let stack: Stack;
@@ -105,4 +107,22 @@ it('hits count against the per-client rate limit', async () => {
   } finally {
     await limited.close();
   }
+});
+
+it('a stored answer is written on its miss with the data encoded once, byte for byte as JSON.stringify would', () => {
+  fc.assert(
+    fc.property(
+      fc.record(
+        { data: fc.jsonValue(), extensions: fc.jsonValue(), hasNext: fc.boolean() },
+        { requiredKeys: ['data'] },
+      ),
+      (result) => {
+        const encode = reusingData(result.data, JSON.stringify(result.data));
+        expect(encode({ ...result, stringify: encode } as never)).toBe(JSON.stringify(result));
+      },
+    ),
+  );
+  // Data replaced after it was encoded is encoded again, not taken from the stale text.
+  const encode = reusingData({ a: 1 }, '{"a":1}');
+  expect(encode({ data: { a: 2 } })).toBe('{"data":{"a":2}}');
 });

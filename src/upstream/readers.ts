@@ -294,6 +294,10 @@ export const readStreamSnapshot: Reader<StreamSnapshotRecord> = (value, notes, a
   );
 };
 
+/** `YYYY-MM-DD` days sort as text, without the cost of a locale-aware comparison. */
+const byDate = (a: { date: string }, b: { date: string }) =>
+  a.date < b.date ? -1 : a.date > b.date ? 1 : 0;
+
 /** Histories are served oldest first whatever order the upstream used, one snapshot a day. */
 export const readHistory: Reader<RecordList<StreamSnapshotRecord>> = (body, notes) => {
   const list = listOf(readStreamSnapshot)(body, notes);
@@ -304,7 +308,7 @@ export const readHistory: Reader<RecordList<StreamSnapshotRecord>> = (body, note
     else byDay.set(snapshot.date, snapshot);
   }
   return {
-    items: [...byDay.values()].sort((a, b) => a.date.localeCompare(b.date)),
+    items: [...byDay.values()].sort(byDate),
     dropped: list.dropped,
   };
 };

@@ -17,6 +17,7 @@
  * reported, so that it cannot take the list's other records with it; in a
  * single-record body the whole read fails.
  */
+import { isCalendarDay } from '../time.js';
 import type { DroppedRecord, RecordList } from './records.js';
 
 export class ShapeError extends Error {
@@ -55,7 +56,6 @@ export type Reader<T> = (value: unknown, notes: ReadNotes, at?: string, index?: 
 type Json = Record<string, unknown>;
 
 const SAFE_INTEGER_TEXT = /^-?\d{1,16}$/;
-const DAY = /^(\d{4})-(\d{2})-(\d{2})$/;
 const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})$/;
 
 function shortened(value: unknown): string {
@@ -76,17 +76,6 @@ export function objectAt(value: unknown, what: string): Json {
 }
 
 const snakeCase = (name: string) => name.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`);
-
-/** A calendar day that exists: `2026-02-30` does not. */
-function isCalendarDay(text: string): boolean {
-  const match = DAY.exec(text);
-  if (match === null) return false;
-  const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
-  const date = new Date(Date.UTC(year, month - 1, day));
-  return (
-    date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day
-  );
-}
 
 /** The fields of one upstream record, read one by one with the policy above. */
 export class Fields {

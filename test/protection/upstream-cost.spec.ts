@@ -223,16 +223,20 @@ describe('cost limit at the gateway', () => {
   });
 
   it('takes list sizes from variables: chart of $limit = 120 with song = 121 > 100', async () => {
+    const query =
+      'query ($limit: Int) { chart(name: "official_afrobeats_chart", territory: "UK", limit: $limit) { entries { song { slug } } } }';
+    // The same document with other variables first: its estimate is not the one reused below.
+    const small = await stack.query(query, { limit: 3 });
+    expect(small.body.extensions?.cost).toMatchObject({ estimated: 4 });
     const calls = stack.simulator.calls.length;
-    const response = await stack.query(
-      'query ($limit: Int) { chart(name: "official_afrobeats_chart", territory: "UK", limit: $limit) { entries { song { slug } } } }',
-      { limit: 120 },
-    );
+    const response = await stack.query(query, { limit: 120 });
     expect(response.body.errors?.[0]?.extensions).toMatchObject({
       code: 'QUERY_TOO_COSTLY',
       estimated: 121,
     });
     expect(stack.simulator.calls.length).toBe(calls);
+    const again = await stack.query(query, { limit: 2 });
+    expect(again.body.extensions?.cost).toMatchObject({ estimated: 3 });
   });
 
   it('with MAX_UPSTREAM_COST = 10: a chart of 9 with song (1 + 9 = 10) runs, of 10 (1 + 10 = 11) does not', async () => {

@@ -98,7 +98,30 @@ export function matches(ifNoneMatch: string | null, etag: string): boolean {
   return ifNoneMatch.split(',').some((tag) => tag.trim() === '*' || opaque(tag) === opaque(etag));
 }
 
+/** Per document (Yoga's parser cache hands a repeated text the same one), then per operation name. */
+const uncacheableOf = new WeakMap<DocumentNode, Map<string, boolean>>();
+
+/** Whether the operation selects a root field whose answer is about the request (HTTP cache and response cache ask each request). */
 export function selectsUncacheable(
+  document: DocumentNode,
+  operationName: string | null | undefined,
+): boolean {
+  let byOperation = uncacheableOf.get(document);
+  if (byOperation === undefined) {
+    byOperation = new Map();
+    uncacheableOf.set(document, byOperation);
+  }
+  const name = operationName ?? '';
+  let uncacheable = byOperation.get(name);
+  if (uncacheable === undefined) {
+    uncacheable = selectsUncacheableField(document, operationName);
+    // Names are the client's to choose: only the names a document defines are kept.
+    if (byOperation.size < document.definitions.length + 1) byOperation.set(name, uncacheable);
+  }
+  return uncacheable;
+}
+
+function selectsUncacheableField(
   document: DocumentNode,
   operationName: string | null | undefined,
 ): boolean {
