@@ -11,7 +11,10 @@ export interface SimulatorOptions {
   artists?: number;
   /** YYYY-MM-DD of the latest snapshot; default: today's UTC date by the `now` clock. */
   dataDate?: string;
-  /** Added before every response; default 0. */
+  /**
+   * How long every answer takes from its request's arrival, the simulator's
+   * own work included (as a real upstream's server time would); default 0.
+   */
   latencyMs?: number;
   /** Default ['demo-key']. */
   apiKeys?: string[];

@@ -194,17 +194,21 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
         ? { traceparent: req.headers.traceparent }
         : {}),
     });
+    const arrived = performance.now();
     const fault = faults.take(rawPath);
     if (fault !== null && fault.kind !== 'rewrite' && (await applyFault(fault, req, res, record)))
       return;
-    await sleep(latencyMs);
     // The refresh happens on the first request after its hour: nothing runs while nobody asks.
     if (refreshHourUtc !== undefined) data.refreshTo(formatDay(clockDataDay()));
     const { status, body } = answer(req, rawPath, segments, query);
     // A copy is rewritten: the answer may share objects with the dataset.
     const sent =
       fault?.kind === 'rewrite' && status === 200 ? fault.rewrite(structuredClone(body)) : body;
-    send(res, record, status, JSON.stringify(sent) ?? 'null');
+    const text = JSON.stringify(sent) ?? 'null';
+    // The latency is the whole answer time, this process's work included, as a real upstream's
+    // server time is: twenty requests arriving together all answer after it, not one after another.
+    await sleep(Math.max(0, latencyMs - (performance.now() - arrived)));
+    send(res, record, status, text);
   };
 
   /** The demo's way in (`npm start` prints it); outside /api/v1 and the call log, so figures stay the upstream's. */
