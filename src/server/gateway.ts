@@ -219,6 +219,16 @@ export function createGateway(options: GatewayOptions) {
     [],
     (set) => set(upstream.inFlight),
   );
+  if (allocator !== undefined && server !== undefined) {
+    // Issue 15: the head is refreshed as soon as a new generation is known, most asked first.
+    generation.onChange(() => {
+      upstream
+        .refreshHead(server)
+        .catch((error: unknown) =>
+          options.logger.warn({ error: (error as Error).message }, 'refreshing the head failed'),
+        );
+    });
+  }
   const live = createLiveFeed(options.redis?.client, options.channelPrefix ?? '', options.logger);
   const refreshPoll =
     server === undefined || options.refreshPollMs === undefined

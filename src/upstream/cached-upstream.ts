@@ -6,6 +6,7 @@
  * request.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
+import { LRUCache } from 'lru-cache';
 import type { CacheEntry, ResponseCache } from '../cache/cache.js';
 import { type GenerationView, isCurrentGeneration } from '../freshness/generation.js';
 import { SILENT_OBSERVER, type UpstreamObserver } from '../observability/upstream-observer.js';
@@ -82,6 +83,8 @@ export const REVALIDATION_RESERVE_SHARE = 0.1;
 
 export class CachedUpstream {
   readonly #inFlight = new Map<string, Promise<CacheEntry>>();
+  /** The requests this process has read, by key: what a refresh of a popular record re-reads. */
+  readonly #known = new LRUCache<string, UpstreamRequest<unknown>>({ max: KNOWN_REQUESTS });
 
   constructor(private readonly options: CachedUpstreamOptions) {}
 
@@ -110,6 +113,7 @@ export class CachedUpstream {
       throw new UpstreamError('UNAUTHENTICATED', 'Invalid or revoked API key');
     }
     this.options.popularity?.record([request.key]);
+    this.#known.set(request.key, request);
     stats.reads.add(request.key);
     // A client key must be proven good by one real call before it may read what other keys cached.
     const trusted = keyStatus === 'accepted';
@@ -183,6 +187,27 @@ export class CachedUpstream {
       }
       throw error;
     }
+  }
+
+  /**
+   * After a new generation: starts the refresh of the head, the most asked
+   * records (allocator.ts), in order of popularity, before anyone asks for
+   * them again. Every replica does it for the records it has read; the
+   * flight lease makes each refresh one call for the deployment. Returns how
+   * many refreshes this process started or found under way.
+   */
+  async refreshHead(caller: Caller): Promise<number> {
+    const planned = this.#planned(caller);
+    if (planned === undefined) return 0;
+    let started = 0;
+    for (const key of await planned.popularity.top(planned.plan.headRecords)) {
+      const request = this.#known.get(key);
+      if (request === undefined) continue;
+      const cached = await this.options.cache.get(key);
+      if (cached === undefined || this.#servable(cached)) continue;
+      if (await this.#revalidate(request, caller)) started += 1;
+    }
+    return started;
   }
 
   /**
@@ -501,6 +526,9 @@ function withinGrace(
 
 /** How long a read waits for a slow upstream before a stale entry answers (CACHE_STALE_GRACE_MS). */
 export const DEFAULT_STALE_GRACE_MS = 1_000;
+
+/** Requests remembered for refreshes of the head: far more than any head, a few MB at most. */
+const KNOWN_REQUESTS = 20_000;
 
 /** How often a process waiting for another replica's fetch looks for its answer. */
 const PEER_POLL_MS = 25;

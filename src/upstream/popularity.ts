@@ -20,6 +20,8 @@ export interface Popularity {
    * the store cannot tell.
    */
   rank(key: string): Promise<number>;
+  /** The keys of the `count` most asked records, most asked first. */
+  top(count: number): Promise<string[]>;
   /** Decayed number of times `key` was asked, this process's unsent counts included. */
   count(key: string): Promise<number>;
   /** Sends what is pending (Redis) and stops the flush timer. */
@@ -66,6 +68,14 @@ export class MemoryPopularity implements Popularity {
       else high = middle;
     }
     return low;
+  }
+
+  async top(count: number): Promise<string[]> {
+    this.#decayIfNewDay();
+    return [...this.#counts]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, count)
+      .map(([key]) => key);
   }
 
   async count(key: string): Promise<number> {

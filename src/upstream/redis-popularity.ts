@@ -69,6 +69,23 @@ export class RedisPopularity implements Popularity {
     }
   }
 
+  async top(count: number): Promise<string[]> {
+    if (count <= 0) return [];
+    const now = this.now();
+    try {
+      const today = await this.redis.zrevrange(this.#setOf(now), 0, count - 1);
+      if (today.length > 0) return today;
+      // Until today's first counts are sent, yesterday's set has the same order.
+      return await this.redis.zrevrange(
+        this.#setOf(new Date(now.getTime() - DAY_MS)),
+        0,
+        count - 1,
+      );
+    } catch {
+      return [];
+    }
+  }
+
   async count(key: string): Promise<number> {
     const pending = this.#pending.get(key) ?? 0;
     try {
