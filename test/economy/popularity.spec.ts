@@ -1,0 +1,73 @@
+/**
+ * The popularity seam (issue 15), both stores side by side: counts per
+ * record, ranks and the most asked, and the daily decay that lets
+ * yesterday's favourites give way. Redis is the real one, under a prefix of
+ * this test's own.
+ */
+import { Redis } from 'ioredis';
+import { afterAll, describe, expect, it } from 'vitest';
+import { MemoryPopularity, type Popularity } from '../../src/upstream/popularity.js';
+import { RedisPopularity } from '../../src/upstream/redis-popularity.js';
+import { deleteUnder, SHARED_REDIS_URL, uniquePrefix } from '../support/redis.js';
+
+const DAY_MS = 86_400_000;
+const prefix = uniquePrefix();
+const redis = new Redis(SHARED_REDIS_URL, { keyPrefix: prefix });
+const cleaner = new Redis(SHARED_REDIS_URL);
+afterAll(async () => {
+  await deleteUnder(cleaner, prefix);
+  redis.disconnect();
+  cleaner.disconnect();
+});
+
+let day = Date.parse('2026-11-24T12:00:00Z');
+const now = () => new Date(day);
+
+/** The memory store lives as long as its process: one instance for both tests. */
+const memory = new MemoryPopularity(now);
+
+const stores: [string, () => Popularity, (store: Popularity) => Promise<Popularity>][] = [
+  ['memory', () => memory, async (store) => store],
+  [
+    'redis',
+    () => new RedisPopularity(redis, now),
+    // Counts leave once a second; close() sends them now. A fresh instance reads what was sent.
+    async (store) => {
+      await store.close();
+      return new RedisPopularity(redis, now);
+    },
+  ],
+];
+
+describe.each(stores)('popularity in %s', (_, create, settled) => {
+  it('ranks records by how often they were asked, and names the most asked', async () => {
+    day = Date.parse('2026-11-24T12:00:00Z');
+    const store = create();
+    for (let i = 0; i < 5; i++) store.record(['/a']);
+    for (let i = 0; i < 3; i++) store.record(['/b']);
+    store.record(['/c', '/b']);
+    const read = await settled(store);
+    expect(await read.count('/a')).toBe(5);
+    expect(await read.count('/b')).toBe(4);
+    expect([await read.rank('/a'), await read.rank('/b'), await read.rank('/c')]).toEqual([
+      0, 1, 2,
+    ]);
+    // Never asked: after every counted record.
+    expect(await read.rank('/never')).toBe(3);
+    expect(await read.top(2)).toEqual(['/a', '/b']);
+    await read.close();
+  });
+
+  it('halves yesterday’s counts: today’s views soon outweigh them', async () => {
+    day += DAY_MS;
+    const store = create();
+    // Before anything is counted today, yesterday's order still answers.
+    expect(await store.top(1)).toEqual(['/a']);
+    for (let i = 0; i < 3; i++) store.record(['/c']);
+    const read = await settled(store);
+    expect(await read.count('/a')).toBe(2.5);
+    expect(await read.count('/c')).toBe(3.5);
+    expect(await read.top(3)).toEqual(['/c', '/a', '/b']);
+    await read.close();
+  });
+});
