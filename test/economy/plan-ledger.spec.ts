@@ -1,0 +1,59 @@
+/**
+ * Both ledgers enforce the plan's ceilings with the count (issue 15): a call
+ * is refused once its purpose's counter reaches the limit or the day's
+ * total reaches the ceiling, the counters are kept per purpose, and the
+ * file ledger remembers them across a restart. Redis is the real one.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Redis } from 'ioredis';
+import { afterAll, describe, expect, it } from 'vitest';
+import { type BudgetLedger, PlanRefusal } from '../../src/upstream/budget.js';
+import { MemoryBudgetLedger } from '../../src/upstream/memory-budget.js';
+import { RedisBudgetLedger } from '../../src/upstream/redis-budget.js';
+import type { Ceiling } from '../../src/upstream/spending-plan.js';
+import { deleteUnder, SHARED_REDIS_URL, uniquePrefix } from '../support/redis.js';
+
+const prefix = uniquePrefix();
+const redis = new Redis(SHARED_REDIS_URL, { keyPrefix: prefix });
+const cleaner = new Redis(SHARED_REDIS_URL);
+const folder = mkdtempSync(join(tmpdir(), 'plan-ledger-'));
+afterAll(async () => {
+  await deleteUnder(cleaner, prefix);
+  redis.disconnect();
+  cleaner.disconnect();
+  rmSync(folder, { recursive: true, force: true });
+});
+
+const options = { dailyLimit: 10, clientShare: 1, now: () => new Date('2026-11-24T12:00:00Z') };
+const ledgers: [string, () => BudgetLedger][] = [
+  ['memory, with a file', () => new MemoryBudgetLedger(options, join(folder, 'budget.json'))],
+  ['redis', () => new RedisBudgetLedger(redis, options)],
+];
+
+const paced: Ceiling = { counter: 'paced', total: 8, limit: 2 };
+const refresh: Ceiling = { counter: 'refreshed', total: 8, limit: 5 };
+
+describe.each(ledgers)('the %s ledger under the plan', (_, create) => {
+  it('refuses past a purpose’s limit or the total, and counts by purpose', async () => {
+    const ledger = create();
+    const reserve = (ceiling: Ceiling) => ledger.reserve({ keyId: 'key', ceiling });
+    await reserve(paced);
+    await reserve(paced);
+    await expect(reserve(paced)).rejects.toBeInstanceOf(PlanRefusal);
+    for (let i = 0; i < 5; i++) await reserve(refresh);
+    await expect(reserve(refresh)).rejects.toBeInstanceOf(PlanRefusal);
+    await ledger.reserve({ keyId: 'key', ceiling: { counter: 'polled', total: 10, limit: 1 } });
+    // The total: 8 made; a paced call with room in its counter still stops at the ceiling.
+    await expect(reserve({ counter: 'paced', total: 8, limit: 100 })).rejects.toBeInstanceOf(
+      PlanRefusal,
+    );
+    expect(await ledger.spending('key')).toEqual({ used: 8, paced: 2, refreshed: 5, polled: 1 });
+    expect((await ledger.usage('key')).remaining).toBe(2);
+  });
+
+  it('remembers the counters after a restart', async () => {
+    expect(await create().spending('key')).toEqual({ used: 8, paced: 2, refreshed: 5, polled: 1 });
+  });
+});
