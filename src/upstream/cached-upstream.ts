@@ -83,6 +83,12 @@ export const REVALIDATION_RESERVE_SHARE = 0.1;
 
 export class CachedUpstream {
   readonly #inFlight = new Map<string, Promise<CacheEntry>>();
+  /**
+   * Background refreshes, apart from the reads: one of them gives up when
+   * another replica holds the lease, which a read waiting on it must not
+   * take for its answer (a read makes or awaits the refresh itself).
+   */
+  readonly #refreshing = new Map<string, Promise<CacheEntry>>();
   /** The requests this process has read, by key: what a refresh of a popular record re-reads. */
   readonly #known = new LRUCache<string, UpstreamRequest<unknown>>({ max: KNOWN_REQUESTS });
 
@@ -94,7 +100,7 @@ export class CachedUpstream {
 
   /** Distinct upstream reads under way now, shared by however many requests wait on them. */
   get inFlight(): number {
-    return this.#inFlight.size;
+    return this.#inFlight.size + this.#refreshing.size;
   }
 
   /** True when a fresh cached answer says the resource does not exist; never calls the upstream. */
@@ -289,7 +295,7 @@ export class CachedUpstream {
    * budget is low: the previous generation is served on.
    */
   async #revalidate(request: UpstreamRequest<unknown>, caller: Caller): Promise<boolean> {
-    if (this.#inFlight.has(request.key)) return true;
+    if (this.#refreshing.has(request.key) || this.#inFlight.has(request.key)) return true;
     // The plan has its own share for refreshes; without it, the last part of the day is kept for reads nothing answers.
     if (this.#planned(caller) === undefined) {
       const usage = await this.options.budget.usage(caller.keyId);
@@ -306,8 +312,8 @@ export class CachedUpstream {
         await lease.release();
       }
     })();
-    const flight = refresh.finally(() => this.#inFlight.delete(request.key));
-    this.#inFlight.set(request.key, flight);
+    const flight = refresh.finally(() => this.#refreshing.delete(request.key));
+    this.#refreshing.set(request.key, flight);
     // Its failure changes nothing: the cached answer stands, the next read tries again.
     flight.catch(() => undefined);
     return true;
