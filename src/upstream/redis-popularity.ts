@@ -1,8 +1,9 @@
 /**
  * Popularity shared by every replica: one Redis sorted set per UTC day
  * (`popularity:<day>`), member the record's key, score its decayed count.
- * The first write of a day carries the previous day's set over at half
- * weight (one ZUNIONSTORE a day), so decay costs nothing per view. Each
+ * The first write of a day carries the previous day's set over at
+ * DAILY_DECAY of its weight (one ZUNIONSTORE a day), so decay costs nothing
+ * per view. Each
  * day's set expires two days after it ends.
  *
  * Counts are added up in the process and sent once a second in one script:
