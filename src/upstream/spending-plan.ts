@@ -7,8 +7,8 @@
  *   nothing else may take the last of them. However short its interval, the
  *   poll takes at most a quarter of the day.
  * - `refresh`: a record the deployment holds from an older generation, among
- *   the most popular. Not paced. The refresh allowance, `headSize` calls a
- *   day, buys this: the head (its first quarter, `headRecords`) refreshed
+ *   the most popular. Not paced. The refresh allowance (`refreshAllowance`
+ *   calls a day) buys this: the head (its first quarter, `headRecords`) refreshed
  *   once per generation, which costs a quarter of it; the records after
  *   them, up to `keptRecords` (1.75 times the allowance), refreshed when two
  *   generations behind, every other generation, which costs the other three
@@ -19,7 +19,7 @@
  * - `first-touch`: a record never read, or a tail record (held, not popular
  *   enough to be refreshed, yet asked again past its TTL without a known
  *   generation). Paced over the day: by elapsed fraction `f` of the UTC day,
- *   at most `(limit − polls − headSize) · f + burst` of them. A morning burst
+ *   at most `(limit − polls − refreshAllowance) · f + burst` of them. A morning burst
  *   of long-tail traffic cannot leave the evening with nothing, and the
  *   burst lets a whole page (four records) through at once.
  *
@@ -27,8 +27,8 @@
  * half of the burst. Of the day's many first touches, a record asked twice
  * is the one likely to be asked again, so it is the better buy.
  *
- * Unspent head allowance flows to first touches over the last quarter of
- * the day: what the head did not need is not lost at midnight.
+ * Unspent refresh allowance flows to first touches over the last quarter of
+ * the day: what the refreshes did not need is not lost at midnight.
  *
  * Everything here is calendar arithmetic from `Date` (the UTC day like the
  * upstream's reset), so that every replica, and a simulation that moves the
@@ -81,7 +81,7 @@ export const MIN_BURST = 8;
 export const DEFAULT_BURST_SHARE = 0.02;
 
 const DAY_MS = 24 * 60 * 60 * 1000;
-/** Unspent head allowance is released to first touches from this fraction of the day on. */
+/** Unspent refresh allowance is released to first touches from this fraction of the day on. */
 const RELEASE_FROM = 0.75;
 
 export function defaultBurst(dailyLimit: number): number {
@@ -91,7 +91,7 @@ export function defaultBurst(dailyLimit: number): number {
 export class SpendingPlan {
   readonly pollsPerDay: number;
   /** Refreshes a day, on average: the refresh allowance. */
-  readonly headSize: number;
+  readonly refreshAllowance: number;
   /** The most popular records, refreshed once per generation. */
   readonly headRecords: number;
   /** The most popular records kept within one refresh of the upstream (the head included). */
@@ -104,10 +104,10 @@ export class SpendingPlan {
       pollIntervalMs === undefined
         ? 0
         : Math.min(Math.floor(dailyLimit * MAX_POLL_SHARE), Math.ceil(DAY_MS / pollIntervalMs));
-    this.headSize = Math.floor((dailyLimit - this.pollsPerDay) * headShare);
-    this.headRecords = Math.floor(this.headSize * HEAD_PART);
-    this.keptRecords = Math.floor(this.headSize * KEPT_PART);
-    this.#pacedPerDay = Math.max(0, dailyLimit - this.pollsPerDay - this.headSize);
+    this.refreshAllowance = Math.floor((dailyLimit - this.pollsPerDay) * headShare);
+    this.headRecords = Math.floor(this.refreshAllowance * HEAD_PART);
+    this.keptRecords = Math.floor(this.refreshAllowance * KEPT_PART);
+    this.#pacedPerDay = Math.max(0, dailyLimit - this.pollsPerDay - this.refreshAllowance);
   }
 
   /** The ceiling for a call of `purpose` at `now`, given today's spending; `popular`: the record was asked more than once. */
@@ -120,7 +120,7 @@ export class SpendingPlan {
       return { counter: 'refreshed', total, limit: this.keptRecords };
     return {
       counter: 'paced',
-      total: total - this.#headHeldBack(now, spent),
+      total: total - this.#refreshHeldBack(now, spent),
       limit: Math.floor(this.#line(now, spent, popular)),
     };
   }
@@ -144,21 +144,22 @@ export class SpendingPlan {
     return this.#pacedPerDay * fractionOfDay(now) + this.#offset(now, spent, popular);
   }
 
-  /** The line's part that does not grow with time: the burst, and what the head released. */
+  /** The line beyond the pace itself: the burst, and the refresh allowance released to first touches. */
   #offset(now: Date, spent: DaySpending, popular: boolean): number {
     const burst = popular ? this.options.burst : Math.ceil(this.options.burst / 2);
-    return burst + this.#headReleased(now, spent);
+    return burst + this.#refreshReleased(now, spent);
   }
 
-  #headReleased(now: Date, spent: DaySpending): number {
-    const unspent = Math.max(0, this.headSize - spent.refreshed);
+  #refreshReleased(now: Date, spent: DaySpending): number {
+    const unspent = Math.max(0, this.refreshAllowance - spent.refreshed);
     return unspent * Math.max(0, (fractionOfDay(now) - RELEASE_FROM) / (1 - RELEASE_FROM));
   }
 
-  /** Head allowance not yet spent nor released: first touches cannot take it. */
-  #headHeldBack(now: Date, spent: DaySpending): number {
+  /** Refresh allowance neither spent nor released: first touches cannot take it. */
+  #refreshHeldBack(now: Date, spent: DaySpending): number {
     return (
-      Math.max(0, this.headSize - spent.refreshed) - Math.floor(this.#headReleased(now, spent))
+      Math.max(0, this.refreshAllowance - spent.refreshed) -
+      Math.floor(this.#refreshReleased(now, spent))
     );
   }
 

@@ -25,7 +25,7 @@ const spent = (overrides: Partial<Record<'used' | 'paced' | 'refreshed' | 'polle
 describe('the spending plan of a 1,000-call day with an hourly poll', () => {
   it('reserves 24 polls and a head of 390 records; 586 first touches are paced over the day', () => {
     expect(plan.pollsPerDay).toBe(24);
-    expect(plan.headSize).toBe(390);
+    expect(plan.refreshAllowance).toBe(390);
     // At 06:00 a quarter of the paced calls, plus the burst (half of it for a record asked once).
     expect(plan.ceiling('first-touch', at('06:00:00'), spent({}), true)).toEqual({
       counter: 'paced',
