@@ -8,8 +8,9 @@
  * arguments are untouched.
  */
 
+import { nextUtcMidnight } from '../src/time.js';
+
 const RealDate = Date;
-const MS_PER_DAY = 86_400_000;
 
 export interface MovedClock {
   /** Simulated epoch milliseconds now. */
@@ -55,11 +56,7 @@ export function installMovedClock(): MovedClock {
       installed = undefined;
     },
   };
-  clock.advanceTo(nextUtcMidnight(RealDate.now()));
+  clock.advanceTo(nextUtcMidnight(new RealDate(RealDate.now())).getTime());
   installed = clock;
   return clock;
-}
-
-export function nextUtcMidnight(epochMs: number): number {
-  return (Math.floor(epochMs / MS_PER_DAY) + 1) * MS_PER_DAY;
 }

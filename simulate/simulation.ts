@@ -7,6 +7,7 @@
  */
 import { performance } from 'node:perf_hooks';
 import { type Simulator, startSimulator } from '../src/simulator/index.js';
+import { DAY_MS } from '../src/time.js';
 import { Clairvoyant, REFRESHED_HEAD } from './clairvoyant.js';
 import { type Answer, type DayRow, emptyRow, outcomeOf } from './measures.js';
 import { installMovedClock, type MovedClock } from './moved-clock.js';
@@ -15,7 +16,6 @@ import { requestOf } from './pages.js';
 import { type Replica, startReplicas } from './replicas.js';
 import { pageOf, Traffic, type View } from './traffic.js';
 
-const MS_PER_DAY = 86_400_000;
 const MS_PER_MINUTE = 60_000;
 const API_KEY = 'simulate-key';
 /** How long replicas get (real time) to learn a new generation from the poller before the run goes on regardless. */
@@ -101,13 +101,13 @@ class Run {
       simulator.data.allArtists().map((artist) => artist.slug),
     );
     this.pollEveryMs = options.pollMinutes * MS_PER_MINUTE;
-    this.clairvoyant = new Clairvoyant(options.limit, Math.ceil(MS_PER_DAY / this.pollEveryMs));
+    this.clairvoyant = new Clairvoyant(options.limit, Math.ceil(DAY_MS / this.pollEveryMs));
     this.nextPollAt = start;
   }
 
   async day(day: number): Promise<DayRow> {
-    const dayStart = this.start + (day - 1) * MS_PER_DAY;
-    const dayEnd = dayStart + MS_PER_DAY;
+    const dayStart = this.start + (day - 1) * DAY_MS;
+    const dayEnd = dayStart + DAY_MS;
     const views = this.traffic.day(day, dayStart);
     const row = emptyRow(day);
     for (const view of views)
@@ -195,7 +195,7 @@ class Run {
     if (typeof artist?.totalStreams !== 'number' || totals === null) return 0;
     const shown = totals.findLast((entry) => entry.totalStreams === artist.totalStreams);
     if (shown === undefined) return 0;
-    return Math.round((Date.parse(this.polledDataDate) - Date.parse(shown.dataDate)) / MS_PER_DAY);
+    return Math.round((Date.parse(this.polledDataDate) - Date.parse(shown.dataDate)) / DAY_MS);
   }
 }
 

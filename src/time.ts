@@ -1,3 +1,6 @@
+/** A UTC day in milliseconds: for calendar arithmetic (UTC has no daylight saving), never for durations. */
+export const DAY_MS = 86_400_000;
+
 /** The upstream's day, and so its daily budget, turns over at midnight UTC. */
 export function nextUtcMidnight(now: Date): Date {
   return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1));

@@ -83,5 +83,13 @@ export function isCurrentGeneration(
   read: number | undefined,
   current: Generation | undefined,
 ): boolean {
-  return current === undefined || (read ?? 0) >= current.id;
+  return generationsBehind(read, current) === 0;
+}
+
+/** How many generations have been seen since an answer was read in `read` (0: it is current). */
+export function generationsBehind(
+  read: number | undefined,
+  current: Generation | undefined,
+): number {
+  return current === undefined ? 0 : Math.max(0, current.id - (read ?? 0));
 }

@@ -177,19 +177,6 @@ export function createGateway(options: GatewayOptions) {
   const circuit = options.redis
     ? new SharedCircuitBreaker(localCircuit, options.redis.client, circuitOptions)
     : localCircuit;
-  if (allocator !== undefined && server !== undefined) {
-    metrics.sampled(
-      'gateway_upstream_budget_spent_by_purpose',
-      "Today's upstream calls of the gateway's key by the plan's purpose (issue 15)",
-      ['purpose'],
-      async (set) => {
-        const spent = await budget.spending(server.keyId);
-        set(spent.polled, { purpose: 'poll' });
-        set(spent.refreshed, { purpose: 'refresh' });
-        set(spent.paced, { purpose: 'first-touch' });
-      },
-    );
-  }
   const upstream = new CachedUpstream({
     client,
     cache,
@@ -220,7 +207,18 @@ export function createGateway(options: GatewayOptions) {
     (set) => set(upstream.inFlight),
   );
   if (allocator !== undefined && server !== undefined) {
-    // Issue 15: the head is refreshed as soon as a new generation is known, most asked first.
+    metrics.sampled(
+      'gateway_upstream_budget_spent_by_purpose',
+      "Today's upstream calls of the gateway's key by the plan's purpose (issue 15)",
+      ['purpose'],
+      async (set) => {
+        const spent = await budget.spending(server.keyId);
+        set(spent.polled, { purpose: 'poll' });
+        set(spent.refreshed, { purpose: 'refresh' });
+        set(spent.paced, { purpose: 'first-touch' });
+      },
+    );
+    // The head is refreshed as soon as a new generation is known, most asked first.
     generation.onChange(() => {
       upstream
         .refreshHead(server)

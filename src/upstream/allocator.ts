@@ -5,10 +5,10 @@
  * ceiling atomically with the count, so replicas cannot overspend a share
  * between them; a refusal tells the client when the plan would serve it.
  */
-import type { BudgetLedger } from './budget.js';
+import { type BudgetLedger, PlanRefusal, type Spender } from './budget.js';
 import { UpstreamError } from './errors.js';
 import type { Popularity } from './popularity.js';
-import type { Ceiling, Purpose, SpendingPlan } from './spending-plan.js';
+import type { Purpose, SpendingPlan } from './spending-plan.js';
 
 /** Asked this many times (decayed), a record has shown it is asked again: it may use the whole burst. */
 const POPULAR_COUNT = 2;
@@ -35,27 +35,31 @@ export class Allocator {
     return Number.POSITIVE_INFINITY;
   }
 
-  async ceiling(purpose: Purpose, key: string, keyId: string): Promise<Ceiling> {
-    const [spent, popular] = await Promise.all([
-      this.budget.spending(keyId),
-      this.#isPopular(purpose, key),
-    ]);
-    return this.plan.ceiling(purpose, this.now(), spent, popular);
-  }
-
-  /** The error for a call the plan refused: RATE_LIMITED, with the time it would be served. */
-  async refusal(key: string, keyId: string): Promise<UpstreamError> {
+  /**
+   * Takes one call of `purpose` from the day, under the plan's ceiling for
+   * it (checked by the ledger with the count). A refusal by the plan is
+   * RATE_LIMITED, with the time the call would be served.
+   */
+  async reserve(spender: Spender, purpose: Purpose, key: string): Promise<void> {
     const now = this.now();
     const [spent, popular] = await Promise.all([
-      this.budget.spending(keyId),
-      this.#isPopular('first-touch', key),
+      this.budget.spending(spender.keyId),
+      this.#isPopular(purpose, key),
     ]);
-    const resetsAt = this.plan.nextSlot(now, spent, popular).toISOString();
-    return new UpstreamError(
-      'RATE_LIMITED',
-      `Today's upstream budget is planned over the whole day and cannot afford this record now; it can be read from ${resetsAt}`,
-      { resetsAt },
-    );
+    try {
+      await this.budget.reserve({
+        ...spender,
+        ceiling: this.plan.ceiling(purpose, now, spent, popular),
+      });
+    } catch (error) {
+      if (!(error instanceof PlanRefusal)) throw error;
+      const resetsAt = this.plan.nextSlot(now, spent, popular).toISOString();
+      throw new UpstreamError(
+        'RATE_LIMITED',
+        `Today's upstream budget is planned over the whole day and cannot afford this record now; it can be read from ${resetsAt}`,
+        { resetsAt },
+      );
+    }
   }
 
   async #isPopular(purpose: Purpose, key: string): Promise<boolean> {

@@ -8,10 +8,14 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { LRUCache } from 'lru-cache';
 import type { CacheEntry, ResponseCache } from '../cache/cache.js';
-import { type GenerationView, isCurrentGeneration } from '../freshness/generation.js';
+import {
+  type GenerationView,
+  generationsBehind,
+  isCurrentGeneration,
+} from '../freshness/generation.js';
 import { SILENT_OBSERVER, type UpstreamObserver } from '../observability/upstream-observer.js';
 import type { Allocator } from './allocator.js';
-import { type BudgetLedger, PlanRefusal } from './budget.js';
+import type { BudgetLedger, Spender } from './budget.js';
 import { type CircuitBreaker, isUpstreamFailure } from './circuit-breaker.js';
 import type { SendGate, UpstreamClient } from './client.js';
 import type { UpstreamRequest } from './endpoints.js';
@@ -260,7 +264,11 @@ export class CachedUpstream {
     const lag = await planned.allowedLag(request.key);
     if (lag === Number.POSITIVE_INFINITY) return 'serve';
     // Never served two generations behind: a popular record is always at most one refresh old.
-    if (!olderGeneration || this.#generationsBehind(cached) >= 2) return 'refresh-first';
+    if (
+      !olderGeneration ||
+      generationsBehind(cached.generation, this.options.generation?.now()) >= 2
+    )
+      return 'refresh-first';
     return lag === 0 ? 'serve-then-refresh' : 'serve';
   }
 
@@ -274,12 +282,6 @@ export class CachedUpstream {
     stats.cacheHits += 1;
     stats.heldFrom(entry);
     stats.answeredFrom(Date.now());
-  }
-
-  /** How many data generations have been seen since `entry` was read (0: it is current). */
-  #generationsBehind(entry: CacheEntry): number {
-    const current = this.options.generation?.now();
-    return current === undefined ? 0 : Math.max(0, current.id - (entry.generation ?? 0));
   }
 
   #stamp(): { generation?: number } {
@@ -412,18 +414,16 @@ export class CachedUpstream {
         await circuit.admit();
         // The request's own cap first: a call it refuses spends nothing of the day.
         stats.countCall();
+        const spender: Spender = {
+          keyId: caller.keyId,
+          ...(caller.clientId === undefined ? {} : { clientId: caller.clientId }),
+        };
         try {
-          await budget.reserve({
-            keyId: caller.keyId,
-            ...(caller.clientId === undefined ? {} : { clientId: caller.clientId }),
-            ...(planned === undefined
-              ? {}
-              : { ceiling: await planned.ceiling(purpose, request.key, caller.keyId) }),
-          });
+          await (planned === undefined
+            ? budget.reserve(spender)
+            : planned.reserve(spender, purpose, request.key));
         } catch (error) {
           stats.upstreamCalls -= 1;
-          if (error instanceof PlanRefusal && planned !== undefined)
-            throw await planned.refusal(request.key, caller.keyId);
           throw error;
         }
       },

@@ -12,7 +12,7 @@
  * one sorted set) in redis-popularity.ts.
  */
 import { performance } from 'node:perf_hooks';
-import { utcDay } from '../time.js';
+import { DAY_MS, utcDay } from '../time.js';
 
 export interface Popularity {
   /** One request asked for these records (each counted once per request). */
@@ -105,7 +105,7 @@ export class MemoryPopularity implements Popularity {
   #decayIfNewDay(): void {
     const today = utcDay(this.now());
     if (today === this.#day) return;
-    const days = Math.max(1, Math.round((Date.parse(today) - Date.parse(this.#day)) / 86_400_000));
+    const days = Math.max(1, Math.round((Date.parse(today) - Date.parse(this.#day)) / DAY_MS));
     const factor = DAILY_DECAY ** days;
     for (const [key, score] of this.#counts) this.#counts.set(key, score * factor);
     this.#day = today;

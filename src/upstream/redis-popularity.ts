@@ -10,7 +10,7 @@
  * a view must not wait for a Redis round trip to be counted.
  */
 import type { Redis } from 'ioredis';
-import { utcDay } from '../time.js';
+import { DAY_MS, utcDay } from '../time.js';
 import { DAILY_DECAY, type Popularity } from './popularity.js';
 
 // KEYS: today's set, yesterday's set. ARGV: expiry (unix seconds), decay, then key/count pairs.
@@ -26,7 +26,6 @@ return 0
 const FLUSH_EVERY_MS = 1_000;
 /** Pending counts kept at most: past it, the batch is sent at once. */
 const MAX_PENDING = 5_000;
-const DAY_MS = 86_400_000;
 const KEPT_DAYS_AFTER = 2;
 
 export class RedisPopularity implements Popularity {
@@ -54,8 +53,8 @@ export class RedisPopularity implements Popularity {
         .multi()
         .zrevrank(this.#setOf(now), key)
         .zcard(this.#setOf(now))
-        .zrevrank(this.#setOf(new Date(now.getTime() - DAY_MS)), key)
-        .zcard(this.#setOf(new Date(now.getTime() - DAY_MS)))
+        .zrevrank(this.#yesterdayOf(now), key)
+        .zcard(this.#yesterdayOf(now))
         .exec();
       const [rankToday, sizeToday, rankYesterday, sizeYesterday] = (answers ?? []).map(
         ([, value]) => value as number | null,
@@ -77,11 +76,7 @@ export class RedisPopularity implements Popularity {
       const today = await this.redis.zrevrange(this.#setOf(now), 0, count - 1);
       if (today.length > 0) return today;
       // Until today's first counts are sent, yesterday's set has the same order.
-      return await this.redis.zrevrange(
-        this.#setOf(new Date(now.getTime() - DAY_MS)),
-        0,
-        count - 1,
-      );
+      return await this.redis.zrevrange(this.#yesterdayOf(now), 0, count - 1);
     } catch {
       return [];
     }
@@ -105,6 +100,10 @@ export class RedisPopularity implements Popularity {
     return `popularity:${utcDay(day)}`;
   }
 
+  #yesterdayOf(now: Date): string {
+    return this.#setOf(new Date(now.getTime() - DAY_MS));
+  }
+
   #flush(): Promise<void> {
     if (this.#flushing !== undefined || this.#pending.size === 0)
       return this.#flushing ?? Promise.resolve();
@@ -114,15 +113,7 @@ export class RedisPopularity implements Popularity {
     const expiresAt = Math.floor(now.getTime() / 1000) + (KEPT_DAYS_AFTER + 1) * (DAY_MS / 1000);
     const pairs = [...batch].flatMap(([key, count]) => [key, String(count)]);
     this.#flushing = this.redis
-      .eval(
-        ADD,
-        2,
-        this.#setOf(now),
-        this.#setOf(new Date(now.getTime() - DAY_MS)),
-        expiresAt,
-        DAILY_DECAY,
-        ...pairs,
-      )
+      .eval(ADD, 2, this.#setOf(now), this.#yesterdayOf(now), expiresAt, DAILY_DECAY, ...pairs)
       .then(
         () => undefined,
         // Counts lost to an outage only make the plan a little less sure of the head.

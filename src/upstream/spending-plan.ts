@@ -34,7 +34,7 @@
  * upstream's reset), so that every replica, and a simulation that moves the
  * clock, agree on the plan.
  */
-import { nextUtcMidnight } from '../time.js';
+import { DAY_MS, nextUtcMidnight } from '../time.js';
 
 export type Purpose = 'poll' | 'refresh' | 'first-touch';
 
@@ -80,7 +80,6 @@ export const MAX_POLL_SHARE = 0.25;
 export const MIN_BURST = 8;
 export const DEFAULT_BURST_SHARE = 0.02;
 
-const DAY_MS = 24 * 60 * 60 * 1000;
 /** Unspent refresh allowance is released to first touches from this fraction of the day on. */
 const RELEASE_FROM = 0.75;
 

@@ -6,64 +6,47 @@
  * and a record once read is never refused. Figures are upstream calls
  * counted at the simulator, on the same calendar.
  */
-import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Simulator, startSimulator } from '../../src/simulator/index.js';
-import { deleteUnder, SHARED_REDIS_URL, uniquePrefix } from '../support/redis.js';
-import { type Replica, startReplica } from '../support/replicas.js';
+import {
+  calendarAt,
+  FIRST_DAY as DAY_1,
+  type MovedDeployment,
+  startMovedDeployment,
+} from '../support/moved-deployment.js';
+import type { Replica } from '../support/replicas.js';
 import { type GraphQLResponse, SERVER_KEY } from '../support/stack.js';
 
 const HOUR_MS = 60 * 60 * 1000;
 const DAILY_LIMIT = 100;
-// Replicas start their calendars at the next real UTC midnight: day 1 of this test.
-const DAY_1 = Math.floor(Date.now() / (24 * HOUR_MS) + 1) * 24 * HOUR_MS;
 
-let calendar = DAY_1;
+const calendar = calendarAt(DAY_1);
 let simulator: Simulator;
-let redis: Redis;
-let replicas: Replica[];
-const prefix = uniquePrefix();
+let deployment: MovedDeployment;
+let replicas: readonly Replica[];
 
 beforeAll(async () => {
   simulator = await startSimulator({
     apiKeys: [SERVER_KEY],
     dailyLimit: DAILY_LIMIT,
     artists: 400,
-    now: () => new Date(calendar),
+    now: calendar.now,
   });
-  redis = new Redis(SHARED_REDIS_URL);
-  replicas = await Promise.all(
-    Array.from({ length: 3 }, () =>
-      startReplica(
-        {
-          UPSTREAM_URL: simulator.url,
-          UPSTREAM_API_KEY: SERVER_KEY,
-          REDIS_URL: SHARED_REDIS_URL,
-          REDIS_KEY_PREFIX: prefix,
-          UPSTREAM_DAILY_LIMIT: String(DAILY_LIMIT),
-          BUDGET_PLAN: 'true',
-          BUDGET_BURST_CALLS: '8',
-          // One poll a day: the plan reserves one call for it (this test never reaches its first try).
-          REFRESH_POLL_SECONDS: '86400',
-          CACHE_TTL_SECONDS: '3600',
-          CLIENT_BUDGET_SHARE: '1',
-        },
-        { movedClock: true },
-      ),
-    ),
-  );
+  deployment = await startMovedDeployment(calendar, simulator.url, {
+    UPSTREAM_DAILY_LIMIT: String(DAILY_LIMIT),
+    BUDGET_BURST_CALLS: '8',
+    // One poll a day: the plan reserves one call for it (this test never reaches its first try).
+    REFRESH_POLL_SECONDS: '86400',
+    CACHE_TTL_SECONDS: '3600',
+  });
+  replicas = deployment.replicas;
 });
 afterAll(async () => {
-  await Promise.all(replicas.map((replica) => replica.stop()));
-  await deleteUnder(redis, prefix);
-  redis.disconnect();
+  await deployment.close();
   await simulator.close();
 });
 
-async function moveTo(epochMs: number): Promise<void> {
-  calendar = epochMs;
-  await Promise.all(replicas.map((replica) => replica.setClock(epochMs)));
-}
+const moveTo = (epochMs: number) => deployment.moveTo(epochMs);
 
 const slugs = (from: number, count: number) =>
   simulator.data
@@ -134,7 +117,7 @@ describe('the spending plan over three replicas with a moved calendar', () => {
     for (const refusal of refusals) {
       expect(refusal.code).toBe('RATE_LIMITED');
       const resetsAt = Date.parse(String(refusal.resetsAt));
-      expect(resetsAt).toBeGreaterThan(calendar);
+      expect(resetsAt).toBeGreaterThan(calendar.at);
       expect(resetsAt).toBeLessThanOrEqual(DAY_1 + 24 * HOUR_MS);
     }
   });

@@ -11,49 +11,40 @@ import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Simulator, startSimulator } from '../../src/simulator/index.js';
 import { utcDay } from '../../src/time.js';
-import { deleteUnder, SHARED_REDIS_URL, uniquePrefix } from '../support/redis.js';
-import { type Replica, startReplica, until } from '../support/replicas.js';
-import { type GraphQLResponse, SERVER_KEY } from '../support/stack.js';
+import {
+  calendarAt,
+  FIRST_DAY,
+  type MovedDeployment,
+  startMovedDeployment,
+} from '../support/moved-deployment.js';
+import { SHARED_REDIS_URL } from '../support/redis.js';
+import { type Replica, until } from '../support/replicas.js';
+import type { GraphQLResponse } from '../support/stack.js';
+import { SERVER_KEY } from '../support/stack.js';
 
-const HOUR_MS = 60 * 60 * 1000;
-const NOON = Math.floor(Date.now() / (24 * HOUR_MS) + 1) * 24 * HOUR_MS + 12 * HOUR_MS;
+const NOON = FIRST_DAY + 12 * 60 * 60 * 1000;
 
+const calendar = calendarAt(NOON);
 let simulator: Simulator;
 let redis: Redis;
-let replicas: Replica[];
-const prefix = uniquePrefix();
+let deployment: MovedDeployment;
+let replicas: readonly Replica[];
+let prefix: string;
 
 beforeAll(async () => {
-  simulator = await startSimulator({
-    apiKeys: [SERVER_KEY],
-    artists: 100,
-    now: () => new Date(NOON),
-  });
+  simulator = await startSimulator({ apiKeys: [SERVER_KEY], artists: 100, now: calendar.now });
   redis = new Redis(SHARED_REDIS_URL);
-  replicas = await Promise.all(
-    Array.from({ length: 3 }, () =>
-      startReplica(
-        {
-          UPSTREAM_URL: simulator.url,
-          UPSTREAM_API_KEY: SERVER_KEY,
-          REDIS_URL: SHARED_REDIS_URL,
-          REDIS_KEY_PREFIX: prefix,
-          BUDGET_PLAN: 'true',
-          // 1,000 calls less 250 for the poll (its most): a refresh allowance of 8 records a day.
-          // The head is its first quarter (2 records); the records up to 14 are kept within one refresh.
-          BUDGET_HEAD_SHARE: '0.0107',
-          REFRESH_POLL_SECONDS: '1',
-          CLIENT_BUDGET_SHARE: '1',
-        },
-        { movedClock: true },
-      ),
-    ),
-  );
-  await Promise.all(replicas.map((replica) => replica.setClock(NOON)));
+  deployment = await startMovedDeployment(calendar, simulator.url, {
+    // 1,000 calls less 250 for the poll (its most): a refresh allowance of 8 records a day.
+    // The head is its first quarter (2 records); the records up to 14 are kept within one refresh.
+    BUDGET_HEAD_SHARE: '0.0107',
+    REFRESH_POLL_SECONDS: '1',
+  });
+  replicas = deployment.replicas;
+  prefix = deployment.prefix;
 });
 afterAll(async () => {
-  await Promise.all(replicas.map((replica) => replica.stop()));
-  await deleteUnder(redis, prefix);
+  await deployment.close();
   redis.disconnect();
   await simulator.close();
 });

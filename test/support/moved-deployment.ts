@@ -1,0 +1,76 @@
+/**
+ * Gateway processes of one deployment on one Redis, with the budget plan on
+ * and calendars the test moves (issue 15): each replica follows `moveTo`
+ * over IPC (moved-clock-child.ts), and the simulator reads the same
+ * calendar through its `now` option, so the upstream's day is theirs.
+ */
+import { Redis } from 'ioredis';
+import { nextUtcMidnight } from '../../src/time.js';
+import { deleteUnder, SHARED_REDIS_URL, uniquePrefix } from './redis.js';
+import { type Replica, startReplica } from './replicas.js';
+import { SERVER_KEY } from './stack.js';
+
+/** Replicas start at the next real UTC midnight: never behind the real calendar (Redis EXPIREAT stays ahead). */
+export const FIRST_DAY = nextUtcMidnight(new Date()).getTime();
+
+/** The simulated calendar: `now` for the simulator, moved by the deployment. */
+export interface Calendar {
+  at: number;
+  readonly now: () => Date;
+}
+
+export function calendarAt(at: number): Calendar {
+  const calendar: Calendar = { at, now: () => new Date(calendar.at) };
+  return calendar;
+}
+
+export interface MovedDeployment {
+  readonly replicas: readonly Replica[];
+  /** Every Redis key of the deployment starts with it. */
+  readonly prefix: string;
+  /** Moves the calendar forward, for the simulator and every replica; resolves once all hold it. */
+  moveTo(epochMs: number): Promise<void>;
+  close(): Promise<void>;
+}
+
+export async function startMovedDeployment(
+  calendar: Calendar,
+  upstreamUrl: string,
+  env: Record<string, string>,
+  count = 3,
+): Promise<MovedDeployment> {
+  const prefix = uniquePrefix();
+  const replicas = await Promise.all(
+    Array.from({ length: count }, () =>
+      startReplica(
+        {
+          UPSTREAM_URL: upstreamUrl,
+          UPSTREAM_API_KEY: SERVER_KEY,
+          REDIS_URL: SHARED_REDIS_URL,
+          REDIS_KEY_PREFIX: prefix,
+          BUDGET_PLAN: 'true',
+          // Views come from many users: no client's share of the day stands in the way.
+          CLIENT_BUDGET_SHARE: '1',
+          ...env,
+        },
+        { movedClock: true },
+      ),
+    ),
+  );
+  const moveTo = async (epochMs: number) => {
+    calendar.at = epochMs;
+    await Promise.all(replicas.map((replica) => replica.setClock(epochMs)));
+  };
+  await moveTo(calendar.at);
+  return {
+    replicas,
+    prefix,
+    moveTo,
+    async close() {
+      await Promise.all(replicas.map((replica) => replica.stop()));
+      const redis = new Redis(SHARED_REDIS_URL);
+      await deleteUnder(redis, prefix);
+      redis.disconnect();
+    },
+  };
+}
