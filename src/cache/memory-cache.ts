@@ -15,6 +15,20 @@ export const isFresh = (entry: CacheEntry | undefined): boolean =>
 /** Each entry also costs its key and bookkeeping, whatever its body size. */
 const ENTRY_OVERHEAD_BYTES = 256;
 
+/** Never applied: see the constructor. */
+const EAGER_TTL_TRACKING_MS = 1;
+/** Neither whole nor below 2^31: the kind of number a real entry's start time and ttl are. */
+const WARM_UP_TTL_MS = 2 ** 32 + 0.5;
+const WARM_UP_KEY = '';
+const WARM_UP_ENTRY: CacheEntry = {
+  outcome: 'not-found',
+  value: '',
+  bytes: 0,
+  storedAt: 0,
+  freshUntil: 0,
+  staleUntil: 0,
+};
+
 /** An in-process LRU bounded both by entry count and by approximate bytes. */
 export class MemoryCache implements ResponseCache {
   readonly #lru: LRUCache<string, CacheEntry>;
@@ -26,7 +40,15 @@ export class MemoryCache implements ResponseCache {
       max: maxEntries,
       maxSize: maxBytes,
       sizeCalculation: (entry, key) => Math.max(1, entry.bytes + key.length + ENTRY_OVERHEAD_BYTES),
+      // Every entry brings its own ttl; a default one only makes lru-cache build its per-entry
+      // ttl arrays (`max` slots each, tens of ms at 200,000) here at start rather than inside
+      // the first request that stores an answer.
+      ttl: EAGER_TTL_TRACKING_MS,
     });
+    // Those arrays start as small integers; the first stored time (a fraction of a ms) and
+    // retention (past 2^31 ms) turn each into doubles, copying all its slots: do that here too.
+    this.#lru.set(WARM_UP_KEY, WARM_UP_ENTRY, { ttl: WARM_UP_TTL_MS });
+    this.#lru.delete(WARM_UP_KEY);
   }
 
   async get(key: string): Promise<CacheEntry | undefined> {

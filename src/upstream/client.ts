@@ -56,6 +56,8 @@ export class UpstreamClient {
       headersTimeout: options.headersTimeoutMs,
       bodyTimeout: options.bodyTimeoutMs,
       keepAliveTimeout: 30_000,
+      // undici counts the bytes as they arrive and drops the connection past the bound.
+      maxResponseSize: options.maxBodyBytes,
     });
     this.#limit = pLimit(options.maxConcurrency);
   }
@@ -122,10 +124,16 @@ export class UpstreamClient {
     answered(statusCode);
     let text: string;
     try {
-      text = await readBounded(body, this.options.maxBodyBytes);
+      text = await body.text();
     } catch (error) {
       body.destroy();
-      if (error instanceof UpstreamError) throw error;
+      if (error instanceof undiciErrors.ResponseExceededMaxSizeError) {
+        throw new UpstreamError(
+          'UPSTREAM_INVALID_RESPONSE',
+          `The upstream API answered with more than ${this.options.maxBodyBytes} bytes`,
+          { status: statusCode, path: pathOnly(path) },
+        );
+      }
       throw connectionError(error, path);
     }
 
@@ -173,22 +181,6 @@ function connectionError(error: unknown, path: string): UpstreamError {
     timedOut ? 'The upstream API did not answer in time' : 'The upstream API could not be reached',
     { path: pathOnly(path), reason: timedOut ? 'timeout' : 'unreachable', cause: error },
   );
-}
-
-async function readBounded(body: AsyncIterable<Buffer>, maxBytes: number): Promise<string> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of body) {
-    size += chunk.length;
-    if (size > maxBytes) {
-      throw new UpstreamError(
-        'UPSTREAM_INVALID_RESPONSE',
-        `The upstream API answered with more than ${maxBytes} bytes`,
-      );
-    }
-    chunks.push(chunk);
-  }
-  return Buffer.concat(chunks).toString('utf8');
 }
 
 /** The `message` of an upstream error body, if it has the documented shape. */
