@@ -18,7 +18,7 @@
  * Settings: BENCH_LATENCY_MS (simulated upstream latency, default 50),
  * BENCH_DURATION_S (each warm round, default 5), BENCH_ROUNDS (warm rounds per
  * server and query, default 2), BENCH_CONNECTIONS (default 10),
- * BENCH_COLD_REPEATS (fresh gateways per cold query, default 5).
+ * BENCH_COLD_REPEATS (fresh gateways per cold query, default 15).
  */
 import { cpus, loadavg } from 'node:os';
 import { COLD_FLOORS, coldFloorMs } from './cold-floor.js';
@@ -55,7 +55,7 @@ const LATENCY_MS = setting('BENCH_LATENCY_MS', 50, 1);
 const DURATION_S = setting('BENCH_DURATION_S', 5, 1);
 const ROUNDS = setting('BENCH_ROUNDS', 2, 1);
 const CONNECTIONS = setting('BENCH_CONNECTIONS', 10, 1);
-const COLD_REPEATS = setting('BENCH_COLD_REPEATS', 5, 1);
+const COLD_REPEATS = setting('BENCH_COLD_REPEATS', 15, 1);
 /** A first short load per server and query, not counted: JIT and connection set-up happen there. */
 const WARMUP_S = 1;
 const KEY = 'bench-key';

@@ -29,6 +29,21 @@ export interface GatewayMetricsOptions {
 /** Upstream answers take from a few ms (simulator) to the 15 s deadline. */
 const UPSTREAM_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 15];
 
+let processRegistry: Registry | undefined;
+
+/**
+ * The process's own figures (CPU, memory, event loop, GC), collected once per process and
+ * shown by every gateway's registry: prom-client's GC observer can never be disconnected, so
+ * collecting them per gateway kept each closed gateway (caches included) alive for good.
+ */
+function processMetrics(): Registry {
+  if (processRegistry === undefined) {
+    processRegistry = new Registry();
+    collectDefaultMetrics({ register: processRegistry });
+  }
+  return processRegistry;
+}
+
 /** The label of a key in metrics and logs: a prefix of its hash, never the key. */
 export const keyLabelOf = (keyId: string): string => keyId.slice(0, 8);
 
@@ -92,7 +107,11 @@ export class GatewayMetrics {
     this.#clients = new BoundedLabels(options.maxClients ?? 100);
     if (options.serverKeyId !== undefined)
       this.#spenders.set(keyLabelOf(options.serverKeyId), options.serverKeyId);
-    collectDefaultMetrics({ register: this.registry });
+    const shared = processMetrics();
+    for (const { name } of shared.getMetricsAsArray()) {
+      const metric = shared.getSingleMetric(name);
+      if (metric !== undefined) this.registry.registerMetric(metric);
+    }
     const { budget } = options;
     const spenders = this.#spenders;
     this.sampled(
