@@ -1,7 +1,7 @@
 /**
  * The budget ledger of a gateway without Redis: counts in memory, written
  * through to `file` (when given) before each call leaves, so that a restart
- * remembers the day. The file is replaced atomically (write, then rename),
+ * remembers the day; calls reserved together wait for one write. The file is replaced atomically (write, then rename),
  * so a crash leaves either the old or the new count, never half of one.
  */
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
@@ -50,6 +50,7 @@ export class MemoryBudgetLedger implements BudgetLedger {
   #state: DayState;
   readonly #now: () => Date;
   readonly #stops: LocalStops;
+  #pendingWrite: Promise<void> | undefined;
 
   constructor(
     private readonly options: BudgetOptions,
@@ -87,7 +88,7 @@ export class MemoryBudgetLedger implements BudgetLedger {
     ) {
       state.clients[clientId] = (state.clients[clientId] ?? 0) + 1;
     }
-    this.#save();
+    await this.#written();
   }
 
   rateLimited(keyId: string, error: UpstreamError): void {
@@ -139,6 +140,27 @@ export class MemoryBudgetLedger implements BudgetLedger {
       );
     }
     return state.day === utcDay(this.#now()) ? state : undefined;
+  }
+
+  /**
+   * Resolves once the counts as they are now are on disk. The reservations of one turn of the
+   * event loop (twenty history reads of one page, say) share one write: each used to rewrite the
+   * whole file, every client's count in it, synchronously, before its call could leave.
+   */
+  #written(): Promise<void> {
+    if (this.file === undefined) return Promise.resolve();
+    this.#pendingWrite ??= new Promise((resolve, reject) => {
+      setImmediate(() => {
+        this.#pendingWrite = undefined;
+        try {
+          this.#save();
+          resolve();
+        } catch (error) {
+          reject(error);
+        }
+      });
+    });
+    return this.#pendingWrite;
   }
 
   #save(): void {
