@@ -1,8 +1,8 @@
 /**
  * The gateway as the bench measures it, in a process of its own (started by
  * bench/run.ts): the normal `createGateway` + `listen` entry points, server-key
- * mode against the simulator, the budget written through to a file as `npm start`
- * keeps it without Redis, every protection on except the per-client rate
+ * mode against the simulator, the request log and the budget file of `npm start`
+ * without Redis, every protection on except the per-client rate
  * limit (it would throttle the load generator, which is a single client).
  *
  * `fresh` closes the current gateway and starts a new one with empty caches in
@@ -14,8 +14,8 @@ import '../src/production-mode.js';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import pino from 'pino';
 import { loadConfig } from '../src/config.js';
+import { createProcessLog } from '../src/logger.js';
 import { createGateway } from '../src/server/gateway.js';
 import { listen, type RunningServer } from '../src/server/http-server.js';
 import { answerQuestions } from './ipc.js';
@@ -29,6 +29,8 @@ if (upstreamUrl === undefined || upstreamApiKey === undefined) {
 // Only what the bench needs differs from the defaults: never run out of the day, no per-client rate limit.
 const config = loadConfig({ UPSTREAM_DAILY_LIMIT: '100000000', RATE_LIMIT_REQUESTS: '0' });
 let running: RunningServer | undefined;
+// As `npm start` logs: a JSON line per request on stdout, written asynchronously (bench/run.ts discards it).
+const log = createProcessLog(config.logLevel);
 // As `npm start` without Redis: the day's count is written through to a file before each call leaves.
 const budgetFolder = mkdtempSync(join(tmpdir(), 'bench-budget-'));
 
@@ -38,7 +40,7 @@ async function fresh(): Promise<{ url: string }> {
     ...config,
     upstreamUrl: upstreamUrl!,
     upstreamApiKey,
-    logger: pino({ level: 'silent' }),
+    logger: log.logger,
     stores: { budgetFile: join(budgetFolder, 'budget.json') },
   });
   running = await listen(gateway, 0, '127.0.0.1');
@@ -53,5 +55,6 @@ answerQuestions(
   async () => {
     await running?.close();
     rmSync(budgetFolder, { recursive: true, force: true });
+    await log.close(1_000);
   },
 );

@@ -95,15 +95,19 @@ export class ServerProcess {
     });
   }
 
-  /** Starts `script` (a TypeScript file, run through tsx) with `env` added to this process's environment. */
+  /**
+   * Starts `script` (a TypeScript file, run through tsx) with `env` added to this process's
+   * environment; its stdout is this one's, or discarded (a request log nobody reads here).
+   */
   static async start(
     script: string,
     name: string,
     env: Record<string, string> = {},
+    stdout: 'inherit' | 'ignore' = 'inherit',
   ): Promise<ServerProcess> {
     const child = spawn(process.execPath, ['--import', 'tsx', script], {
       env: { ...process.env, ...env },
-      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+      stdio: ['ignore', stdout, 'inherit', 'ipc'],
     });
     const started = new ServerProcess(child, name);
     await new Promise<void>((resolve, reject) => {

@@ -242,10 +242,12 @@ async function main(): Promise<void> {
   const simulator = await startSimulatorProcess(LATENCY_MS, KEY);
   const started: { stop(): Promise<void> }[] = [simulator];
   try {
-    const gatewayProcess = await ServerProcess.start('bench/gateway-process.ts', 'gateway', {
-      BENCH_UPSTREAM_URL: simulator.url,
-      BENCH_UPSTREAM_KEY: KEY,
-    });
+    const gatewayProcess = await ServerProcess.start(
+      'bench/gateway-process.ts',
+      'gateway',
+      { BENCH_UPSTREAM_URL: simulator.url, BENCH_UPSTREAM_KEY: KEY },
+      'ignore',
+    );
     started.push(gatewayProcess);
     const bareProcess = await ServerProcess.start('bench/bare-process.ts', 'bare server');
     started.push(bareProcess);
