@@ -1,5 +1,7 @@
 /** Shape limits (depth, aliases, directives, tokens, body size) and introspection. */
+
 import { readdirSync, readFileSync } from 'node:fs';
+import { connect } from 'node:net';
 import { getIntrospectionQuery } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Stack, startStack } from '../support/stack.js';
@@ -106,6 +108,22 @@ describe('limits', () => {
       duplex: 'half',
     } as RequestInit);
     expect(chunked.status).toBe(413);
+  });
+
+  it('a Content-Length smaller than the body sent: only the declared bytes are the body, the rest is refused', async () => {
+    const big = JSON.stringify({ query: '{ apiUsage { used } }', padding: 'x'.repeat(70_000) });
+    const { port } = new URL(stack.url);
+    const socket = connect(Number(port), '127.0.0.1');
+    socket.end(
+      `POST /graphql HTTP/1.1\r\nhost: 127.0.0.1\r\ncontent-type: application/json\r\n` +
+        `content-length: 30\r\n\r\n${big}`,
+    );
+    let received = '';
+    for await (const chunk of socket) received += String(chunk);
+    const statuses = [...received.matchAll(/^HTTP\/1\.1 (\d{3})/gm)].map((match) => match[1]);
+    // The 30 declared bytes are a truncated document (400); what follows is no request (400).
+    expect(statuses.length).toBeGreaterThan(0);
+    expect(statuses.every((status) => status === '400')).toBe(true);
   });
 });
 

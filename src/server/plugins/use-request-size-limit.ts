@@ -1,7 +1,8 @@
 /**
- * Refuses request bodies above `maxBytes` with 413 PAYLOAD_TOO_LARGE. The
- * body is counted as it streams in, so neither a missing nor a lying
- * Content-Length gets more than `maxBytes` buffered. (GET requests carry the
+ * Refuses request bodies above `maxBytes` with 413 PAYLOAD_TOO_LARGE. A
+ * body without a Content-Length is counted as it streams in, and one with a
+ * Content-Length is never longer than it says (Node's parser frames it), so
+ * neither gets more than `maxBytes` buffered. (GET requests carry the
  * document in the URL, which Node bounds with its header size limit.)
  */
 import type { Plugin } from 'graphql-yoga';
@@ -28,6 +29,10 @@ export function useRequestSizeLimit({
       if (requestParser === undefined || request.body === null) return;
       const declared = Number(request.headers.get('content-length') ?? Number.NaN);
       if (declared > maxBytes) throw payloadTooLarge(maxBytes);
+      // Node's HTTP parser frames a body by its Content-Length (bytes past it are the next
+      // request, refused with both framing headers): a declared body within the bound is one.
+      // Only a body without a length (chunked) is counted as it streams in.
+      if (Number.isSafeInteger(declared)) return;
       // The parser's type is a union of single and batched results; it is returned as it came.
       const limited = (async (original: Request) => {
         const body = await readAtMost(original, maxBytes);
