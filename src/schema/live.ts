@@ -1,8 +1,9 @@
 /**
  * Issue 11: `Subscription.milestoneCrossed`, fed by the deployment's one
- * refresh poll (src/freshness/). A subscriber never causes an upstream call
- * of its own: the milestone arrives whole, and its links (`artist`, `song`)
- * resolve through the same cache as in queries, with a fresh loader per event.
+ * refresh poll (src/freshness/). The milestone arrives whole, at no upstream
+ * call; its links (`artist`, `song`) resolve through the same cache as in
+ * queries, with a fresh loader per event, within MAX_UPSTREAM_COST per event
+ * (src/server/plugins/use-upstream-cost-limit.ts).
  */
 import type { MilestoneRecord } from '../upstream/records.js';
 import { builder } from './builder.js';

@@ -230,6 +230,33 @@ function rawPost(
   });
 }
 
+describe('variables', () => {
+  /** A body whose variable `name` is arrays nested `depth` deep: 9 KB, past JSON.stringify's stack. */
+  const nested = async (query: string, name: string, depth: number): Promise<GraphQLResponse> => {
+    const response = await fetch(`${stack.url}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/graphql-response+json' },
+      body: `{"query":${JSON.stringify(query)},"variables":{"${name}":${'['.repeat(depth)}${']'.repeat(depth)}}}`,
+    });
+    return {
+      status: response.status,
+      headers: response.headers,
+      body: (await response.json()) as GraphQLResponse['body'],
+    };
+  };
+
+  it('nested thousands deep, declared or not, get a clear answer and cost nothing', async () => {
+    const calls = stack.simulator.calls.length;
+    const undeclared = await nested('{ __typename }', 'v', 4_500);
+    expectWellFormed(undeclared);
+    expect(undeclared.body.data).toEqual({ __typename: 'Query' });
+    const declared = await nested('query ($ids: [ID!]!) { nodes(ids: $ids) { id } }', 'ids', 4_500);
+    expectWellFormed(declared);
+    expect(declared.body.errors?.[0]?.extensions?.code).toBe('BAD_USER_INPUT');
+    expect(stack.simulator.calls.length).toBe(calls);
+  });
+});
+
 describe('headers', () => {
   /** Header values HTTP can carry: tab, visible ASCII, spaces and obsolete text (0x80–0xFF). */
   const headerValue = () =>

@@ -259,6 +259,30 @@ describe('cost limit at the gateway', () => {
     expect(stack.simulator.calls.length).toBe(calls);
   });
 
+  it('refuses a subscription whose every event could cost more than the maximum, before it starts', async () => {
+    // 1 + 100 songs' featured artists... as a query it is refused: each event would cost as much.
+    const selection =
+      'milestoneCrossed { threshold artist { songs(first: 100) { nodes { featuredArtists { followers } } } } }';
+    const asQuery = await stack.query(
+      `{ recentMilestones(first: 1) { nodes { artist { songs(first: 100) { nodes { featuredArtists { followers } } } } } } }`,
+    );
+    expect(asQuery.body.errors?.[0]?.extensions?.code).toBe('QUERY_TOO_COSTLY');
+    const calls = stack.simulator.calls.length;
+    const response = await fetch(
+      `${stack.url}/graphql?${new URLSearchParams({ query: `subscription { ${selection} }` })}`,
+      { headers: { accept: 'text/event-stream' } },
+    );
+    // The stream says it once and ends: nothing stays subscribed.
+    const text = await response.text();
+    const data = text
+      .split('\n')
+      .filter((line) => line.startsWith('data: '))
+      .map((line) => JSON.parse(line.slice(6)) as { errors?: { extensions?: object }[] })
+      .find((event) => event.errors !== undefined);
+    expect(data?.errors?.[0]?.extensions).toMatchObject({ code: 'QUERY_TOO_COSTLY', maximum: 100 });
+    expect(stack.simulator.calls.length).toBe(calls);
+  });
+
   // Subscriptions answer over SSE: test/live runs them.
   const queries = examples.filter(({ query }) => !/^subscription /m.test(query));
   it.each(queries)(

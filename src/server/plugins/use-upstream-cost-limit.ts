@@ -1,6 +1,6 @@
 /**
- * Refuses, before it runs, an operation whose worst-case upstream calls
- * exceed `maxCost`: a QUERY_TOO_COSTLY error with the estimate and the
+ * Refuses, before it runs, an operation (a subscription: each of its events)
+ * whose worst-case upstream calls exceed `maxCost`: a QUERY_TOO_COSTLY error with the estimate and the
  * maximum, and no upstream call. The estimate of every operation, refused or
  * not, is kept for the cost report (`extensions.cost.estimated`).
  *
@@ -19,7 +19,31 @@ export const DEFAULT_MAX_UPSTREAM_COST = 100;
 const DOCUMENTS_KEPT = 1_000;
 const ESTIMATES_PER_DOCUMENT = 64;
 
+/**
+ * Variables written out longer than this are estimated afresh each time instead of kept: any
+ * client may send megabytes of them (undeclared ones included), and kept, they would be memory
+ * the client chooses, up to DOCUMENTS_KEPT × ESTIMATES_PER_DOCUMENT times over.
+ */
+const MAX_KEPT_VARIABLES_CHARS = 512;
+
 const estimates = new WeakMap<object, number>();
+
+/** The estimate's key among a document's, or undefined when it is not worth keeping. */
+function estimateKey(
+  operationName: string | null | undefined,
+  variables: unknown,
+): string | undefined {
+  let written: string;
+  try {
+    written = JSON.stringify(variables ?? null);
+  } catch {
+    // Nested past the stack (a 9 KB body can be): graphql-js refuses such a value on its own.
+    return undefined;
+  }
+  return written.length > MAX_KEPT_VARIABLES_CHARS
+    ? undefined
+    : `${operationName ?? ''}\n${written}`;
+}
 
 /** The estimate made for this request's context, if the operation got as far as execution. */
 export function estimatedCostOf(context: object): number | undefined {
@@ -51,8 +75,8 @@ export function useUpstreamCostLimit({
       estimates = new LRUCache({ max: ESTIMATES_PER_DOCUMENT });
       byDocument.set(args.document, estimates);
     }
-    const key = `${args.operationName ?? ''}\n${JSON.stringify(args.variableValues ?? null)}`;
-    let upstreamCalls = estimates.get(key);
+    const key = estimateKey(args.operationName, args.variableValues);
+    let upstreamCalls = key === undefined ? undefined : estimates.get(key);
     if (upstreamCalls === undefined) {
       upstreamCalls = estimateUpstreamCost(
         args.schema,
@@ -60,16 +84,23 @@ export function useUpstreamCostLimit({
         args.operationName,
         args.variableValues,
       ).upstreamCalls;
-      estimates.set(key, upstreamCalls);
+      if (key !== undefined) estimates.set(key, upstreamCalls);
     }
     return upstreamCalls;
   };
-  return {
-    onExecute({ args, setResultAndStopExecution }) {
-      const upstreamCalls = estimateOf(args);
-      estimates.set(args.contextValue, upstreamCalls);
-      if (upstreamCalls > maxCost)
-        setResultAndStopExecution({ errors: [queryTooCostly(upstreamCalls, maxCost)] });
-    },
+  const limit = ({
+    args,
+    setResultAndStopExecution,
+  }: {
+    args: Parameters<typeof estimateOf>[0] & { contextValue: object };
+    setResultAndStopExecution: (result: { errors: ReturnType<typeof queryTooCostly>[] }) => void;
+  }): void => {
+    const upstreamCalls = estimateOf(args);
+    estimates.set(args.contextValue, upstreamCalls);
+    if (upstreamCalls > maxCost)
+      setResultAndStopExecution({ errors: [queryTooCostly(upstreamCalls, maxCost)] });
   };
+  // A subscription's selection is resolved again for every event, for every subscriber: each
+  // event may cost what a query of the same selection would, so the same limit applies.
+  return { onExecute: limit, onSubscribe: limit };
 }
