@@ -113,6 +113,7 @@ const environment = z.object({
   RATE_LIMIT_REQUESTS: integer(120, 0, 1_000_000),
   RATE_LIMIT_WINDOW_SECONDS: integer(60, 1, DAY_SECONDS),
   RATE_LIMIT_TRUST_PROXY: flag(false),
+  SUBSCRIPTIONS_PER_CLIENT: integer(10, 1, 10_000),
   SHUTDOWN_TIMEOUT_MS: integer(10_000, 0, 600_000),
   REDIS_URL: optionalText.pipe(
     z
@@ -286,6 +287,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig 
               windowSeconds: e.RATE_LIMIT_WINDOW_SECONDS,
               trustProxy: e.RATE_LIMIT_TRUST_PROXY,
             },
+      subscriptionsPerClient: e.SUBSCRIPTIONS_PER_CLIENT,
     },
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
     scaleOut: {

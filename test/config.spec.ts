@@ -81,6 +81,14 @@ describe('configuration from the environment', () => {
     );
   });
 
+  it('SUBSCRIPTIONS_PER_CLIENT: 10 by default, a whole number from 1', () => {
+    expect(loadConfig({}).protection.subscriptionsPerClient).toBe(10);
+    expect(loadConfig({ SUBSCRIPTIONS_PER_CLIENT: '3' }).protection.subscriptionsPerClient).toBe(3);
+    expect(() => loadConfig({ SUBSCRIPTIONS_PER_CLIENT: '0' })).toThrow(
+      /SUBSCRIPTIONS_PER_CLIENT: must be at least 1/,
+    );
+  });
+
   it('names every bad value with its reason, all at once', () => {
     expect(() =>
       loadConfig({

@@ -89,6 +89,14 @@ export function clientRateLimited(
   );
 }
 
+/** Past the per-client bound of open subscriptions (use-subscription-limit.ts). */
+export function tooManySubscriptions(perClient: number): GraphQLError {
+  return new GraphQLError(
+    `Too many open subscriptions: at most ${perClient} at once per client. Close one to open another.`,
+    { extensions: { code: 'TOO_MANY_SUBSCRIPTIONS', maximum: perClient, http: { status: 429 } } },
+  );
+}
+
 /** Automatic Persisted Queries: the client must send the query with its hash once (Apollo's wording, which its links match). */
 export function persistedQueryNotFound(): GraphQLError {
   return new GraphQLError('PersistedQueryNotFound', {

@@ -69,6 +69,7 @@ import {
   useRequestSizeLimit,
 } from './plugins/use-request-size-limit.js';
 import { type ShapeLimitOptions, useShapeLimits } from './plugins/use-shape-limits.js';
+import { useSubscriptionLimit } from './plugins/use-subscription-limit.js';
 import { useTracing } from './plugins/use-tracing.js';
 import {
   DEFAULT_MAX_UPSTREAM_COST,
@@ -97,6 +98,8 @@ export interface ProtectionOptions {
   readonly httpCacheMaxAgeSeconds?: number;
   /** Per-client rate limit in server-key mode; absent: none. */
   readonly rateLimit?: ClientRateLimitOptions;
+  /** Subscriptions one client may hold open at once on this replica (default 10). */
+  readonly subscriptionsPerClient?: number;
 }
 
 export interface GatewayOptions {
@@ -334,6 +337,10 @@ export function createGateway(options: GatewayOptions) {
       usePersistedOperations({ mode: persistedMode, manifest }),
       ...useShapeLimits(protection.shape),
       useQueryOperationsOnly(),
+      useSubscriptionLimit({
+        perClient: protection.subscriptionsPerClient,
+        trustProxy: options.stores?.trustProxy ?? protection.rateLimit?.trustProxy ?? false,
+      }),
       // @defer/@stream: the slow parts of a page arrive as multipart/mixed (or SSE) incremental payloads.
       useDeferStream(),
       useRequestErrorCodes(),
