@@ -119,6 +119,23 @@ describe('GET parameters that are not JSON', () => {
   });
 });
 
+describe('a POST body that is not JSON', () => {
+  it('is 400 BAD_REQUEST, and the answer does not quote the body back', async () => {
+    const body = '{"query": <script>alert(1)</script>';
+    for (const accept of ['application/graphql-response+json', 'application/json']) {
+      const answer = await withoutUpstreamCalls(() =>
+        send(stack, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', accept },
+          body,
+        }),
+      );
+      expect([answer.status, answer.codes]).toEqual([400, ['BAD_REQUEST']]);
+      expect(JSON.stringify(answer.body)).not.toContain('script');
+    }
+  });
+});
+
 describe('media types', () => {
   it('multipart bodies are refused with 415 BAD_REQUEST, operations unread', async () => {
     const form = new FormData();

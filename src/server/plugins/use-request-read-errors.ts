@@ -3,7 +3,8 @@
  * unexpected error: a GET whose `variables` or `extensions` is not JSON (or
  * not even URL-decodable, `variables=%`), and a POST in a media type the
  * gateway does not read (multipart among them: the schema has no uploads,
- * so Yoga's multipart parser is off) is refused with 415.
+ * so Yoga's multipart parser is off) is refused with 415. None of them
+ * quotes the request back.
  */
 import { GraphQLError } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
@@ -30,7 +31,7 @@ export function useRequestReadErrors(): Plugin {
         try {
           return await requestParser(original);
         } catch (error) {
-          if (error instanceof GraphQLError) throw error;
+          if (error instanceof GraphQLError) throw withoutOriginal(error);
           throw badRequest(
             'The request parameters cannot be read: `variables` and `extensions` must be URL-encoded JSON',
           );
@@ -39,4 +40,17 @@ export function useRequestReadErrors(): Plugin {
       setRequestParser(guarded);
     },
   };
+}
+
+/**
+ * Yoga's own refusals (a body that is not JSON, say) carry the parser's message in
+ * `extensions.originalError`, and that message quotes the body back: a page that shows the
+ * answer would show what the client sent. Only the error's name stays, which is also what
+ * keeps the answer's 400 (Yoga reads it to tell a request it could not read from one it ran).
+ */
+function withoutOriginal(error: GraphQLError): GraphQLError {
+  const original = error.extensions.originalError as { name?: unknown } | undefined;
+  if (original === undefined) return error;
+  (error.extensions as Record<string, unknown>).originalError = { name: original.name };
+  return error;
 }
