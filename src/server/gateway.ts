@@ -69,6 +69,7 @@ import {
   useRequestSizeLimit,
 } from './plugins/use-request-size-limit.js';
 import { type ShapeLimitOptions, useShapeLimits } from './plugins/use-shape-limits.js';
+import { useStreamArguments } from './plugins/use-stream-arguments.js';
 import { useTracing } from './plugins/use-tracing.js';
 import {
   DEFAULT_MAX_UPSTREAM_COST,
@@ -361,6 +362,7 @@ export function createGateway(options: GatewayOptions) {
           : {}),
       }),
       // After both: a refused operation still gets its cost report (with the estimate), and never runs.
+      useStreamArguments(),
       useUpstreamCostLimit({ maxCost: protection.maxUpstreamCost }),
       useRequestLog(options.logger),
     ],
