@@ -20,7 +20,7 @@ import {
   nodeLoaders,
   songFromSummary,
 } from './refs.js';
-import { listItems, reportDropped } from './upstream-fields.js';
+import { listItems, reportDropped, upstreamList } from './upstream-fields.js';
 
 builder.node(ArtistRef, {
   description:
@@ -213,7 +213,7 @@ builder.queryFields((t) => ({
         };
         return pagedConnection(
           args,
-          (page) => c.loader.load(endpoints.artistsPage(page, filter)),
+          upstreamList(c, (page) => endpoints.artistsPage(page, filter)),
           (artist, cursor): Edge<ArtistShape> => ({ cursor, node: artistFromSummary(artist) }),
           (dropped) => reportDropped(dropped, c, info),
         );
