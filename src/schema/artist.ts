@@ -1,6 +1,6 @@
 import { endpoints } from '../upstream/endpoints.js';
 import { builder } from './builder.js';
-import { arrayConnection, type Edge, pagedConnection } from './connections.js';
+import { arrayConnection, type Edge, pagedConnection, windowRequest } from './connections.js';
 import { ArtistSortEnum } from './enums.js';
 import { countryArg, letterArg, optionalTextArg, slugArg, thresholdArg } from './inputs.js';
 import {
@@ -107,10 +107,12 @@ builder.node(ArtistRef, {
         nullable: true,
         description: 'All songs of the artist, most-streamed first.',
         resolve: async (a, args, c, info) => {
+          // Refused arguments cost no read (the cold fan-out makes the same check: prefetch.ts).
+          const window = windowRequest(args);
           const songs = await c.loader.load(
             endpoints.songsOfArtist(a.slug, c.assumptions.songsOfArtistLimit),
           );
-          return arrayConnection(args, listItems(songs, c, info)?.map(songFromSummary) ?? []);
+          return arrayConnection(window, listItems(songs, c, info)?.map(songFromSummary) ?? []);
         },
       },
       {

@@ -54,7 +54,8 @@ export function cursorToOffset(cursor: string, name: string): number {
   return offset;
 }
 
-interface WindowRequest {
+/** The four arguments, checked; offsets are those the cursors name. */
+export interface WindowRequest {
   readonly first: number | null;
   readonly last: number | null;
   readonly afterOffset: number | null;
@@ -119,8 +120,11 @@ function connectionOf<T, E extends Edge<unknown>>(
 }
 
 /** A connection over a list the gateway already holds whole (e.g. all songs of an artist). */
-export function arrayConnection<T>(args: ConnectionArgs, items: readonly T[]): Connection<Edge<T>> {
-  const { start, end } = windowBounds(windowRequest(args), items.length);
+export function arrayConnection<T>(
+  request: WindowRequest,
+  items: readonly T[],
+): Connection<Edge<T>> {
+  const { start, end } = windowBounds(request, items.length);
   return connectionOf(
     items.slice(start, end),
     start,
