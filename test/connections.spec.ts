@@ -87,6 +87,8 @@ describe('artists connection', () => {
       { first: 10, after: 'not-a-cursor' },
       { first: 10, after: Buffer.from('offset:-3').toString('base64url') },
       { first: 10, after: Buffer.from('offset:1e3').toString('base64url') },
+      { first: 10, after: Buffer.from('offset:9007199254740993').toString('base64url') },
+      { last: 10, before: Buffer.from('offset:100000001').toString('base64url') },
       { last: 10, before: 'x'.repeat(10_000) },
     ];
     for (const variables of cases) {

@@ -79,6 +79,11 @@ export class RequestLoader {
     this.#loader.load(request).catch(() => undefined);
   }
 
+  /** The length of the list `page` belongs to, if a current page of it has told it (no call is made to find out). */
+  knownTotal(page: UpstreamRequest<unknown>): Promise<number | undefined> {
+    return this.upstream.knownTotal(page, this.caller, this.stats);
+  }
+
   /** Whether the upstream recently answered not-found for this resource (no call is made to find out). */
   knownMissing(request: UpstreamRequest<unknown>): Promise<boolean> {
     return this.upstream.knownMissing(request, this.caller);

@@ -13,7 +13,7 @@ import {
   nodeLoaders,
   songFromSummary,
 } from './refs.js';
-import { fromRecordRequired, listItems, reportDropped } from './upstream-fields.js';
+import { fromRecordRequired, listItems, reportDropped, upstreamList } from './upstream-fields.js';
 
 builder.node(AlbumRef, {
   description: 'An album, single or EP, with its tracks.',
@@ -136,7 +136,7 @@ builder.queryFields((t) => ({
         };
         return pagedConnection(
           args,
-          (page) => c.loader.load(endpoints.albumsPage(page, filter)),
+          upstreamList(c, (page) => endpoints.albumsPage(page, filter)),
           (album, cursor): Edge<AlbumShape> => ({ cursor, node: albumFromSummary(album) }),
           (dropped) => reportDropped(dropped, c, info),
         );

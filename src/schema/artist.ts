@@ -1,6 +1,6 @@
 import { endpoints } from '../upstream/endpoints.js';
 import { builder } from './builder.js';
-import { arrayConnection, type Edge, pagedConnection } from './connections.js';
+import { arrayConnection, type Edge, pagedConnection, windowRequest } from './connections.js';
 import { ArtistSortEnum } from './enums.js';
 import { countryArg, letterArg, optionalTextArg, slugArg, thresholdArg } from './inputs.js';
 import {
@@ -20,7 +20,7 @@ import {
   nodeLoaders,
   songFromSummary,
 } from './refs.js';
-import { listItems, reportDropped } from './upstream-fields.js';
+import { listItems, reportDropped, upstreamList } from './upstream-fields.js';
 
 builder.node(ArtistRef, {
   description:
@@ -107,10 +107,12 @@ builder.node(ArtistRef, {
         nullable: true,
         description: 'All songs of the artist, most-streamed first.',
         resolve: async (a, args, c, info) => {
+          // Refused arguments cost no read (the cold fan-out makes the same check: prefetch.ts).
+          const window = windowRequest(args);
           const songs = await c.loader.load(
             endpoints.songsOfArtist(a.slug, c.assumptions.songsOfArtistLimit),
           );
-          return arrayConnection(args, listItems(songs, c, info)?.map(songFromSummary) ?? []);
+          return arrayConnection(window, listItems(songs, c, info)?.map(songFromSummary) ?? []);
         },
       },
       {
@@ -213,7 +215,7 @@ builder.queryFields((t) => ({
         };
         return pagedConnection(
           args,
-          (page) => c.loader.load(endpoints.artistsPage(page, filter)),
+          upstreamList(c, (page) => endpoints.artistsPage(page, filter)),
           (artist, cursor): Edge<ArtistShape> => ({ cursor, node: artistFromSummary(artist) }),
           (dropped) => reportDropped(dropped, c, info),
         );

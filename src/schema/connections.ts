@@ -5,7 +5,8 @@
  * then served from whole upstream pages of the endpoint's maximum size, read
  * through the request loader and sliced here. Any window of up to 100 items
  * touches at most two upstream pages, and windows of other sizes or offsets
- * reuse the same cached pages.
+ * reuse the same cached pages. Once a page of a list has told its length,
+ * a window at or past the end is answered without reading anything.
  */
 import { MAX_PAGE_SIZE } from '../upstream/endpoints.js';
 import type { DroppedRecord, Page } from '../upstream/records.js';
@@ -53,7 +54,8 @@ export function cursorToOffset(cursor: string, name: string): number {
   return offset;
 }
 
-interface WindowRequest {
+/** The four arguments, checked; offsets are those the cursors name. */
+export interface WindowRequest {
   readonly first: number | null;
   readonly last: number | null;
   readonly afterOffset: number | null;
@@ -78,6 +80,9 @@ export function windowRequest(args: ConnectionArgs, maxSize = MAX_PAGE_SIZE): Wi
 
 /** The [start, end) slice a window asks for, given as much of the total as is known. */
 function windowBounds(request: WindowRequest, total: number): { start: number; end: number } {
+  // A cursor at or past the end names no item of the list: an empty window at the end, either way.
+  if ((request.afterOffset ?? -1) >= total || (request.beforeOffset ?? -1) >= total)
+    return { start: total, end: total };
   let start = request.afterOffset === null ? 0 : request.afterOffset + 1;
   let end = Math.max(start, Math.min(request.beforeOffset ?? total, total));
   if (request.first !== null) end = Math.min(end, start + request.first);
@@ -115,8 +120,11 @@ function connectionOf<T, E extends Edge<unknown>>(
 }
 
 /** A connection over a list the gateway already holds whole (e.g. all songs of an artist). */
-export function arrayConnection<T>(args: ConnectionArgs, items: readonly T[]): Connection<Edge<T>> {
-  const { start, end } = windowBounds(windowRequest(args), items.length);
+export function arrayConnection<T>(
+  request: WindowRequest,
+  items: readonly T[],
+): Connection<Edge<T>> {
+  const { start, end } = windowBounds(request, items.length);
   return connectionOf(
     items.slice(start, end),
     start,
@@ -125,36 +133,49 @@ export function arrayConnection<T>(args: ConnectionArgs, items: readonly T[]): C
   );
 }
 
-/**
- * A connection over a paginated upstream endpoint. `fetchPage(n)` reads page
- * n (1-based) at MAX_PAGE_SIZE; `toEdge` may add fields to each edge.
- */
+/** A paginated upstream list (one filter) as a connection reads it. */
+export interface PagedList<T> {
+  /** Page `page` (1-based) of MAX_PAGE_SIZE items. */
+  page(page: number): Promise<Page<T>>;
+  /** The list's length when a page of it has already told it; never calls the upstream. */
+  knownTotal(): Promise<number | undefined>;
+}
+
+/** A connection over a paginated upstream list; `toEdge` may add fields to each edge. */
 export async function pagedConnection<T, E extends Edge<unknown>>(
   args: ConnectionArgs,
-  fetchPage: (page: number) => Promise<Page<T>>,
+  list: PagedList<T>,
   toEdge: (item: T, cursor: string) => E,
   onDropped: (dropped: readonly DroppedRecord[]) => void,
 ): Promise<Connection<E>> {
   const request = windowRequest(args);
   const pageOf = (offset: number) => Math.floor(offset / MAX_PAGE_SIZE) + 1;
 
-  // Counting back from the end needs the total first; page 1 tells it (and is often needed anyway).
-  let total = Number.POSITIVE_INFINITY;
-  if (request.last !== null && request.beforeOffset === null) total = (await fetchPage(1)).total;
+  // Where a window from a cursor or from the end lies depends on the list's length: known, it
+  // picks the pages to read, and a window past the end reads none, however far the cursor points.
+  const fromCursorOrEnd =
+    request.afterOffset !== null || request.beforeOffset !== null || request.last !== null;
+  let known = fromCursorOrEnd ? await list.knownTotal() : undefined;
+  // Counting back from the end needs the length first; page 1 tells it (and is often needed anyway).
+  if (known === undefined && request.last !== null && request.beforeOffset === null)
+    known = (await list.page(1)).total;
 
-  const wanted = windowBounds(request, total);
+  const wanted = windowBounds(request, known ?? Number.POSITIVE_INFINITY);
+  if (known !== undefined && wanted.end <= wanted.start)
+    return connectionOf([], wanted.start, known, toEdge);
   const firstPage = pageOf(wanted.start);
   const lastPage = wanted.end > wanted.start ? pageOf(wanted.end - 1) : firstPage;
   const pages = await Promise.all(
-    Array.from({ length: lastPage - firstPage + 1 }, (_, index) => fetchPage(firstPage + index)),
+    Array.from({ length: lastPage - firstPage + 1 }, (_, index) => list.page(firstPage + index)),
   );
-  total = pages[0]?.total ?? 0;
+  const total = pages[0]?.total ?? 0;
 
   const { start, end } = windowBounds(request, total);
   const offsetOfLoaded = (firstPage - 1) * MAX_PAGE_SIZE;
   const loaded = pages.flatMap(slotsOf);
   const from = start - offsetOfLoaded;
-  const slots = loaded.slice(from, end - offsetOfLoaded);
+  // Before the pages read only if the length changed since it was learnt: no items rather than wrong ones.
+  const slots = from < 0 ? [] : loaded.slice(from, end - offsetOfLoaded);
   const dropped: DroppedRecord[] = [];
   slots.forEach((slot, index) => {
     if (slot === undefined && from + index < loaded.length) {

@@ -33,6 +33,16 @@ export function badUserInput(message: string, argumentName?: string): GraphQLErr
   });
 }
 
+/**
+ * An argument refused before execution starts (nothing runs): HTTP 400 under
+ * `application/graphql-response+json`, as for variables that cannot be coerced.
+ */
+export function badUserInputBeforeExecution(message: string, argumentName: string): GraphQLError {
+  return new GraphQLError(message, {
+    extensions: { code: 'BAD_USER_INPUT', argumentName, http: { spec: true, status: 400 } },
+  });
+}
+
 /** The whole request fails with HTTP 401: no data is served to an unknown key. */
 export function unauthenticated(message: string): GraphQLError {
   return new GraphQLError(message, {

@@ -18,6 +18,7 @@ import {
   reportDropped,
   requiredField,
   upstreamField,
+  upstreamList,
 } from './upstream-fields.js';
 
 const STREAMS_SUFFIX = '_streams';
@@ -112,7 +113,7 @@ builder.queryFields((t) => ({
       resolve: (_, args, c, info) =>
         pagedConnection(
           args,
-          (page) => c.loader.load(endpoints.recentMilestonesPage(page, args.isAfrobeats)),
+          upstreamList(c, (page) => endpoints.recentMilestonesPage(page, args.isAfrobeats)),
           (milestone, cursor) => ({ cursor, node: milestone }),
           (dropped) => reportDropped(dropped, c, info),
         ),
@@ -142,7 +143,7 @@ builder.queryFields((t) => ({
       resolve: (_, args, c, info) =>
         pagedConnection(
           args,
-          (page) => c.loader.load(endpoints.artistsByTierPage(args.tier, page, args.isAfrobeats)),
+          upstreamList(c, (page) => endpoints.artistsByTierPage(args.tier, page, args.isAfrobeats)),
           (record: TierArtistRecord, cursor): TierEdge<ArtistShape> => ({
             cursor,
             node: artistFromSummary(record.artist),
@@ -185,7 +186,7 @@ builder.queryFields((t) => ({
       resolve: (_, args, c, info) =>
         pagedConnection(
           args,
-          (page) => c.loader.load(endpoints.songsByTierPage(args.tier, page)),
+          upstreamList(c, (page) => endpoints.songsByTierPage(args.tier, page)),
           (record: TierSongRecord, cursor): TierEdge<SongShape> => ({
             cursor,
             node: songFromSummary(record.song),

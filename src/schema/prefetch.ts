@@ -7,20 +7,32 @@
  *
  * The children read through the same request loader later and find the
  * reads already under way. A child whose field carries a directive
- * (@skip/@include) is not prefetched: it may not run.
+ * (@skip/@include) is not prefetched: it may not run; nor is one whose
+ * arguments its resolver will refuse (it reads nothing then).
  */
-import { type FieldNode, type GraphQLResolveInfo, Kind, type SelectionSetNode } from 'graphql';
+import {
+  type FieldNode,
+  type GraphQLResolveInfo,
+  getArgumentValues,
+  getNamedType,
+  isObjectType,
+  Kind,
+  type SelectionSetNode,
+} from 'graphql';
 import { endpoints, type UpstreamRequest } from '../upstream/endpoints.js';
+import { windowRequest } from './connections.js';
 import type { GatewayContext } from './context.js';
 
-/** Names of the fields selected directly under the resolving field, through fragments. */
-export function selectedChildren(info: GraphQLResolveInfo): Set<string> {
-  const names = new Set<string>();
+/** The fields selected directly under the resolving field, by name, through fragments. */
+export function selectedChildren(info: GraphQLResolveInfo): Map<string, FieldNode[]> {
+  const fields = new Map<string, FieldNode[]>();
   const visit = (selectionSet: SelectionSetNode | undefined, seenFragments: Set<string>): void => {
     for (const selection of selectionSet?.selections ?? []) {
       if ((selection.directives?.length ?? 0) > 0) continue;
-      if (selection.kind === Kind.FIELD) names.add(selection.name.value);
-      else if (selection.kind === Kind.INLINE_FRAGMENT)
+      if (selection.kind === Kind.FIELD) {
+        const name = selection.name.value;
+        fields.set(name, [...(fields.get(name) ?? []), selection]);
+      } else if (selection.kind === Kind.INLINE_FRAGMENT)
         visit(selection.selectionSet, seenFragments);
       else if (!seenFragments.has(selection.name.value)) {
         seenFragments.add(selection.name.value);
@@ -29,20 +41,52 @@ export function selectedChildren(info: GraphQLResolveInfo): Set<string> {
     }
   };
   for (const node of info.fieldNodes as readonly FieldNode[]) visit(node.selectionSet, new Set());
-  return names;
+  return fields;
 }
 
-/** The reads of an artist's fields that need only its slug, for the children selected. */
+interface ChildRead {
+  read(slug: string, context: GatewayContext): UpstreamRequest<unknown>;
+  /** The check the child's resolver makes of its arguments before it reads: throws to refuse them. */
+  readonly checkArgs?: (args: Record<string, unknown>) => unknown;
+}
+
+/** The children of an artist that need only its slug, and what each reads. */
+const ARTIST_CHILDREN: Readonly<Record<string, ChildRead>> = {
+  history: { read: (slug) => endpoints.artistHistory(slug) },
+  milestones: { read: (slug) => endpoints.timeline(slug) },
+  songs: {
+    read: (slug, context) => endpoints.songsOfArtist(slug, context.assumptions.songsOfArtistLimit),
+    checkArgs: windowRequest,
+  },
+};
+
+/** Whether the child's resolver accepts this field's arguments, with the request's variables. */
+function accepted(child: ChildRead, node: FieldNode, info: GraphQLResolveInfo): boolean {
+  if (child.checkArgs === undefined) return true;
+  const parent = getNamedType(info.returnType);
+  const field = isObjectType(parent) ? parent.getFields()[node.name.value] : undefined;
+  if (field === undefined) return false;
+  try {
+    child.checkArgs(getArgumentValues(field, node, info.variableValues));
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The reads of an artist's selected fields that need only its slug and will be made. */
 function artistChildReads(
   slug: string,
-  children: Set<string>,
+  info: GraphQLResolveInfo,
   context: GatewayContext,
 ): UpstreamRequest<unknown>[] {
   const reads: UpstreamRequest<unknown>[] = [];
-  if (children.has('history')) reads.push(endpoints.artistHistory(slug));
-  if (children.has('milestones')) reads.push(endpoints.timeline(slug));
-  if (children.has('songs'))
-    reads.push(endpoints.songsOfArtist(slug, context.assumptions.songsOfArtistLimit));
+  for (const [name, nodes] of selectedChildren(info)) {
+    const child = ARTIST_CHILDREN[name];
+    // One accepted selection is enough: aliases of a field share its read.
+    if (child !== undefined && nodes.some((node) => accepted(child, node, info)))
+      reads.push(child.read(slug, context));
+  }
   return reads;
 }
 
@@ -56,7 +100,7 @@ export async function prefetchArtistChildren(
   info: GraphQLResolveInfo,
   context: GatewayContext,
 ): Promise<void> {
-  const reads = artistChildReads(slug, selectedChildren(info), context);
+  const reads = artistChildReads(slug, info, context);
   if (reads.length === 0 || (await context.loader.knownMissing(endpoints.artist(slug)))) return;
   for (const read of reads) context.loader.prefetch(read);
 }

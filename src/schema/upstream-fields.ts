@@ -6,8 +6,10 @@
  * list's path and the record's index, so the list's other records survive.
  */
 import { type GraphQLResolveInfo, responsePathAsArray } from 'graphql';
+import type { UpstreamRequest } from '../upstream/endpoints.js';
 import { UpstreamError } from '../upstream/errors.js';
-import type { DroppedRecord, RecordList, UpstreamRecord } from '../upstream/records.js';
+import type { DroppedRecord, Page, RecordList, UpstreamRecord } from '../upstream/records.js';
+import type { PagedList } from './connections.js';
 import type { GatewayContext } from './context.js';
 
 function unreadableField(key: string, reason: string | undefined): UpstreamError {
@@ -76,4 +78,15 @@ export function listItems<T>(
   if (list === null) return null;
   reportDropped(list.dropped, context, info);
   return list.items;
+}
+
+/** The pages of one upstream list (`pageRequest(n)` for page n), read through the request's loader. */
+export function upstreamList<T>(
+  context: GatewayContext,
+  pageRequest: (page: number) => UpstreamRequest<Page<T>>,
+): PagedList<T> {
+  return {
+    page: (page) => context.loader.load(pageRequest(page)),
+    knownTotal: () => context.loader.knownTotal(pageRequest(1)),
+  };
 }

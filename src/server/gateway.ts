@@ -69,6 +69,7 @@ import {
   useRequestSizeLimit,
 } from './plugins/use-request-size-limit.js';
 import { type ShapeLimitOptions, useShapeLimits } from './plugins/use-shape-limits.js';
+import { useStreamArguments } from './plugins/use-stream-arguments.js';
 import { useSubscriptionLimit } from './plugins/use-subscription-limit.js';
 import { useTracing } from './plugins/use-tracing.js';
 import {
@@ -368,6 +369,7 @@ export function createGateway(options: GatewayOptions) {
           : {}),
       }),
       // After both: a refused operation still gets its cost report (with the estimate), and never runs.
+      useStreamArguments(),
       useUpstreamCostLimit({ maxCost: protection.maxUpstreamCost }),
       useRequestLog(options.logger),
     ],

@@ -109,10 +109,34 @@ export class CachedUpstream {
 
   /** True when a fresh cached answer says the resource does not exist; never calls the upstream. */
   async knownMissing(request: UpstreamRequest<unknown>, caller: Caller): Promise<boolean> {
-    if (caller.mode === 'client' && (await this.options.keys.status(caller.keyId)) !== 'accepted')
-      return false;
-    const cached = await this.options.cache.get(request.key);
+    const cached = await this.#trustedEntry(request.key, caller);
     return cached !== undefined && cached.outcome === 'not-found' && cached.freshUntil > Date.now();
+  }
+
+  /**
+   * The length of the list `request` is a page of, when a page of it read in
+   * the current generation told it (kept in the shared cache, so every
+   * replica knows it); undefined otherwise. Never calls the upstream.
+   */
+  async knownTotal(
+    request: UpstreamRequest<unknown>,
+    caller: Caller,
+    stats: RequestStats,
+  ): Promise<number | undefined> {
+    if (request.list === undefined) return undefined;
+    const cached = await this.#trustedEntry(totalKey(request.list.key), caller);
+    if (cached === undefined || !this.#servable(cached) || typeof cached.value !== 'number')
+      return undefined;
+    // An answer built on this length is no fresher than the page that told it.
+    stats.answeredFrom(cached.freshUntil);
+    return cached.value;
+  }
+
+  /** The cached entry for `key`, if this caller may read the cache (a client key the upstream accepted). */
+  async #trustedEntry(key: string, caller: Caller): Promise<CacheEntry | undefined> {
+    if (caller.mode === 'client' && (await this.options.keys.status(caller.keyId)) !== 'accepted')
+      return undefined;
+    return this.options.cache.get(key);
   }
 
   async read<T>(request: UpstreamRequest<T>, caller: Caller, stats: RequestStats): Promise<T> {
@@ -233,7 +257,7 @@ export class CachedUpstream {
     const entry = await this.#fetch(request, caller, stats, 'poll');
     return {
       value: unwrap<T>(entry, request),
-      keep: () => this.options.cache.set(request.key, { ...entry, ...this.#stamp() }),
+      keep: () => this.#store(request, { ...entry, ...this.#stamp() }),
     };
   }
 
@@ -392,8 +416,20 @@ export class CachedUpstream {
     signal = AbortSignal.timeout(this.options.deadlineMs),
   ): Promise<CacheEntry> {
     const entry = await this.#fetch(request, caller, stats, purpose, signal);
-    await this.options.cache.set(request.key, entry);
+    await this.#store(request, entry);
     return entry;
+  }
+
+  /** Keeps an answer, and for a page of a list the list's length, read at the same time and as fresh. */
+  async #store(request: UpstreamRequest<unknown>, entry: CacheEntry): Promise<void> {
+    const { cache } = this.options;
+    const list = request.list;
+    if (list === undefined || entry.outcome !== 'value') return cache.set(request.key, entry);
+    const total = list.totalOf(entry.value);
+    await Promise.all([
+      cache.set(request.key, entry),
+      cache.set(totalKey(list.key), { ...entry, value: total, bytes: String(total).length }),
+    ]);
   }
 
   /** One upstream read (retries included) made into a cache entry: a record, or a not-found answer. */
@@ -538,6 +574,11 @@ const KNOWN_REQUESTS = 20_000;
 
 /** How often a process waiting for another replica's fetch looks for its answer. */
 const PEER_POLL_MS = 25;
+
+/** Where a list's length is kept; upstream keys are paths (`/api/...`), so this prefix never collides with one. */
+function totalKey(listKey: string): string {
+  return `list-total ${listKey}`;
+}
 
 function pathOf(request: UpstreamRequest<unknown>): string {
   return request.key.split('?')[0] ?? request.key;

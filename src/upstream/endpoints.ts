@@ -33,7 +33,7 @@ import {
   readTierSong,
   readTimeline,
 } from './readers.js';
-import type { AlbumType, RecordList, SongSummary } from './records.js';
+import type { AlbumType, Page, RecordList, SongSummary } from './records.js';
 
 export const API_PREFIX = ['api', 'v1'] as const;
 /** Largest `limit` the paginated endpoints, leaderboards and trending lists accept. */
@@ -54,6 +54,20 @@ export interface UpstreamRequest<T> {
    * this request; logged once as a warning if the upstream refuses it (400).
    */
   readonly assumption?: string;
+  /** For a page of a paginated list: the list it belongs to. */
+  readonly list?: ListOfPages<T>;
+}
+
+/**
+ * The whole list a page belongs to: the same filter, any page. Every page's
+ * envelope tells the list's length, so once one page is read, any offset at
+ * or past that length is known to be empty without another call.
+ */
+export interface ListOfPages<T> {
+  /** The page's key without its page number: the same for every page of the list. */
+  readonly key: string;
+  /** The list's length, as the page's envelope gives it (method syntax: any page type). */
+  totalOf(page: T): number;
 }
 
 /**
@@ -116,6 +130,22 @@ function request<T>(
   };
 }
 
+/** Page `page` (1-based) of a paginated list, always at the endpoint's maximum size. */
+function pageRequest<T>(
+  resource: string,
+  segments: readonly string[],
+  page: number,
+  filter: Record<string, QueryValue>,
+  read: Reader<Page<T>>,
+  assumption?: string,
+): UpstreamRequest<Page<T>> {
+  const query = { ...filter, limit: MAX_PAGE_SIZE };
+  return {
+    ...request(resource, segments, { ...query, page }, read, assumption),
+    list: { key: buildPath(segments, query), totalOf: (answer) => answer.total },
+  };
+}
+
 export type ArtistSortValue = 'name' | 'totalStreams' | 'monthlyListeners';
 export type AlbumSortValue = 'totalStreams' | 'releaseDate' | 'dailyStreams';
 
@@ -137,8 +167,6 @@ export interface RankingFilter {
   readonly isAfrobeats?: boolean | null;
   readonly country?: string | null;
 }
-
-const full = { limit: MAX_PAGE_SIZE };
 
 function ranking<T>(
   resource: string,
@@ -175,12 +203,11 @@ function songsUpTo(artistSlug: string, limit: number): Reader<RecordList<SongSum
 
 export const endpoints = {
   artistsPage: (page: number, filter: ArtistFilter) =>
-    request(
+    pageRequest(
       'artists',
       ['artists'],
+      page,
       {
-        page,
-        ...full,
         letter: filter.letter,
         country: filter.country,
         isAfrobeats: filter.isAfrobeats,
@@ -209,12 +236,11 @@ export const endpoints = {
     request('song search', ['songs', 'search'], { title, artistName }, listOf(readSongSummary)),
 
   albumsPage: (page: number, filter: AlbumFilter) =>
-    request(
+    pageRequest(
       'albums',
       ['albums'],
+      page,
       {
-        page,
-        ...full,
         isAfrobeats: filter.isAfrobeats,
         albumType: filter.albumType,
         sortBy: filter.sortBy,
@@ -224,27 +250,24 @@ export const endpoints = {
   album: (slug: string) => request('album', ['albums', slug], {}, readAlbum),
 
   recentMilestonesPage: (page: number, isAfrobeats: boolean | null | undefined) =>
-    request(
+    pageRequest(
       'recent milestones',
       ['milestones', 'recent'],
-      { page, ...full, isAfrobeats },
+      page,
+      { isAfrobeats },
       readMilestonePage,
     ),
   artistsByTierPage: (tier: string, page: number, isAfrobeats: boolean | null | undefined) =>
-    request(
+    pageRequest(
       'artists by tier',
       ['milestones', 'artists', tier],
-      { page, ...full, isAfrobeats },
+      page,
+      { isAfrobeats },
       pageOf(readTierArtist),
       isAfrobeats == null ? TIER_FILTER_OPTIONAL : undefined,
     ),
   songsByTierPage: (tier: string, page: number) =>
-    request(
-      'songs by tier',
-      ['milestones', 'songs', tier],
-      { page, ...full },
-      pageOf(readTierSong),
-    ),
+    pageRequest('songs by tier', ['milestones', 'songs', tier], page, {}, pageOf(readTierSong)),
   timeline: (artistSlug: string) =>
     request(
       'milestone timeline',

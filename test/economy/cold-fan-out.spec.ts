@@ -69,3 +69,54 @@ it('a child under @include is not read ahead: it may not run', async () => {
   expect(response.body.data).toEqual({ artist: { name: artist.name } });
   expect(stack.upstreamCalls()).toBe(1);
 });
+
+it('songs whose arguments the resolver refuses are not read ahead, literal or variable', async () => {
+  const query =
+    'query ($slug: String!, $songs: Int) { artist(slug: $slug) { name songs(first: $songs) { totalCount } } }';
+  const cases: [string, Record<string, unknown>][] = [
+    ['query ($slug: String!) { artist(slug: $slug) { name songs(first: -1) { totalCount } } }', {}],
+    [
+      'query ($slug: String!) { artist(slug: $slug) { name songs(after: "zzz") { totalCount } } }',
+      {},
+    ],
+    [query, { songs: -1 }],
+    [query, { songs: 101 }],
+  ];
+  for (const [index, [document, variables]] of cases.entries()) {
+    const artist = stack.simulator.data.allArtists()[20 + index]!;
+    stack.simulator.resetCalls();
+    const response = await stack.query(document, { slug: artist.slug, ...variables });
+    expect(response.body.data, document).toEqual({ artist: { name: artist.name, songs: null } });
+    expect(response.body.errors?.map((error) => error.extensions?.code)).toEqual([
+      'BAD_USER_INPUT',
+    ]);
+    // The profile alone.
+    expect(stack.upstreamCalls(), `${document} ${JSON.stringify(variables)}`).toBe(1);
+  }
+});
+
+it('songs refuses its arguments before reading, wherever the artist comes from', async () => {
+  stack.simulator.resetCalls();
+  const response = await stack.query(
+    '{ topArtistsByStreams(limit: 2) { artist { songs(first: -1) { totalCount } } } }',
+  );
+  expect(response.body.data).toEqual({
+    topArtistsByStreams: [{ artist: { songs: null } }, { artist: { songs: null } }],
+  });
+  // The leaderboard alone.
+  expect(stack.upstreamCalls()).toBe(1);
+});
+
+it('one accepted selection of songs among refused ones is read ahead, once', async () => {
+  const artist = stack.simulator.data.allArtists()[30]!;
+  stack.simulator.resetCalls();
+  const response = await stack.query(
+    'query ($slug: String!) { artist(slug: $slug) { bad: songs(first: -1) { totalCount } good: songs(first: 2) { totalCount } } }',
+    { slug: artist.slug },
+  );
+  expect(response.body.data).toMatchObject({
+    artist: { bad: null, good: { totalCount: expect.any(Number) } },
+  });
+  expect(stack.upstreamCalls()).toBe(2);
+  expect(response.body.extensions?.cost).toMatchObject({ upstreamCalls: 2, deduplicated: 0 });
+});

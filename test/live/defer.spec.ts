@@ -4,6 +4,7 @@
  * are estimated, capped and reported like the rest, on the last payload.
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { captureLog } from '../support/log-capture.js';
 import { type Stack, startStack } from '../support/stack.js';
 
 let stack: Stack;
@@ -18,11 +19,15 @@ type Payload = Record<string, unknown> & {
 };
 
 /** POSTs `query` asking for multipart/mixed; returns the content type and each part's JSON, in order. */
-async function multipart(query: string): Promise<{ type: string; parts: Payload[] }> {
-  const response = await fetch(`${stack.url}/graphql`, {
+async function multipart(
+  query: string,
+  variables?: Record<string, unknown>,
+  url = stack.url,
+): Promise<{ type: string; parts: Payload[] }> {
+  const response = await fetch(`${url}/graphql`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', accept: 'multipart/mixed' },
-    body: JSON.stringify({ query }),
+    body: JSON.stringify({ query, variables }),
   });
   const text = await response.text();
   const boundary =
@@ -94,5 +99,53 @@ it('deferred reads count against MAX_UPSTREAM_COST before anything runs', async 
     expect(stack.simulator.calls.length).toBe(calls);
   } finally {
     await strict.close();
+  }
+});
+
+it('@stream with initialCount below 0 or null, literal or variable, is BAD_USER_INPUT before anything runs', async () => {
+  const log = captureLog('warn');
+  const logged = await startStack({
+    sharedSimulator: stack.simulator,
+    gateway: { logger: log.logger },
+  });
+  const byVariable =
+    'query ($n: Int) { trendingArtists(limit: 3) @stream(initialCount: $n) { rank } }';
+  const cases: [string, Record<string, unknown> | undefined][] = [
+    ['{ trendingArtists(limit: 3) @stream(initialCount: -1) { rank } }', undefined],
+    ['{ trendingArtists(limit: 3) @stream(initialCount: null) { rank } }', undefined],
+    [byVariable, { n: -1 }],
+    [byVariable, { n: null }],
+    [
+      'query ($n: Int) { ...T } fragment T on Query { trendingSongs(limit: 3) @stream(initialCount: $n) { rank } }',
+      { n: -2 },
+    ],
+  ];
+  try {
+    for (const [query, variables] of cases) {
+      const calls = stack.upstreamCalls();
+      const { parts } = await multipart(query, variables, logged.url);
+      const errors = parts.flatMap((part) => (part.errors as Payload[] | undefined) ?? []);
+      expect(
+        errors.map((error) => error.extensions?.code),
+        query,
+      ).toEqual(['BAD_USER_INPUT']);
+      expect(parts[0]?.data ?? null).toBeNull();
+      expect(stack.upstreamCalls(), query).toBe(calls);
+    }
+    // Refused before execution: 400 under application/graphql-response+json, as bad variables are.
+    const calls = stack.upstreamCalls();
+    const plain = await logged.query(byVariable, { n: -1 });
+    expect(plain.status).toBe(400);
+    expect(plain.body.errors?.[0]?.extensions).toMatchObject({
+      code: 'BAD_USER_INPUT',
+      argumentName: 'initialCount',
+    });
+    expect(stack.upstreamCalls()).toBe(calls);
+    // The client's mistake, not the gateway's: nothing at error level.
+    expect(
+      log.lines().filter((line) => (JSON.parse(line) as { level: number }).level >= 50),
+    ).toEqual([]);
+  } finally {
+    await logged.close();
   }
 });
