@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import type { ProtectionOptions } from './server/gateway.js';
+import { DEFAULT_RESPONSE_CACHE_MAX_BYTES } from './server/response-cache/stored-response.js';
 import { DEFAULT_STALE_GRACE_MS } from './upstream/cached-upstream.js';
 import { type CircuitOptions, DEFAULT_CIRCUIT } from './upstream/circuit-breaker.js';
 import type { UpstreamClientOptions } from './upstream/client.js';
@@ -96,6 +97,11 @@ const environment = z.object({
   CIRCUIT_OPEN_MS: integer(DEFAULT_CIRCUIT.openMs, 100, 60 * 60 * 1000),
   CACHE_MAX_ENTRIES: integer(200_000, 1, 10_000_000),
   CACHE_MAX_BYTES: integer(256 * 1024 * 1024, 1_024, 64 * 1024 * 1024 * 1024),
+  RESPONSE_CACHE_MAX_BYTES: integer(
+    DEFAULT_RESPONSE_CACHE_MAX_BYTES,
+    1_024,
+    64 * 1024 * 1024 * 1024,
+  ),
   MAX_UPSTREAM_COST: integer(100, 0, 1_000_000),
   GRAPHQL_MAX_DEPTH: integer(10, 1, 1_000),
   GRAPHQL_MAX_ALIASES: integer(15, 0, 10_000),
@@ -161,6 +167,11 @@ export interface GatewayConfig {
     readonly retentionMs: number;
     readonly maxEntries: number;
     readonly maxBytes: number;
+    /**
+     * The response cache's own bound (stored answers never share the upstream answers' LRU);
+     * absent: DEFAULT_RESPONSE_CACHE_MAX_BYTES.
+     */
+    readonly responseMaxBytes?: number;
   };
   readonly protection: ProtectionOptions;
   /** How often the deployment polls the upstream for its daily refresh (issue 11). */
@@ -255,6 +266,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig 
       retentionMs: e.CACHE_RETENTION_SECONDS * 1000,
       maxEntries: e.CACHE_MAX_ENTRIES,
       maxBytes: e.CACHE_MAX_BYTES,
+      responseMaxBytes: e.RESPONSE_CACHE_MAX_BYTES,
     },
     refreshPollMs: e.REFRESH_POLL_SECONDS * 1000,
     budgetPlan: e.BUDGET_PLAN

@@ -134,3 +134,24 @@ describe('SHUTDOWN_TIMEOUT_MS', () => {
     );
   });
 });
+
+describe('RESPONSE_CACHE_MAX_BYTES', () => {
+  it('defaults to 64 MiB, apart from CACHE_MAX_BYTES, and reads whole bytes', () => {
+    expect(loadConfig({}).cache).toMatchObject({
+      maxBytes: 256 * 1024 * 1024,
+      responseMaxBytes: 64 * 1024 * 1024,
+    });
+    expect(loadConfig({ RESPONSE_CACHE_MAX_BYTES: '1048576' }).cache.responseMaxBytes).toBe(
+      1_048_576,
+    );
+  });
+
+  it('refuses what is not a whole number of at least 1 KiB', () => {
+    expect(() => loadConfig({ RESPONSE_CACHE_MAX_BYTES: '64MB' })).toThrow(
+      /RESPONSE_CACHE_MAX_BYTES: must be a whole number/,
+    );
+    expect(() => loadConfig({ RESPONSE_CACHE_MAX_BYTES: '100' })).toThrow(
+      /RESPONSE_CACHE_MAX_BYTES: must be at least 1024/,
+    );
+  });
+});

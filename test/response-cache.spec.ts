@@ -3,10 +3,18 @@
  * answered from stored bytes, with the checks every answer gets; only
  * complete answers that are the same for everyone are stored.
  */
+import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
+import { getIntrospectionQuery } from 'graphql';
+import { Redis } from 'ioredis';
+import pino from 'pino';
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
+import { connectRedis } from '../src/redis/connection.js';
 import { reusingData } from '../src/server/response-cache/recorder.js';
-import { CLIENT_KEY, type Stack, startStack } from './support/stack.js';
+import { SHARED_RESPONSE_RETENTION_MS } from '../src/server/response-cache/stored-response.js';
+import { deleteUnder, keysUnder, SHARED_REDIS_URL, uniquePrefix } from './support/redis.js';
+import { until } from './support/replicas.js';
+import { CLIENT_KEY, type Stack, type StackOptions, startStack } from './support/stack.js';
 
 let stack: Stack;
 let passThrough: Stack;
@@ -125,4 +133,153 @@ it('a stored answer is written on its miss with the data encoded once, byte for 
   // Data replaced after it was encoded is encoded again, not taken from the stale text.
   const encode = reusingData({ a: 1 }, '{"a":1}');
   expect(encode({ data: { a: 2 } })).toBe('{"data":{"a":2}}');
+});
+
+/** The stack's cache settings with these changed. */
+function cacheWith(changes: object): NonNullable<StackOptions['gateway']>['cache'] {
+  return {
+    ttlMs: 60_000,
+    notFoundTtlMs: 10_000,
+    retentionMs: 600_000,
+    maxEntries: 10_000,
+    maxBytes: 64 * 1024 * 1024,
+    ...changes,
+  };
+}
+
+const ARTIST_PAGE = readFileSync('examples/operations/ArtistPage.graphql', 'utf8');
+/** About 80 KB of answer, built from no upstream read. */
+const INTROSPECTION = getIntrospectionQuery();
+
+it('answers that cost nothing never push out upstream answers that were paid for: stored answers have their own bound', async () => {
+  const small = await startStack({
+    sharedSimulator: stack.simulator,
+    gateway: { cache: cacheWith({ maxBytes: 512 * 1024, responseMaxBytes: 256 * 1024 }) },
+  });
+  try {
+    const slug = stack.simulator.data.allArtists()[21]!.slug;
+    const paid = cost(await small.query(ARTIST_PAGE, { slug })).upstreamCalls as number;
+    expect(paid).toBeGreaterThan(3);
+    // Eight distinct introspections, 640 KB in all: more than either bound holds.
+    for (let i = 0; i < 8; i++) {
+      const answer = await small.query(`${INTROSPECTION}\n# comment ${i}`);
+      expect(answer.body.errors).toBeUndefined();
+      expect(cost(answer)).toMatchObject({ upstreamCalls: 0, cacheHits: 0 });
+    }
+    // Another document over the same records runs, and finds every one still cached.
+    const again = await small.query(`${ARTIST_PAGE}\n# again`, { slug });
+    expect(cost(again)).toMatchObject({ upstreamCalls: 0, cacheHits: paid });
+    // Within its own bound the response cache still answers: the newest entry is there.
+    expect(cost(await small.query(`${INTROSPECTION}\n# comment 7`)).responseCache).toBe('hit');
+  } finally {
+    await small.close();
+  }
+});
+
+it('with Redis, only answers built from upstream reads are shared (under response:, for at most an hour)', async () => {
+  const prefix = uniquePrefix();
+  const redis = new Redis(SHARED_REDIS_URL);
+  const shared = await startStack({
+    sharedSimulator: stack.simulator,
+    gateway: {
+      // Fresh for two days: the hour bound is Redis's, not the answer's.
+      cache: cacheWith({ ttlMs: 48 * 3600 * 1000 }),
+      redis: await connectRedis(SHARED_REDIS_URL, prefix, pino({ level: 'silent' })),
+    },
+  });
+  try {
+    const free = ['{ __typename }', INTROSPECTION];
+    for (const query of free) await shared.query(query);
+    for (const query of free) expect(cost(await shared.query(query)).responseCache).toBe('hit');
+    const slug = stack.simulator.data.allArtists()[22]!.slug;
+    await shared.query(`{ artist(slug: "${slug}") { name } }`);
+    // Stored answers are written in turn on one connection: once this one is there, the others would be.
+    const responseKeys = async () =>
+      [...(await keysUnder(redis, prefix))].filter(([key]) => key.startsWith(`${prefix}response:`));
+    await until(async () => (await responseKeys()).length > 0);
+    const keys = await responseKeys();
+    expect(keys).toHaveLength(1);
+    const [, ttl] = keys[0]!;
+    expect(ttl).toBeGreaterThan(0);
+    expect(ttl).toBeLessThanOrEqual(SHARED_RESPONSE_RETENTION_MS);
+    // The upstream answer stays in its own namespace; nothing else was written for the free answers.
+    const cacheKeys = [...(await keysUnder(redis, prefix)).keys()].filter((key) =>
+      key.startsWith(`${prefix}cache:`),
+    );
+    expect(cacheKeys).toHaveLength(1);
+  } finally {
+    await shared.close();
+    await deleteUnder(redis, prefix);
+    redis.disconnect();
+  }
+});
+
+it('a POST is answered from stored bytes only in a media type Yoga reads as JSON; any other gets what Yoga says', async () => {
+  const body = JSON.stringify({ query: '{ charts { name } } # media types' });
+  const post = (base: string, contentType: string) =>
+    fetch(`${base}/graphql`, {
+      method: 'POST',
+      body,
+      headers: { 'content-type': contentType, accept: 'application/graphql-response+json' },
+    });
+  expect((await post(stack.url, 'application/json')).status).toBe(200);
+  for (const contentType of ['multipart/form-data; boundary=json', 'text/x-json-nope']) {
+    const refused = await post(stack.url, contentType);
+    expect(refused.status, contentType).toBe(415);
+    const answer = (await refused.json()) as { errors: { extensions: { code: string } }[] };
+    expect(answer.errors[0]!.extensions.code).toBe('BAD_REQUEST');
+  }
+  for (const contentType of [
+    'application/json; charset=utf-8',
+    'application/graphql+json',
+    'application/json, text/plain',
+  ]) {
+    const hit = (await (await post(stack.url, contentType)).json()) as {
+      extensions: { cost: { responseCache?: string } };
+    };
+    expect(hit.extensions.cost.responseCache, contentType).toBe('hit');
+  }
+
+  // Whatever the media type, the status is the one Yoga alone gives.
+  const yogaOnly = await startStack({
+    sharedSimulator: stack.simulator,
+    gateway: { answerCache: false },
+  });
+  try {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.constantFrom(
+          'application/json',
+          'application/graphql+json',
+          'application/graphql',
+          'text/x-json',
+          'multipart/form-data',
+          'Application/JSON',
+          '',
+        ),
+        fc.constantFrom(
+          '',
+          ';',
+          '; charset=utf-8',
+          '; boundary=json',
+          'x',
+          '-seq',
+          ' ',
+          ', application/json',
+        ),
+        async (type, suffix) => {
+          const contentType = `${type}${suffix}`;
+          const [cached, yoga] = await Promise.all([
+            post(stack.url, contentType),
+            post(yogaOnly.url, contentType),
+          ]);
+          await Promise.all([cached.arrayBuffer(), yoga.arrayBuffer()]);
+          expect(cached.status, contentType).toBe(yoga.status);
+        },
+      ),
+      { numRuns: 40 },
+    );
+  } finally {
+    await yogaOnly.close();
+  }
 });

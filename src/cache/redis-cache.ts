@@ -8,23 +8,39 @@ import { createHash } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import { type CacheEntry, type ResponseCache, retentionMs } from './cache.js';
 
-export function redisCacheKey(key: string): string {
-  return `cache:${createHash('sha256').update(key).digest('hex').slice(0, 32)}`;
+export function redisCacheKey(key: string, namespace = 'cache'): string {
+  return `${namespace}:${createHash('sha256').update(key).digest('hex').slice(0, 32)}`;
+}
+
+export interface RedisCacheOptions {
+  /** Told about every failed command, so the owner can log an outage once rather than per read. */
+  readonly onError?: (error: unknown) => void;
+  /** The first part of every key (`cache`): stores of different kinds stay apart and measurable. */
+  readonly namespace?: string;
+  /** Longest time Redis keeps an entry, however long it stays fresh or usable; absent: no bound. */
+  readonly maxRetentionMs?: number;
 }
 
 export class RedisCache implements ResponseCache {
+  readonly #onError: (error: unknown) => void;
+  readonly #namespace: string;
+  readonly #maxRetentionMs: number;
+
   constructor(
     private readonly redis: Redis,
-    /** Told about every failed command, so the owner can log an outage once rather than per read. */
-    private readonly onError: (error: unknown) => void = () => undefined,
-  ) {}
+    { onError, namespace, maxRetentionMs }: RedisCacheOptions = {},
+  ) {
+    this.#onError = onError ?? (() => undefined);
+    this.#namespace = namespace ?? 'cache';
+    this.#maxRetentionMs = maxRetentionMs ?? Number.POSITIVE_INFINITY;
+  }
 
   async get(key: string): Promise<CacheEntry | undefined> {
     let text: string | null;
     try {
-      text = await this.redis.get(redisCacheKey(key));
+      text = await this.redis.get(redisCacheKey(key, this.#namespace));
     } catch (error) {
-      this.onError(error);
+      this.#onError(error);
       return undefined;
     }
     if (text === null) return undefined;
@@ -33,18 +49,19 @@ export class RedisCache implements ResponseCache {
   }
 
   async set(key: string, entry: CacheEntry): Promise<void> {
+    const ttl = Math.min(retentionMs(entry), this.#maxRetentionMs);
     try {
-      await this.redis.set(redisCacheKey(key), JSON.stringify(entry), 'PX', retentionMs(entry));
+      await this.redis.set(redisCacheKey(key, this.#namespace), JSON.stringify(entry), 'PX', ttl);
     } catch (error) {
-      this.onError(error);
+      this.#onError(error);
     }
   }
 
   async delete(key: string): Promise<void> {
     try {
-      await this.redis.del(redisCacheKey(key));
+      await this.redis.del(redisCacheKey(key, this.#namespace));
     } catch (error) {
-      this.onError(error);
+      this.#onError(error);
     }
   }
 }

@@ -8,18 +8,32 @@
 import type { CacheEntry, ResponseCache } from './cache.js';
 import { isFresh, type MemoryCache } from './memory-cache.js';
 
+export interface TwoLevelOptions {
+  /** Whether an entry belongs to the current data generation: an older L1 entry asks L2, where another replica may have refreshed it. */
+  readonly isCurrent?: (entry: CacheEntry) => boolean;
+  /** Whether an entry is written to L2 too; the others stay in this process. Default: all. */
+  readonly shared?: (entry: CacheEntry) => boolean;
+}
+
+const always = () => true;
+
 export class TwoLevelCache implements ResponseCache {
+  readonly #isCurrent: (entry: CacheEntry) => boolean;
+  readonly #shared: (entry: CacheEntry) => boolean;
+
   constructor(
     private readonly l1: MemoryCache,
     private readonly l2: ResponseCache,
-    /** Whether an entry belongs to the current data generation: an older L1 entry asks L2, where another replica may have refreshed it. */
-    private readonly isCurrent: (entry: CacheEntry) => boolean = () => true,
-  ) {}
+    { isCurrent, shared }: TwoLevelOptions = {},
+  ) {
+    this.#isCurrent = isCurrent ?? always;
+    this.#shared = shared ?? always;
+  }
 
   async get(key: string): Promise<CacheEntry | undefined> {
     const local = this.l1.getNow(key);
     this.l1.observer?.cacheLookup('l1', isFresh(local));
-    if (local !== undefined && isFresh(local) && this.isCurrent(local)) return local;
+    if (local !== undefined && isFresh(local) && this.#isCurrent(local)) return local;
     const shared = await this.l2.get(key);
     this.l1.observer?.cacheLookup('l2', isFresh(shared));
     if (shared === undefined) return local;
@@ -32,7 +46,7 @@ export class TwoLevelCache implements ResponseCache {
 
   async set(key: string, entry: CacheEntry): Promise<void> {
     this.l1.setNow(key, entry);
-    await this.l2.set(key, entry);
+    if (this.#shared(entry)) await this.l2.set(key, entry);
   }
 
   async delete(key: string): Promise<void> {

@@ -43,6 +43,7 @@ import { UpstreamNotices } from '../upstream/upstream-notices.js';
 import { type AuthMode, callerFor, serverCaller } from './caller.js';
 import { clientAddressOf, clientIdOf } from './client-identity.js';
 import { exampleGraphiQL } from './examples.js';
+import { useEndpointOnly, withSlashlessEndpoint } from './graphql-path.js';
 import { useClientKeyCheck } from './plugins/use-client-key-check.js';
 import {
   type ClientRateLimitOptions,
@@ -78,6 +79,7 @@ import {
 } from './plugins/use-upstream-cost-limit.js';
 import { withResponseCache } from './response-cache/fast-path.js';
 import { useResponseCacheRecorder } from './response-cache/recorder.js';
+import { DEFAULT_RESPONSE_CACHE_MAX_BYTES } from './response-cache/stored-response.js';
 import { createStores, type StoreOptions } from './stores.js';
 import { yogaLogger } from './yoga-logger.js';
 
@@ -115,7 +117,7 @@ export interface GatewayOptions {
   readonly logger: Logger;
   /** Variables for GraphiQL's example tabs, by operation name. */
   readonly exampleVariables?: Record<string, Record<string, unknown>>;
-  /** Replaces the in-memory cache (tests use it to share or inspect one). */
+  /** Replaces the upstream answers' in-memory cache (not the response cache of whole answers). */
   readonly responseCache?: ResponseCache;
   readonly now?: () => Date;
   readonly protection?: ProtectionOptions;
@@ -141,6 +143,7 @@ export interface GatewayOptions {
 }
 
 const DEFAULT_UNKNOWN_KEYS_PER_MINUTE = 10;
+const GRAPHQL_ENDPOINT = '/graphql';
 
 export function createGateway(options: GatewayOptions) {
   const auth: AuthMode =
@@ -159,10 +162,14 @@ export function createGateway(options: GatewayOptions) {
     generation,
     redis: options.redis?.client,
     cache: options.responseCache ?? new MemoryCache({ ...options.cache, observer }),
+    answers: new MemoryCache({
+      maxEntries: options.cache.maxEntries,
+      maxBytes: options.cache.responseMaxBytes ?? DEFAULT_RESPONSE_CACHE_MAX_BYTES,
+    }),
     budget: { dailyLimit: options.dailyLimit, ...(options.now ? { now: options.now } : {}) },
     ...options.stores,
   });
-  const { cache, budget, keys, locks, generations, popularity } = stores;
+  const { cache, answers, budget, keys, locks, generations, popularity } = stores;
   const allocator =
     server === undefined || options.budgetPlan === undefined
       ? undefined
@@ -269,7 +276,7 @@ export function createGateway(options: GatewayOptions) {
 
   const yoga = createYoga<Record<string, unknown>, GatewayContext>({
     schema,
-    graphqlEndpoint: '/graphql',
+    graphqlEndpoint: GRAPHQL_ENDPOINT,
     landingPage: false,
     logging: yogaLogger(options.logger),
     maskedErrors: { maskError },
@@ -329,6 +336,7 @@ export function createGateway(options: GatewayOptions) {
         },
       }),
       ...useMetrics(metrics),
+      useEndpointOnly(GRAPHQL_ENDPOINT),
       // Cheap refusals first: who is asking too often, how big the body is, which document it names.
       ...(rateLimiter !== undefined ? [useClientRateLimit(rateLimiter)] : []),
       useRequestSizeLimit({ maxBytes: protection.maxRequestBytes }),
@@ -383,11 +391,12 @@ export function createGateway(options: GatewayOptions) {
   ) => unknown;
   const yogaHandler = (req: IncomingMessage, res: ServerResponse, context: object) =>
     listener(req, res, context);
-  const handler =
+  const answering =
     options.answerCache === false
       ? (req: IncomingMessage, res: ServerResponse) => void yogaHandler(req, res, {})
       : withResponseCache(yogaHandler, {
-          cache,
+          graphqlEndpoint: GRAPHQL_ENDPOINT,
+          cache: answers,
           auth,
           keys,
           budget,
@@ -407,6 +416,7 @@ export function createGateway(options: GatewayOptions) {
           ...(options.now ? { now: options.now } : {}),
           popularity,
         });
+  const handler = withSlashlessEndpoint(GRAPHQL_ENDPOINT, answering);
 
   return {
     yoga,

@@ -1,13 +1,29 @@
 /**
  * The Node HTTP server around the gateway, with a graceful stop: on SIGTERM
  * it reports not-ready, stops accepting connections, lets in-flight requests
- * finish (up to a grace period), then closes the upstream pool.
+ * finish (up to a grace period), then closes the upstream pool. Requests its
+ * parser refuses are answered in the gateway's error shape (unparsed-requests.ts).
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Gateway } from './gateway.js';
+import { answerUnparsedRequest } from './unparsed-requests.js';
 
 const DEFAULT_GRACE_MS = 10_000;
+
+/** Slow-loris protection: how long a client gets to send its headers, and its whole request. */
+export interface RequestTimeouts {
+  readonly headersMs: number;
+  readonly requestMs: number;
+  /** How often Node looks for requests past those times (Node's default: 30 s). */
+  readonly checkEveryMs: number;
+}
+
+const DEFAULT_TIMEOUTS: RequestTimeouts = {
+  headersMs: 10_000,
+  requestMs: 30_000,
+  checkEveryMs: 30_000,
+};
 
 export interface RunningServer {
   readonly server: Server;
@@ -15,11 +31,21 @@ export interface RunningServer {
   close(graceMs?: number): Promise<void>;
 }
 
-export async function listen(gateway: Gateway, port: number, host: string): Promise<RunningServer> {
-  const server = createServer(gateway.handler);
-  // Slow-loris protection: a client gets this long to send its whole request.
-  server.requestTimeout = 30_000;
-  server.headersTimeout = 10_000;
+export async function listen(
+  gateway: Gateway,
+  port: number,
+  host: string,
+  timeouts: RequestTimeouts = DEFAULT_TIMEOUTS,
+): Promise<RunningServer> {
+  const server = createServer(
+    {
+      headersTimeout: timeouts.headersMs,
+      requestTimeout: timeouts.requestMs,
+      connectionsCheckingInterval: timeouts.checkEveryMs,
+    },
+    gateway.handler,
+  );
+  server.on('clientError', answerUnparsedRequest);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, host, () => {

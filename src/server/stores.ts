@@ -1,6 +1,8 @@
 /**
  * The gateway's stores, each behind its seam, in memory or in Redis: the
- * response cache (Redis as L2 behind the in-process L1), the budget ledger
+ * upstream answers' cache (Redis as L2 behind the in-process L1), the
+ * response cache of whole answers (its own L1; in Redis, only answers built
+ * from upstream reads, for at most an hour), the budget ledger
  * (in Redis, or in memory written through to a file), the key registry, the
  * single-flight leases, the data generation and the records' popularity.
  */
@@ -25,6 +27,7 @@ import { RedisBudgetLedger } from '../upstream/redis-budget.js';
 import { RedisFlightLocks } from '../upstream/redis-flight-locks.js';
 import { RedisKeyRegistry } from '../upstream/redis-key-registry.js';
 import { RedisPopularity } from '../upstream/redis-popularity.js';
+import { isShared, SHARED_RESPONSE_RETENTION_MS } from './response-cache/stored-response.js';
 
 export interface StoreOptions {
   /** Without Redis: where the day's budget is kept across restarts; absent: memory only (tests). */
@@ -41,6 +44,8 @@ interface StoreInputs extends StoreOptions {
   readonly redis: Redis | undefined;
   /** The in-process cache: the only level without Redis, L1 with it (a custom one is used as given). */
   readonly cache: ResponseCache;
+  /** The response cache's in-process level: its own bound, so that answers evict only answers. */
+  readonly answers: MemoryCache;
   readonly budget: Omit<BudgetOptions, 'clientShare'>;
   /** The data generation: with Redis, an L1 entry of an older one is checked against L2. */
   readonly generation: GenerationView;
@@ -51,6 +56,7 @@ export const DEFAULT_CLIENT_BUDGET_SHARE = 0.5;
 export function createStores({
   redis,
   cache,
+  answers,
   budget,
   budgetFile,
   clientBudgetShare,
@@ -68,6 +74,7 @@ export function createStores({
   const isCurrent = (entry: CacheEntry) => isCurrentGeneration(entry.generation, generation.now());
   const stores: {
     cache: ResponseCache;
+    answers: ResponseCache;
     budget: BudgetLedger;
     keys: KeyRegistry;
     locks: FlightLocks;
@@ -77,6 +84,7 @@ export function createStores({
     redis === undefined
       ? {
           cache,
+          answers,
           budget: new MemoryBudgetLedger(ledgerOptions, budgetFile),
           keys: new MemoryKeyRegistry(keyTtls),
           locks: new LocalFlightLocks(),
@@ -86,8 +94,17 @@ export function createStores({
       : {
           cache:
             cache instanceof MemoryCache
-              ? new TwoLevelCache(cache, new RedisCache(redis), isCurrent)
+              ? new TwoLevelCache(cache, new RedisCache(redis), { isCurrent })
               : cache,
+          // The data generation is part of an answer's key: an L1 answer is current as long as it is fresh.
+          answers: new TwoLevelCache(
+            answers,
+            new RedisCache(redis, {
+              namespace: 'response',
+              maxRetentionMs: SHARED_RESPONSE_RETENTION_MS,
+            }),
+            { shared: isShared },
+          ),
           budget: new RedisBudgetLedger(redis, ledgerOptions),
           keys: new RedisKeyRegistry(redis, keyTtls),
           locks: new RedisFlightLocks(redis),

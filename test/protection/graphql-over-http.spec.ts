@@ -99,6 +99,102 @@ describe('HTTP caching of GET queries', () => {
   });
 });
 
+describe('CORS and Vary', () => {
+  const origin = 'https://evil.example';
+  const corsOf = (response: { status: number; headers: Headers }) => ({
+    status: response.status,
+    origin: response.headers.get('access-control-allow-origin'),
+    vary: response.headers.get('vary'),
+  });
+
+  it('every answer that echoes the Origin varies on it, miss or hit, 200 or 304, and keeps Accept', async () => {
+    const slug = stack.simulator.data.allArtists()[5]!.slug;
+    const query = `{ artist(slug: "${slug}") { followers } }`;
+    const miss = await get(query, { origin });
+    const etag = miss.headers.get('etag')!;
+    const hit = await get(query, { origin });
+    expect((await hit.json()) as object).toMatchObject({
+      extensions: { cost: { responseCache: 'hit' } },
+    });
+    const notModified = await get(query, { origin, 'if-none-match': etag });
+    const echoed = { origin, vary: 'Accept, Origin' };
+    expect(corsOf(miss)).toEqual({ status: 200, ...echoed });
+    expect(corsOf(hit)).toEqual({ status: 200, ...echoed });
+    expect(corsOf(notModified)).toEqual({ status: 304, ...echoed });
+    // A stored answer keeps no trace of the origin it was first built for.
+    expect(corsOf(await get(query))).toEqual({ status: 200, origin: null, vary: 'Accept' });
+
+    // Yoga's own 304 and a POST, with the response cache off.
+    const yogaOnly = await startStack({
+      sharedSimulator: stack.simulator,
+      gateway: { answerCache: false },
+    });
+    try {
+      const fromYoga = await get(query, { origin, 'if-none-match': etag }, yogaOnly.url);
+      expect(corsOf(fromYoga)).toEqual({ status: 304, ...echoed });
+      const post = await yogaOnly.query(query, undefined, { origin });
+      expect(corsOf(post)).toEqual({ status: 200, origin, vary: 'Origin' });
+    } finally {
+      await yogaOnly.close();
+    }
+  });
+});
+
+describe('/graphql/ with a trailing slash', () => {
+  const slashed = (query: string, headers: Record<string, string> = {}) =>
+    fetch(`${stack.url}/graphql/?query=${encodeURIComponent(query)}`, {
+      headers: { accept: 'application/graphql-response+json', ...headers },
+    });
+
+  it('is /graphql: the same caching headers, response cache and 304s', async () => {
+    const usage = await slashed('{ apiUsage { used } }');
+    expect(usage.status).toBe(200);
+    expect(usage.headers.get('cache-control')).toBe('no-store');
+
+    const query = '{ charts { name } } # trailing slash';
+    const first = await slashed(query);
+    expect(first.headers.get('cache-control')).toMatch(/^public, max-age=\d+$/);
+    expect(first.headers.get('vary')).toBe('Accept');
+    const etag = first.headers.get('etag')!;
+    expect(etag).toMatch(/^W\//);
+    const plain = await get(query);
+    expect(plain.headers.get('etag')).toBe(etag);
+    expect((await plain.json()) as object).toMatchObject({
+      extensions: { cost: { responseCache: 'hit' } },
+    });
+    expect((await slashed(query, { 'if-none-match': etag })).status).toBe(304);
+
+    const body = JSON.stringify({ query: '{ charts { territory } } # trailing slash' });
+    const post = () =>
+      fetch(`${stack.url}/graphql/`, {
+        method: 'POST',
+        body,
+        headers: { 'content-type': 'application/json' },
+      }).then((response) => response.json() as Promise<{ extensions: { cost: object } }>);
+    await post();
+    expect((await post()).extensions.cost).toMatchObject({ responseCache: 'hit' });
+  });
+
+  it('any other path Yoga would take for the endpoint is not found, and runs nothing', async () => {
+    const before = stack.upstreamCalls();
+    const query = encodeURIComponent('{ topArtistsByStreams(limit: 3) { rank } }');
+    for (const path of [
+      `/nope?query=${query}&x=/graphql`,
+      `/api/graphql?query=${query}`,
+      `/graphql//?query=${query}`,
+    ]) {
+      expect((await fetch(`${stack.url}${path}`)).status, path).toBe(404);
+    }
+    const post = await fetch(`${stack.url}/api/graphql`, {
+      method: 'POST',
+      body: JSON.stringify({ query: '{ topArtistsByStreams(limit: 3) { rank } }' }),
+      headers: { 'content-type': 'application/json' },
+    });
+    expect(post.status).toBe(404);
+    expect(stack.upstreamCalls()).toBe(before);
+  });
+});
+
 describe('HTTP caching in pass-through mode', () => {
   let passThrough: Stack;
   beforeAll(async () => {

@@ -5,7 +5,7 @@
  */
 import pino from 'pino';
 import { createGateway, type GatewayOptions } from '../../src/server/gateway.js';
-import { listen, type RunningServer } from '../../src/server/http-server.js';
+import { listen, type RequestTimeouts, type RunningServer } from '../../src/server/http-server.js';
 import {
   type Simulator,
   type SimulatorOptions,
@@ -23,6 +23,8 @@ export interface StackOptions {
   readonly gateway?: Partial<Omit<GatewayOptions, 'upstreamUrl'>>;
   /** Reuse a running simulator (several gateways against one upstream). */
   readonly sharedSimulator?: Simulator;
+  /** The HTTP server's slow-client limits; absent: production's. */
+  readonly timeouts?: RequestTimeouts;
 }
 
 export interface GraphQLResponse {
@@ -85,7 +87,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     logger: pino({ level: 'silent' }),
     ...options.gateway,
   });
-  const running: RunningServer = await listen(gateway, 0, '127.0.0.1');
+  const running: RunningServer = await listen(gateway, 0, '127.0.0.1', options.timeouts);
   const url = running.url.replace('localhost', '127.0.0.1');
 
   return {

@@ -15,6 +15,10 @@
  *   on the Authorization header being a valid key.
  * - Answers with errors, answers about the caller (`apiUsage`), and every
  *   POST are `no-store`.
+ * - `Vary` adds `Accept` (and `Authorization`) to what the answer already
+ *   varies on: an answer that echoes the request's Origin (Yoga's CORS) says
+ *   `Vary: Origin`, so a shared cache never hands one origin's CORS header to
+ *   another.
  */
 import { createHash } from 'node:crypto';
 import { type DocumentNode, getOperationAST, Kind, type SelectionSetNode } from 'graphql';
@@ -72,17 +76,54 @@ export function useHttpCaching({
         'cache-control',
         `${perClient ? 'private' : 'public'}, max-age=${maxAge(now(), maxAgeSeconds)}`,
       );
-      headers.set('vary', vary);
+      headers.set('vary', varyWith(vary, headers.get('vary')));
       if (matches(request.headers.get('if-none-match'), etag)) {
         const notModified = new Headers();
-        for (const name of ['etag', 'cache-control', 'vary'])
-          notModified.set(name, headers.get(name)!);
+        for (const name of NOT_MODIFIED_HEADERS) {
+          const value = headers.get(name);
+          if (value !== null) notModified.set(name, value);
+        }
         setResponse(new Response(null, { status: 304, headers: notModified }));
         return;
       }
       setResponse(new Response(text, { status: response.status, headers }));
     },
   };
+}
+
+/** What a 304 repeats of its 200 (as the response cache's 304 does): validators, caching and CORS. */
+const NOT_MODIFIED_HEADERS = [
+  'etag',
+  'cache-control',
+  'vary',
+  'access-control-allow-origin',
+  'access-control-allow-credentials',
+];
+
+/** The names Yoga's CORS adds to `Vary` for the request at hand, not for the answer. */
+const REQUEST_VARY = new Set(['origin', 'access-control-request-headers']);
+
+/** `Vary` naming `first`, then what `more` names besides, each header once (names are case-insensitive). */
+function varyWith(first: string, more: string | null): string {
+  const names = first.split(',').map((name) => name.trim());
+  const seen = new Set(names.map((name) => name.toLowerCase()));
+  for (const name of more?.split(',') ?? []) {
+    const trimmed = name.trim();
+    if (trimmed === '' || seen.has(trimmed.toLowerCase())) continue;
+    seen.add(trimmed.toLowerCase());
+    names.push(trimmed);
+  }
+  return names.join(', ');
+}
+
+/** A stored answer's `Vary` without what CORS added for the request it was built for: each hit adds its own. */
+export function answerVary(vary: string | null): string | null {
+  if (vary === null) return null;
+  const kept = vary
+    .split(',')
+    .map((name) => name.trim())
+    .filter((name) => name !== '' && !REQUEST_VARY.has(name.toLowerCase()));
+  return kept.length === 0 ? null : kept.join(', ');
 }
 
 /** Seconds a GET answer may be reused: `maxAgeSeconds`, cut at the next midnight UTC. */

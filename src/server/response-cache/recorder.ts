@@ -8,7 +8,7 @@
 import { type ExecutionResult, getOperationAST } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import type { GatewayContext } from '../../schema/context.js';
-import { selectsUncacheable } from '../plugins/use-http-caching.js';
+import { answerVary, selectsUncacheable } from '../plugins/use-http-caching.js';
 import type { StoredResponse } from './stored-response.js';
 
 /** Filled by the recorder during a miss, read by the fast path once the answer is sent. */
@@ -82,7 +82,8 @@ export function useResponseCacheRecorder(): Plugin<
         reads: record.reads,
         contentType,
         etag: response.headers.get('etag'),
-        vary: response.headers.get('vary'),
+        // A hit adds `Origin` when its own request has one.
+        vary: answerVary(response.headers.get('vary')),
         cacheScope:
           cacheControl === null || cacheControl.includes('no-store')
             ? null

@@ -5,9 +5,12 @@
  * Accept header, the data generation). Extensions are not kept: the cost
  * report is written afresh on every hit.
  *
- * Entries live in the gateway's two-level cache (lru-cache, plus Redis when
- * REDIS_URL is set), beside the upstream answers, and are fresh exactly as
- * long as the least fresh upstream answer they were built from.
+ * Entries are fresh exactly as long as the least fresh upstream answer they
+ * were built from. They live in an lru-cache of their own, never in the
+ * upstream answers' one: an answer costs no upstream call to build again,
+ * and one that cost nothing (an introspection, some 80 KB) must not push out what
+ * was paid for with a share of the day's 1,000 calls. With Redis, only
+ * answers built from upstream reads are shared (see `isShared`).
  */
 import { createHash } from 'node:crypto';
 import type { CacheEntry } from '../../cache/cache.js';
@@ -25,6 +28,28 @@ export interface StoredResponse {
   readonly vary: string | null;
   /** `public` or `private`, for GET answers; the max-age is computed when served. */
   readonly cacheScope: string | null;
+}
+
+/** The response cache's own lru-cache bound (RESPONSE_CACHE_MAX_BYTES). */
+export const DEFAULT_RESPONSE_CACHE_MAX_BYTES = 64 * 1024 * 1024;
+
+/**
+ * Longest life of a shared answer in Redis, whatever its freshness: Redis
+ * memory is also where the paid-for upstream answers live (allkeys-lru), and
+ * an answer of a past data generation is never asked for again (the
+ * generation is part of its key) yet would stay until its freshness ends, up
+ * to CACHE_TTL_SECONDS. A replica that misses it after this rebuilds it from
+ * the upstream answers, at no upstream call.
+ */
+export const SHARED_RESPONSE_RETENTION_MS = 60 * 60 * 1000;
+
+/**
+ * Whether an entry goes to Redis: only answers built from at least one
+ * upstream read. The others (introspection, `__typename`) are cheap to build
+ * on any replica, and could be as large as a whole schema.
+ */
+export function isShared(entry: CacheEntry): boolean {
+  return isStoredResponse(entry.value) && (entry.value.reads?.length ?? 0) > 0;
 }
 
 /** Upstream keys are paths (`/api/...`): this prefix can never collide with one. */
