@@ -153,6 +153,11 @@ export function operationNotSupported(operation: string): GraphQLError {
 }
 
 /** The request body is larger than the gateway accepts. */
+/** JSON decoding would turn the bad bytes into U+FFFD, and a slug made of them would cost a call. */
+export function bodyNotUtf8(): GraphQLError {
+  return badRequest('The request body is not valid UTF-8');
+}
+
 export function payloadTooLarge(maxBytes: number): GraphQLError {
   return new GraphQLError(`The request body must be at most ${maxBytes} bytes`, {
     extensions: { code: 'PAYLOAD_TOO_LARGE', http: { status: 413 } },

@@ -136,6 +136,31 @@ describe('a POST body that is not JSON', () => {
   });
 });
 
+describe('a POST body that is not UTF-8', () => {
+  // "\xff" is no UTF-8: decoded leniently it became U+FFFD, and the slug one upstream call.
+  const body = Buffer.concat([
+    Buffer.from('{"query":"{ artist(slug: \\"bad'),
+    Buffer.from([0xff, 0xfe]),
+    Buffer.from('\\") { name } }"}'),
+  ]);
+
+  it('is 400 BAD_REQUEST before any upstream call, with or without a Content-Length', async () => {
+    const declared = await withoutUpstreamCalls(() =>
+      send(stack, { method: 'POST', headers: { 'content-type': 'application/json' }, body }),
+    );
+    expect([declared.status, declared.codes]).toEqual([400, ['BAD_REQUEST']]);
+    const chunked = await withoutUpstreamCalls(() =>
+      send(stack, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: new Blob([body]).stream(),
+        duplex: 'half',
+      } as RequestInit),
+    );
+    expect([chunked.status, chunked.codes]).toEqual([400, ['BAD_REQUEST']]);
+  });
+});
+
 describe('media types', () => {
   it('multipart bodies are refused with 415 BAD_REQUEST, operations unread', async () => {
     const form = new FormData();

@@ -93,6 +93,26 @@ describe('per-client rate limit (3 requests per 60 s)', () => {
     }
   });
 
+  it('counts GraphiQL page loads too: the 4th gets 429 with Retry-After, not the 2 MB page', async () => {
+    const dispatcher = new Agent({ localAddress: '127.0.0.5' });
+    try {
+      const load = () =>
+        undiciFetch(`${stack.url}/graphql`, { headers: { accept: 'text/html' }, dispatcher });
+      for (let i = 0; i < 3; i++) {
+        const page = await load();
+        expect(page.status).toBe(200);
+        expect(await page.text()).toContain('<html');
+      }
+      const refused = await load();
+      expect(refused.status).toBe(429);
+      expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+      const body = (await refused.json()) as { errors: { extensions: { code: string } }[] };
+      expect(body.errors[0]?.extensions.code).toBe('RATE_LIMITED');
+    } finally {
+      await dispatcher.close();
+    }
+  });
+
   it('is not applied in pass-through mode, where each client spends its own key', async () => {
     const passThrough = await startStack({
       passThrough: true,

@@ -5,13 +5,14 @@
  * neither gets more than `maxBytes` buffered. (GET requests carry the
  * document in the URL, which Node bounds with its header size limit.)
  */
+import { isUtf8 } from 'node:buffer';
 import type { Plugin } from 'graphql-yoga';
 
 type RequestParser = NonNullable<
   Parameters<NonNullable<Plugin['onRequestParse']>>[0]['requestParser']
 >;
 
-import { payloadTooLarge } from '../../schema/errors.js';
+import { bodyNotUtf8, payloadTooLarge } from '../../schema/errors.js';
 
 export const DEFAULT_MAX_REQUEST_BYTES = 64 * 1024;
 
@@ -65,5 +66,7 @@ async function readAtMost(request: Request, maxBytes: number): Promise<ArrayBuff
     body.set(chunk, offset);
     offset += chunk.byteLength;
   }
+  // A JSON body with a Content-Length is checked where it is read (response-cache/fast-path.ts).
+  if (!isUtf8(body)) throw bodyNotUtf8();
   return body.buffer;
 }

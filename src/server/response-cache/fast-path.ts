@@ -16,10 +16,12 @@
  * it), the cost report (`responseCache: "hit"`, 0 upstream calls, the key's
  * budget), ETag/304 and Cache-Control for GET, and the request log line.
  */
+import { isUtf8 } from 'node:buffer';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
 import type { ResponseCache } from '../../cache/cache.js';
 import type { UpstreamObserver } from '../../observability/upstream-observer.js';
+import { bodyNotUtf8 } from '../../schema/errors.js';
 import type { BudgetLedger, BudgetUsage } from '../../upstream/budget.js';
 import { type KeyRegistry, keyIdOf } from '../../upstream/key-registry.js';
 import type { Popularity } from '../../upstream/popularity.js';
@@ -86,17 +88,20 @@ export function withResponseCache(yoga: NodeHandler, options: ResponseCacheOptio
     return (await options.keys.status(keyId)) === 'accepted' ? keyId : undefined;
   };
 
-  const rateLimited = async (req: IncomingMessage): Promise<boolean> => {
+  /** Seconds this client must wait, counting this request; null when it may go on. */
+  const rateLimitWait = async (req: IncomingMessage): Promise<number | null> => {
     const limiter = options.rateLimiter;
-    if (limiter === undefined) return false;
+    if (limiter === undefined) return null;
     const forwardedFor = req.headers['x-forwarded-for'];
     const address = clientAddress(
       Array.isArray(forwardedFor) ? forwardedFor.join(',') : forwardedFor,
       req.socket.remoteAddress,
       limiter.trustProxy,
     );
-    return (await limiter.consume(clientIdOf(address))) !== null;
+    return limiter.consume(clientIdOf(address));
   };
+  const rateLimited = async (req: IncomingMessage): Promise<boolean> =>
+    (await rateLimitWait(req)) !== null;
 
   const serve = async (
     req: IncomingMessage,
@@ -185,12 +190,16 @@ export function withResponseCache(yoga: NodeHandler, options: ResponseCacheOptio
     const queryAt = url.indexOf('?');
     const path = queryAt < 0 ? url : url.slice(0, queryAt);
     let source: Buffer | string | undefined;
-    if (
-      path === endpoint &&
-      req.method === 'GET' &&
-      queryAt >= 0 &&
-      !String(req.headers.accept ?? '').includes('text/html')
-    ) {
+    const wantsPage = String(req.headers.accept ?? '').includes('text/html');
+    if (path === endpoint && req.method === 'GET' && wantsPage) {
+      // GraphiQL: Yoga renders it before any GraphQL plugin runs, so the client's rate limit is
+      // counted here; the page is 2 MB, the cheapest way to make the gateway send a lot.
+      const wait = await rateLimitWait(req);
+      if (wait !== null) {
+        refuse(res, 429, clientRateLimitedText(wait), { 'retry-after': String(wait) });
+        return;
+      }
+    } else if (path === endpoint && req.method === 'GET' && queryAt >= 0) {
       source = url;
     } else if (
       path === endpoint &&
@@ -201,6 +210,10 @@ export function withResponseCache(yoga: NodeHandler, options: ResponseCacheOptio
       if (Number.isSafeInteger(length) && length > 0 && length <= options.maxRequestBytes) {
         source = await readBody(req, length);
         if (source === undefined) return; // the client went away
+        if (!isUtf8(source)) {
+          refuse(res, 400, bodyNotUtf8().message, {});
+          return;
+        }
         // @whatwg-node/server reads a body already consumed from here instead of the stream.
         (req as IncomingMessage & { body?: Buffer }).body = source;
       }
@@ -264,6 +277,21 @@ function isJsonMediaType(contentType: string | undefined): boolean {
 }
 
 const DATA_PREFIX = Buffer.from('{"data":');
+
+const clientRateLimitedText = (wait: number) =>
+  `Too many requests from this client. Retry in ${wait} s.`;
+
+/** A refusal in the gateway's error shape, before Yoga is involved. */
+function refuse(
+  res: ServerResponse,
+  status: number,
+  message: string,
+  headers: Record<string, string>,
+): void {
+  const code = status === 429 ? 'RATE_LIMITED' : 'BAD_REQUEST';
+  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', ...headers });
+  res.end(JSON.stringify({ errors: [{ message, extensions: { code } }] }));
+}
 /** Each stored answer's data encoded once, while the entry lives in this process (L1 keeps the same object). */
 const encoded = new WeakMap<StoredResponse, Buffer>();
 
