@@ -8,7 +8,7 @@ beforeAll(async () => {
 });
 afterAll(() => stack.close());
 
-/** Odd but harmless once encoded: forwarded, each as one segment. */
+/** Odd but harmless once encoded: forwarded, each as one segment (an artist slug trimmed and in lower case). */
 const ODD = ['%2e%2e', 'a?b=c', 'a#b', 'x%2Fy', 'émeute ✓', ' spaced '];
 /** Would climb or split a level at an upstream or proxy that normalises paths, or cannot be encoded: never sent. */
 const PATH_BREAKING = [
@@ -21,6 +21,8 @@ const PATH_BREAKING = [
   'nul\u0000',
   '\ud800',
   'x\udc00y',
+  'zero\u200bwidth',
+  'b\ufeffom',
 ];
 
 describe('path segments', () => {
@@ -35,7 +37,12 @@ describe('path segments', () => {
       extensions: { code: 'NOT_FOUND' },
     });
     expect(stack.simulator.calls).toHaveLength(1);
-    expect(stack.simulator.calls[0]!.segments).toEqual(['api', 'v1', 'artists', slug]);
+    expect(stack.simulator.calls[0]!.segments).toEqual([
+      'api',
+      'v1',
+      'artists',
+      slug.trim().toLowerCase(),
+    ]);
   });
 
   it.each(PATH_BREAKING)(

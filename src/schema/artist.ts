@@ -2,7 +2,7 @@ import { endpoints } from '../upstream/endpoints.js';
 import { builder } from './builder.js';
 import { arrayConnection, type Edge, pagedConnection, windowRequest } from './connections.js';
 import { ArtistSortEnum } from './enums.js';
-import { countryArg, letterArg, optionalTextArg, slugArg, thresholdArg } from './inputs.js';
+import { artistSlugArg, countryArg, letterArg, optionalSearchArg, thresholdArg } from './inputs.js';
 import {
   ArtistChartPositionRef,
   ArtistRef,
@@ -28,7 +28,7 @@ builder.node(ArtistRef, {
   isTypeOf: (value) => (value as ArtistShape).kind === 'artist',
   id: { resolve: (artist) => artist.slug },
   // Loading the profile proves the artist exists, so node(id:) answers null for unknown slugs.
-  loadOne: (slug, context) => nodeLoaders.Artist(slugArg(slug, 'id'), context),
+  loadOne: (slug, context) => nodeLoaders.Artist(artistSlugArg(slug, 'id'), context),
   fields: (t) => ({
     slug: t.exposeString('slug', {
       description: 'Stable identifier used in upstream URLs, e.g. `burna-boy`.',
@@ -180,7 +180,7 @@ builder.queryFields((t) => ({
     description: 'An artist by slug; null with a NOT_FOUND error when there is none.',
     args: { slug: t.arg.string({ required: true, description: 'Artist slug, e.g. `burna-boy`.' }) },
     resolve: async (_, args, c, info) => {
-      const slug = slugArg(args.slug);
+      const slug = artistSlugArg(args.slug);
       // The children's reads start with the profile's: one upstream round trip for a whole page.
       const [artist] = await Promise.all([
         nodeLoaders.Artist(slug, c),
@@ -211,7 +211,7 @@ builder.queryFields((t) => ({
           country: countryArg(args.country),
           isAfrobeats: args.isAfrobeats,
           sortBy: args.sortBy,
-          search: optionalTextArg(args.search, 'search'),
+          search: optionalSearchArg(args.search, 'search'),
         };
         return pagedConnection(
           args,

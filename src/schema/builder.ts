@@ -7,7 +7,7 @@ import RelayPlugin from '@pothos/plugin-relay';
 import SimpleObjectsPlugin from '@pothos/plugin-simple-objects';
 import type { GatewayContext } from './context.js';
 import { badUserInput } from './errors.js';
-import { slugArg } from './inputs.js';
+import { artistSlugArg, slugArg } from './inputs.js';
 import { nodeLoaders } from './refs.js';
 
 const NODE_TYPES = ['Artist', 'Song', 'Album'];
@@ -48,7 +48,8 @@ export const builder = new SchemaBuilder<{
       resolve: (_, { ids }, context) =>
         ids.map(async (id) => {
           const { typename, id: slug } = nodeId(id);
-          return nodeLoaders[typename as keyof typeof nodeLoaders](slugArg(slug, 'ids'), context);
+          const slugOf = typename === 'Artist' ? artistSlugArg : slugArg;
+          return nodeLoaders[typename as keyof typeof nodeLoaders](slugOf(slug, 'ids'), context);
         }),
     },
     idFieldOptions: { description: 'Opaque Relay global id; `node(id:)` refetches the object.' },

@@ -2,7 +2,7 @@ import { endpoints, MAX_CHART_SIZE } from '../upstream/endpoints.js';
 import { builder } from './builder.js';
 import type { GatewayContext } from './context.js';
 import { ChartTrendEnum } from './enums.js';
-import { limitArg, slugArg } from './inputs.js';
+import { limitArg, slugArg, territoryArg } from './inputs.js';
 import {
   ArtistChartPositionRef,
   ChartEntryRef,
@@ -187,7 +187,7 @@ builder.queryFields((t) => ({
     resolve: async (_, args, c) => {
       const limit = limitArg(args.limit, MAX_CHART_SIZE, MAX_CHART_SIZE);
       const chart = await c.loader.load(
-        endpoints.chart(slugArg(args.name, 'name'), slugArg(args.territory, 'territory')),
+        endpoints.chart(slugArg(args.name, 'name'), territoryArg(args.territory)),
       );
       return {
         ...chart,

@@ -12,7 +12,12 @@ export const MAX_TEXT_LENGTH = 200;
 /** Default size of leaderboards and trending lists when `limit` is not given. */
 export const DEFAULT_LIST_LIMIT = 20;
 
-export function slugArg(value: string, name = 'slug'): string {
+/**
+ * A slug as the upstream can know it: blank space at either end is no part of one (a pasted
+ * slug carries it), so it is trimmed rather than paid for as another record.
+ */
+export function slugArg(rawValue: string, name = 'slug'): string {
+  const value = rawValue.trim();
   if (value.length === 0) throw badUserInput(`"${name}" must not be empty`, name);
   if (value.length > MAX_SLUG_LENGTH) {
     throw badUserInput(`"${name}" must be at most ${MAX_SLUG_LENGTH} characters`, name);
@@ -22,6 +27,28 @@ export function slugArg(value: string, name = 'slug'): string {
   return value;
 }
 
+/**
+ * Artist slugs "have the form of a lower-case name" (upstream description): `Burna-Boy` can only
+ * mean `burna-boy`, and each spelling would otherwise cost its own upstream call.
+ */
+export function artistSlugArg(value: string, name = 'slug'): string {
+  return slugArg(value, name).toLowerCase();
+}
+
+/** Territory codes are upper case upstream (`NG`, `UK`), as country codes are. */
+export function territoryArg(value: string, name = 'territory'): string {
+  return slugArg(value, name).toUpperCase();
+}
+
+/** A search the upstream matches without regard to case: one spelling, one call. */
+export function searchArg(value: string, name: string): string {
+  return textArg(value, name).toLowerCase();
+}
+
+export function optionalSearchArg(value: string | null | undefined, name: string): string | null {
+  return value === null || value === undefined ? null : searchArg(value, name);
+}
+
 export function textArg(value: string, name: string): string {
   const trimmed = value.trim();
   if (trimmed.length === 0) throw badUserInput(`"${name}" must not be empty`, name);
@@ -29,10 +56,6 @@ export function textArg(value: string, name: string): string {
     throw badUserInput(`"${name}" must be at most ${MAX_TEXT_LENGTH} characters`, name);
   }
   return trimmed;
-}
-
-export function optionalTextArg(value: string | null | undefined, name: string): string | null {
-  return value === null || value === undefined ? null : textArg(value, name);
 }
 
 /** ISO 3166-1 alpha-2, as the upstream spells it (upper case; `UK` for the United Kingdom). */

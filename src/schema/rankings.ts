@@ -117,6 +117,8 @@ function resolveRanking<Summary, Shape>(
   ): Promise<RankedShape<Shape>[]> => {
     const limit = listLimitArg(args.limit);
     const filter = { isAfrobeats: args.isAfrobeats, country: countryArg(args.country) };
+    // Nothing asked for, nothing read.
+    if (limit === 0) return [];
     const list = await context.loader.load(endpoint(filter, context.assumptions.rankingLimit));
     // The first `limit` places of the upstream's list, less those it sent unreadable.
     const dropped = list.dropped.filter((d) => d.index < limit);

@@ -1,6 +1,6 @@
 import { endpoints } from '../upstream/endpoints.js';
 import { builder } from './builder.js';
-import { slugArg, textArg, thresholdArg } from './inputs.js';
+import { searchArg, slugArg, thresholdArg } from './inputs.js';
 import {
   AlbumRef,
   ArtistRef,
@@ -152,7 +152,10 @@ builder.queryFields((t) => ({
     },
     resolve: async (_, args, c, info) => {
       const songs = await c.loader.load(
-        endpoints.searchSongs(textArg(args.title, 'title'), textArg(args.artistName, 'artistName')),
+        endpoints.searchSongs(
+          searchArg(args.title, 'title'),
+          searchArg(args.artistName, 'artistName'),
+        ),
       );
       return listItems(songs, c, info)?.map(songFromSummary) ?? [];
     },

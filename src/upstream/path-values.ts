@@ -12,11 +12,16 @@ const FORBIDDEN =
   // biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point.
   /[\u0000-\u001f\u007f-\u009f/\\]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 
+// Invisible formatting characters (zero-width space, joiners, BOM, bidi marks): a slug pasted
+// with one looks right and names nothing, one upstream call per variant.
+const INVISIBLE = /\p{Cf}/u;
+
 /** Why `value` cannot be a path segment, or undefined when it can. */
 export function pathValueProblem(value: string): string | undefined {
   if (value === '' || value === '.' || value === '..') return 'must not be empty, "." or ".."';
   if (FORBIDDEN.test(value))
     return 'must not contain "/", "\\", control characters or unpaired surrogates';
+  if (INVISIBLE.test(value)) return 'must not contain invisible formatting characters';
   return undefined;
 }
 

@@ -100,7 +100,9 @@ describe('strings in every argument', () => {
           { slug },
         );
         expectWellFormed(response);
-        expectOnlyCalls(from, (s) => s.length === 2 && s[0] === 'artists' && s[1] === slug);
+        // Artist slugs are lower-case names: a spelling is trimmed and lower-cased, never another record.
+        const sent = slug.trim().toLowerCase();
+        expectOnlyCalls(from, (s) => s.length === 2 && s[0] === 'artists' && s[1] === sent);
       }),
       RUN,
     );
@@ -118,11 +120,11 @@ describe('strings in every argument', () => {
         expectOnlyCalls(
           from,
           (s) =>
-            (s.length === 2 && s[0] === 'songs' && s[1] === slug) ||
+            (s.length === 2 && s[0] === 'songs' && s[1] === slug.trim()) ||
             (s.length === 7 &&
               s[0] === 'milestones' &&
               s[1] === 'facts' &&
-              s[4] === slug &&
+              s[4] === slug.trim() &&
               s[6] === String(threshold)),
         );
       }),
@@ -146,7 +148,10 @@ describe('strings in every argument', () => {
         expectOnlyCalls(
           from,
           (s) =>
-            (s.length === 3 && s[0] === 'charts' && s[1] === a && s[2] === b) ||
+            (s.length === 3 &&
+              s[0] === 'charts' &&
+              s[1] === a.trim() &&
+              s[2] === b.trim().toUpperCase()) ||
             (s.length === 2 && s[0] === 'songs' && s[1] === 'search') ||
             (s.length === 1 && s[0] === 'artists'),
         );
