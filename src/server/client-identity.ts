@@ -1,6 +1,7 @@
 /**
  * Who a client is in server-key mode, for the per-client rate limit and the
- * per-client share of the day's budget: its IP address (the TCP peer).
+ * per-client share of the day's budget: its IP address (the TCP peer), or
+ * for IPv6 the /64 network it is in.
  * Behind a reverse proxy every request comes from the proxy, so with
  * `trustProxy` the client is the last address of X-Forwarded-For, the one
  * the proxy itself appended; earlier entries are the client's own claim and
@@ -9,6 +10,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
+import { isIPv4, isIPv6 } from 'node:net';
 
 export function clientAddressOf(
   request: Request,
@@ -34,5 +36,27 @@ export function clientAddress(
 
 /** The address hashed: budgets and Redis keys never hold a client's IP in clear. */
 export function clientIdOf(address: string): string {
-  return createHash('sha256').update(address).digest('hex').slice(0, 24);
+  return createHash('sha256').update(clientNetwork(address)).digest('hex').slice(0, 24);
+}
+
+/**
+ * The part of an address one client holds. An IPv6 host is handed a whole /64 and may take any
+ * address in it at will, so one client is its /64, as rate limiters commonly count; an IPv4
+ * address (plain or IPv4-mapped) is itself.
+ */
+export function clientNetwork(address: string): string {
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address)?.[1];
+  if (mapped !== undefined && isIPv4(mapped)) return mapped;
+  if (!isIPv6(address)) return address;
+  const [head = '', tail] = address.toLowerCase().split('%')[0]!.split('::');
+  const left = head === '' ? [] : head.split(':');
+  const right = tail === undefined || tail === '' ? [] : tail.split(':');
+  const groups =
+    tail === undefined
+      ? left
+      : [...left, ...Array(8 - left.length - right.length).fill('0'), ...right];
+  return `${groups
+    .slice(0, 4)
+    .map((group) => Number.parseInt(group, 16).toString(16))
+    .join(':')}::/64`;
 }
