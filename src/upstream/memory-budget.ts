@@ -100,6 +100,13 @@ export class MemoryBudgetLedger implements BudgetLedger {
     this.#save();
   }
 
+  async forget(keyId: string): Promise<void> {
+    const state = this.#today();
+    if (!(keyId in state.keys)) return;
+    delete state.keys[keyId];
+    await this.#written();
+  }
+
   async usage(keyId: string): Promise<BudgetUsage> {
     const count = this.#today().keys[keyId] ?? emptyCount();
     const dailyLimit = this.options.dailyLimit;
