@@ -8,6 +8,7 @@ import pino from 'pino';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { connectRedis, type SharedRedis } from '../../src/redis/connection.js';
 import { keyIdOf } from '../../src/upstream/key-registry.js';
+import { artistsQuery as artistsOf, bearer } from '../support/client-key-queries.js';
 import { deleteUnder, keysUnder, SHARED_REDIS_URL, uniquePrefix } from '../support/redis.js';
 import { until } from '../support/replicas.js';
 import { CLIENT_KEY, OTHER_CLIENT_KEY, type Stack, startStack } from '../support/stack.js';
@@ -48,19 +49,7 @@ afterAll(async () => {
   redis.disconnect();
 });
 
-const bearer = (key: string) => ({ authorization: `Bearer ${key}` });
-
-function artistsQuery(from: number, count: number): string {
-  const slugs = first.simulator.data
-    .allArtists()
-    .slice(from, from + count)
-    .map((artist) => artist.slug);
-  const fields = slugs.map(
-    (slug, i) =>
-      `a${i}: artist(slug: "${slug}") { name history { date } milestones { threshold } songs { totalCount } }`,
-  );
-  return `{ ${fields.join(' ')} }`;
-}
+const artistsQuery = (from: number, count: number) => artistsOf(first.simulator, from, count);
 
 it('a key whose acceptance lapsed pays one call to be proven again, then reads the cache', async () => {
   const query = artistsQuery(0, 2);

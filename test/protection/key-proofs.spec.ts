@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { utcDay } from '../../src/time.js';
 import { keyIdOf } from '../../src/upstream/key-registry.js';
+import { artistsQuery as artistsOf, bearer } from '../support/client-key-queries.js';
 import { CLIENT_KEY, type Stack, startStack } from '../support/stack.js';
 
 const FRESH_KEYS = ['fresh-key-1', 'fresh-key-2', 'fresh-key-3'];
@@ -24,20 +25,7 @@ beforeAll(async () => {
 });
 afterAll(() => stack.close());
 
-const bearer = (key: string) => ({ authorization: `Bearer ${key}` });
-
-/** Four upstream reads per artist (profile, history, milestones, songs). */
-function artistsQuery(first: number, count: number): string {
-  const slugs = stack.simulator.data
-    .allArtists()
-    .slice(first, first + count)
-    .map((artist) => artist.slug);
-  const fields = slugs.map(
-    (slug, i) =>
-      `a${i}: artist(slug: "${slug}") { name history { date } milestones { threshold } songs { totalCount } }`,
-  );
-  return `{ ${fields.join(' ')} }`;
-}
+const artistsQuery = (from: number, count: number) => artistsOf(stack.simulator, from, count);
 
 it('a made-up key costs one upstream call, not one per read, and gets 401', async () => {
   const before = stack.upstreamCalls();
