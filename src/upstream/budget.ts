@@ -48,6 +48,13 @@ export interface BudgetLedger {
   /** The upstream answered 429. Takes effect in this process at once, then for every replica. */
   rateLimited(keyId: string, error: UpstreamError): void;
   usage(keyId: string): Promise<BudgetUsage>;
+  /**
+   * The upstream rejected the key (401/403): its count goes, so that made-up
+   * keys hold no room in the ledger (the memory ledger's is bounded) and
+   * cannot crowd out keys the upstream accepts. A key that is refused has
+   * nothing left to guard; should it come back, the upstream's own 429 stops it.
+   */
+  forget(keyId: string): Promise<void>;
   /** Today's calls of the key by counter, for the plan. */
   spending(keyId: string): Promise<DaySpending>;
   resetsAt(): string;

@@ -5,7 +5,6 @@
  * and stale-if-error. DataLoaders sit in front of it, one set per GraphQL
  * request.
  */
-import { setTimeout as sleep } from 'node:timers/promises';
 import { LRUCache } from 'lru-cache';
 import type { CacheEntry, ResponseCache } from '../cache/cache.js';
 import {
@@ -20,7 +19,8 @@ import { type CircuitBreaker, isUpstreamFailure } from './circuit-breaker.js';
 import type { SendGate, UpstreamClient } from './client.js';
 import type { UpstreamRequest } from './endpoints.js';
 import { UpstreamError } from './errors.js';
-import type { FlightLocks } from './flight-locks.js';
+import { awaitPeer, type FlightLocks } from './flight-locks.js';
+import { KeyProofs } from './key-proofs.js';
 import type { KeyRegistry } from './key-registry.js';
 import type { Popularity } from './popularity.js';
 import { ShapeError } from './readers.js';
@@ -96,7 +96,20 @@ export class CachedUpstream {
   /** The requests this process has read, by key: what a refresh of a popular record re-reads. */
   readonly #known = new LRUCache<string, UpstreamRequest<unknown>>({ max: KNOWN_REQUESTS });
 
-  constructor(private readonly options: CachedUpstreamOptions) {}
+  /** Pass-through keys the gateway does not know: one read proves each, the others wait for its verdict. */
+  readonly #proofs: KeyProofs;
+
+  constructor(private readonly options: CachedUpstreamOptions) {
+    this.#proofs = new KeyProofs({
+      keys: options.keys,
+      locks: options.locks,
+      pollMs: PEER_POLL_MS,
+      timedOut: () =>
+        new UpstreamError('UPSTREAM_ERROR', 'The upstream API did not answer in time', {
+          reason: 'timeout',
+        }),
+    });
+  }
 
   get #observer(): UpstreamObserver {
     return this.options.observer ?? SILENT_OBSERVER;
@@ -132,26 +145,33 @@ export class CachedUpstream {
     return cached.value;
   }
 
-  /** The cached entry for `key`, if this caller may read the cache (a client key the upstream accepted). */
+  /**
+   * The cached entry for `key`, if this caller may read the cache (a client
+   * key the upstream accepted; a proof of it under way is waited for).
+   */
   async #trustedEntry(key: string, caller: Caller): Promise<CacheEntry | undefined> {
-    if (caller.mode === 'client' && (await this.options.keys.status(caller.keyId)) !== 'accepted')
+    if (caller.mode === 'client' && (await this.#proofs.settled(caller.keyId)) !== 'accepted')
       return undefined;
     return this.options.cache.get(key);
   }
 
   async read<T>(request: UpstreamRequest<T>, caller: Caller, stats: RequestStats): Promise<T> {
-    const { cache, keys } = this.options;
-    const keyStatus = caller.mode === 'client' ? await keys.status(caller.keyId) : 'accepted';
-    if (keyStatus === 'rejected') {
+    const { cache, deadlineMs } = this.options;
+    // A client key must be proven good by one real call before it may read what other keys cached:
+    // this read makes that call (`proof`), or waits for the read that does and goes on with its verdict.
+    const verdict =
+      caller.mode === 'client'
+        ? await this.#proofs.verdict(caller.keyId, AbortSignal.timeout(deadlineMs))
+        : 'accepted';
+    if (verdict === 'rejected') {
       stats.unauthenticated = true;
       throw new UpstreamError('UNAUTHENTICATED', 'Invalid or revoked API key');
     }
+    const proof = verdict === 'accepted' ? undefined : verdict;
     this.options.popularity?.record([request.key]);
     this.#known.set(request.key, request);
     stats.reads.add(request.key);
-    // A client key must be proven good by one real call before it may read what other keys cached.
-    const trusted = keyStatus === 'accepted';
-    const cached = trusted ? await cache.get(request.key) : undefined;
+    const cached = proof === undefined ? await cache.get(request.key) : undefined;
     if (cached !== undefined && this.#servable(cached)) {
       stats.cacheHits += 1;
       stats.answeredFrom(cached.freshUntil);
@@ -168,15 +188,18 @@ export class CachedUpstream {
       }
     }
 
-    const flightKey = trusted ? request.key : `${caller.keyId} ${request.key}`;
-    let flight = this.#inFlight.get(flightKey);
-    if (flight === undefined) {
+    // A proof is alone in its key by construction: it shares no flight, and it always ends (`done`).
+    let flight = proof === undefined ? this.#inFlight.get(request.key) : undefined;
+    if (proof !== undefined) {
+      flight = this.#fetchAndStore(request, caller, stats, 'first-touch').finally(() =>
+        proof.done(),
+      );
+    } else if (flight === undefined) {
       const purpose: Purpose = cached === undefined ? 'first-touch' : 'refresh';
-      const fetched = trusted
-        ? this.#fetchOnce(request, caller, stats, purpose)
-        : this.#fetchAndStore(request, caller, stats, purpose);
-      flight = fetched.finally(() => this.#inFlight.delete(flightKey));
-      this.#inFlight.set(flightKey, flight);
+      flight = this.#fetchOnce(request, caller, stats, purpose).finally(() =>
+        this.#inFlight.delete(request.key),
+      );
+      this.#inFlight.set(request.key, flight);
     } else {
       stats.deduplicated += 1;
       this.#observer.singleFlightJoined(request.resource);
@@ -390,21 +413,27 @@ export class CachedUpstream {
           await lease.release();
         }
       }
-      do {
-        try {
-          await sleep(PEER_POLL_MS, undefined, { signal });
-        } catch {
-          throw new UpstreamError('UPSTREAM_ERROR', 'The upstream API did not answer in time', {
-            path: pathOf(request),
-            reason: 'timeout',
-          });
-        }
-        const entry = await cache.get(request.key);
-        if (entry !== undefined && this.#servable(entry)) {
-          stats.deduplicated += 1;
-          return entry;
-        }
-      } while (await locks.isHeld(request.key));
+      const entry = await awaitPeer(
+        locks,
+        request.key,
+        async () => {
+          const stored = await cache.get(request.key);
+          return stored !== undefined && this.#servable(stored) ? stored : undefined;
+        },
+        {
+          pollMs: PEER_POLL_MS,
+          signal,
+          timedOut: () =>
+            new UpstreamError('UPSTREAM_ERROR', 'The upstream API did not answer in time', {
+              path: pathOf(request),
+              reason: 'timeout',
+            }),
+        },
+      );
+      if (entry !== undefined) {
+        stats.deduplicated += 1;
+        return entry;
+      }
     }
   }
 
@@ -516,7 +545,7 @@ export class CachedUpstream {
               },
             );
           }
-          await keys.markRejected(caller.keyId);
+          await Promise.all([keys.markRejected(caller.keyId), budget.forget(caller.keyId)]);
           throw error;
         case 'RATE_LIMITED':
           throw new UpstreamError('RATE_LIMITED', error.message, {

@@ -4,6 +4,8 @@
  * replicas a short lease per resource decides (redis-flight-locks.ts), and
  * the others wait for the answer to appear in the shared cache.
  */
+import { setTimeout as sleep } from 'node:timers/promises';
+
 export interface FlightLease {
   /** Gives the resource back; the holder calls it once its answer is stored (or its fetch failed). */
   release(): Promise<void>;
@@ -30,3 +32,26 @@ export class LocalFlightLocks implements FlightLocks {
 }
 
 export { NO_LEASE };
+
+/**
+ * Waits while another process holds the lease of `key`, looking every
+ * `pollMs` for what it produces (`look`); undefined once the lease ends
+ * without it (its holder failed or died), so the caller may take the lease.
+ */
+export async function awaitPeer<V>(
+  locks: FlightLocks,
+  key: string,
+  look: () => Promise<V | undefined>,
+  wait: { readonly pollMs: number; readonly signal: AbortSignal; timedOut(): Error },
+): Promise<V | undefined> {
+  do {
+    try {
+      await sleep(wait.pollMs, undefined, { signal: wait.signal });
+    } catch {
+      throw wait.timedOut();
+    }
+    const found = await look();
+    if (found !== undefined) return found;
+  } while (await locks.isHeld(key));
+  return undefined;
+}

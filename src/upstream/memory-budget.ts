@@ -43,7 +43,10 @@ interface DayState {
   readonly clients: Record<string, number>;
 }
 
-/** Keys and clients seen in one day are bounded: a flood of made-up keys cannot grow the ledger without end. */
+/**
+ * Keys and clients seen in one day are bounded: a flood of made-up keys cannot grow the ledger without end.
+ * A key the upstream rejects leaves it (`forget`), so made-up keys hold a slot only while their one call is out.
+ */
 const MAX_TRACKED = 10_000;
 
 export class MemoryBudgetLedger implements BudgetLedger {
@@ -98,6 +101,13 @@ export class MemoryBudgetLedger implements BudgetLedger {
     const state = this.#today();
     state.keys[keyId] = { ...(state.keys[keyId] ?? emptyCount()), exhausted: true };
     this.#save();
+  }
+
+  async forget(keyId: string): Promise<void> {
+    const state = this.#today();
+    if (!(keyId in state.keys)) return;
+    delete state.keys[keyId];
+    await this.#written();
   }
 
   async usage(keyId: string): Promise<BudgetUsage> {

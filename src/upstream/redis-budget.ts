@@ -125,6 +125,12 @@ export class RedisBudgetLedger implements BudgetLedger {
     written.catch(() => undefined);
   }
 
+  async forget(keyId: string): Promise<void> {
+    this.#lastKnown.delete(keyId);
+    // Expiring on its own anyway: deleting it now only keeps a flood of made-up keys from lingering until tomorrow.
+    await this.redis.del(dayKey(keyId, utcDay(this.#now()))).catch(() => undefined);
+  }
+
   async usage(keyId: string): Promise<BudgetUsage> {
     const day = utcDay(this.#now());
     let used: number;

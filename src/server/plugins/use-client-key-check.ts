@@ -4,10 +4,12 @@
  * - A key the upstream rejected, while the gateway remembers it, gets HTTP
  *   401 on every request, `apiUsage`, `__typename` and introspection
  *   included: before anything runs, without an upstream call.
- * - A key the gateway has never seen costs one upstream call to prove; each
- *   client may bring only `unknownKeysPerMinute` such keys, so a flood of
- *   made-up keys costs the upstream (and the key registry) a bounded number
- *   of 401s, not one each. Past it, that client gets RATE_LIMITED (429).
+ * - A key the gateway does not know (never seen, or its acceptance lapsed)
+ *   costs one upstream call to prove, however many reads the request makes
+ *   (key-proofs.ts); each client may bring only `unknownKeysPerMinute` such
+ *   keys, so a flood of made-up keys costs the upstream (and the key
+ *   registry) a bounded number of 401s, not one each. Past it, that client
+ *   gets RATE_LIMITED (429).
  * - A key rejected during the request gets no data at all, not even the
  *   parts that came from cache or from other fields: the whole response
  *   becomes a single UNAUTHENTICATED error with HTTP 401.
