@@ -80,7 +80,7 @@ import {
 import { withResponseCache } from './response-cache/fast-path.js';
 import { useResponseCacheRecorder } from './response-cache/recorder.js';
 import { DEFAULT_RESPONSE_CACHE_MAX_BYTES } from './response-cache/stored-response.js';
-import { createStores, type StoreOptions } from './stores.js';
+import { createStores, DEFAULT_CLIENT_BUDGET_SHARE, type StoreOptions } from './stores.js';
 import { yogaLogger } from './yoga-logger.js';
 
 /** Protections of issue 4 (docs/protection.md); every field has a default. */
@@ -178,6 +178,8 @@ export function createGateway(options: GatewayOptions) {
             dailyLimit: options.dailyLimit,
             pollIntervalMs: options.refreshPollMs,
             ...options.budgetPlan,
+            // The client's share of the day caps its share of the first touches paced so far too.
+            clientShare: options.stores?.clientBudgetShare ?? DEFAULT_CLIENT_BUDGET_SHARE,
           }),
           popularity,
           budget,

@@ -3,7 +3,8 @@
  * whether a held record earns a refresh (it is among the most popular), and
  * the ceiling its call must stay under when it leaves. The ledger checks the
  * ceiling atomically with the count, so replicas cannot overspend a share
- * between them; a refusal tells the client when the plan would serve it.
+ * between them (a client's share of the first touches included); a refusal
+ * tells the client when the plan would serve it.
  */
 import { type BudgetLedger, PlanRefusal, type Spender } from './budget.js';
 import { UpstreamError } from './errors.js';
@@ -53,6 +54,14 @@ export class Allocator {
       });
     } catch (error) {
       if (!(error instanceof PlanRefusal)) throw error;
+      if (error.clientPaced !== undefined) {
+        const resetsAt = this.plan.nextClientSlot(now, spent, error.clientPaced).toISOString();
+        throw new UpstreamError(
+          'RATE_LIMITED',
+          `This client has made its share of the records first read so far today (${error.clientPaced}); others are served meanwhile. It can read a new record from ${resetsAt}; cached data is still served`,
+          { resetsAt },
+        );
+      }
       const resetsAt = this.plan.nextSlot(now, spent, popular).toISOString();
       throw new UpstreamError(
         'RATE_LIMITED',

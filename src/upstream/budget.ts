@@ -33,6 +33,17 @@ export interface Spender {
 /** The plan's ceiling refused the call: the caller knows when it would be served. */
 export class PlanRefusal extends Error {
   override readonly name = 'PlanRefusal';
+
+  constructor(
+    /** Set when the client's own share of first touches refused it: its first touches today. */
+    readonly clientPaced?: number,
+  ) {
+    super(
+      clientPaced === undefined
+        ? 'Refused by the plan'
+        : 'Refused by the client’s share of first touches',
+    );
+  }
 }
 
 export interface BudgetOptions {

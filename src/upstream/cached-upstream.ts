@@ -123,7 +123,7 @@ export class CachedUpstream {
   /** True when a fresh cached answer says the resource does not exist; never calls the upstream. */
   async knownMissing(request: UpstreamRequest<unknown>, caller: Caller): Promise<boolean> {
     const cached = await this.#trustedEntry(request.key, caller);
-    return cached !== undefined && cached.outcome === 'not-found' && cached.freshUntil > Date.now();
+    return cached !== undefined && cached.outcome === 'not-found' && this.#servable(cached);
   }
 
   /**
@@ -168,15 +168,18 @@ export class CachedUpstream {
       throw new UpstreamError('UNAUTHENTICATED', 'Invalid or revoked API key');
     }
     const proof = verdict === 'accepted' ? undefined : verdict;
-    this.options.popularity?.record([request.key]);
     this.#known.set(request.key, request);
     stats.reads.add(request.key);
-    const cached = proof === undefined ? await cache.get(request.key) : undefined;
-    if (cached !== undefined && this.#servable(cached)) {
+    const found = proof === undefined ? await cache.get(request.key) : undefined;
+    // A record the upstream said it does not have is no view of a record: the plan never ranks it.
+    if (found?.outcome !== 'not-found') this.options.popularity?.record([request.key]);
+    if (found !== undefined && this.#servable(found)) {
       stats.cacheHits += 1;
-      stats.answeredFrom(cached.freshUntil);
-      return unwrap<T>(cached, request);
+      stats.answeredFrom(found.freshUntil);
+      return unwrap<T>(found, request);
     }
+    // A not-found answer is not held: past its TTL or its generation, the record is unknown again.
+    const cached = found?.outcome === 'not-found' ? undefined : found;
     if (cached !== undefined) {
       const policy = await this.#heldPolicy(cached, request, caller);
       if (policy !== 'refresh-first') {
@@ -261,7 +264,8 @@ export class CachedUpstream {
       const request = this.#known.get(key);
       if (request === undefined) continue;
       const cached = await this.options.cache.get(key);
-      if (cached === undefined || this.#servable(cached)) continue;
+      if (cached === undefined || cached.outcome === 'not-found' || this.#servable(cached))
+        continue;
       if (await this.#revalidate(request, caller)) started += 1;
     }
     return started;
@@ -453,7 +457,15 @@ export class CachedUpstream {
   async #store(request: UpstreamRequest<unknown>, entry: CacheEntry): Promise<void> {
     const { cache } = this.options;
     const list = request.list;
-    if (list === undefined || entry.outcome !== 'value') return cache.set(request.key, entry);
+    if (entry.outcome === 'not-found') {
+      // Not there upstream: whatever views it had were not of a record, and must not make it popular.
+      await Promise.all([
+        cache.set(request.key, entry),
+        this.options.popularity?.forget(request.key),
+      ]);
+      return;
+    }
+    if (list === undefined) return cache.set(request.key, entry);
     const total = list.totalOf(entry.value);
     await Promise.all([
       cache.set(request.key, entry),
@@ -568,13 +580,15 @@ export class CachedUpstream {
       ttlMs: number,
     ): CacheEntry {
       const now = Date.now();
+      // What was paid for is kept to answer when no call is made; a not-found answer only for its TTL.
+      const keptMs = outcome === 'value' ? Math.max(ttlMs, cachePolicy.retentionMs) : ttlMs;
       return {
         outcome,
         value,
         bytes,
         storedAt: now,
         freshUntil: now + ttlMs,
-        staleUntil: now + Math.max(ttlMs, cachePolicy.retentionMs),
+        staleUntil: now + keptMs,
         ...stamp,
       };
     }

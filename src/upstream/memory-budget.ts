@@ -41,6 +41,8 @@ interface DayState {
   readonly day: string;
   readonly keys: Record<string, DayCount>;
   readonly clients: Record<string, number>;
+  /** Of each client's calls: its first touches (spending-plan.ts, the client's share of the pacing). */
+  readonly clientsPaced: Record<string, number>;
 }
 
 /**
@@ -77,6 +79,13 @@ export class MemoryBudgetLedger implements BudgetLedger {
     const count = state.keys[keyId] ?? emptyCount();
     if (count.exhausted || count.used >= this.options.dailyLimit) throw budgetSpent(resetsAt);
     if (!withinCeiling(ceiling, count)) throw new PlanRefusal();
+    const clientPaced = clientId === undefined ? 0 : (state.clientsPaced[clientId] ?? 0);
+    if (
+      clientId !== undefined &&
+      ceiling?.clientLimit !== undefined &&
+      clientPaced >= ceiling.clientLimit
+    )
+      throw new PlanRefusal(clientPaced);
     const cap = clientCap(this.options);
     if (clientId !== undefined && (state.clients[clientId] ?? 0) >= cap)
       throw clientShareSpent(cap, resetsAt);
@@ -90,6 +99,7 @@ export class MemoryBudgetLedger implements BudgetLedger {
       (clientId in state.clients || Object.keys(state.clients).length < MAX_TRACKED)
     ) {
       state.clients[clientId] = (state.clients[clientId] ?? 0) + 1;
+      if (ceiling?.clientLimit !== undefined) state.clientsPaced[clientId] = clientPaced + 1;
     }
     await this.#written();
   }
@@ -188,12 +198,21 @@ function emptyCount(): DayCount {
 }
 
 function emptyDay(day: string): DayState {
-  return { day, keys: {}, clients: {} };
+  return { day, keys: {}, clients: {}, clientsPaced: {} };
 }
 
 /** A counter of an older file (or a hand-edited one) that is not a count reads as none. */
 function countOf(value: unknown): number {
   return Number.isSafeInteger(value) && (value as number) >= 0 ? (value as number) : 0;
+}
+
+/** Per-client counts of a file; absent (an older file) reads as none. */
+function countsOf(value: Record<string, number> | undefined): Record<string, number> {
+  const counts: Record<string, number> = {};
+  for (const [clientId, used] of Object.entries(value ?? {})) {
+    if (Number.isSafeInteger(used)) counts[clientId] = used;
+  }
+  return counts;
 }
 
 function parseState(text: string): DayState | undefined {
@@ -212,11 +231,12 @@ function parseState(text: string): DayState | undefined {
         polled: countOf(count.polled),
       };
     }
-    const clients: Record<string, number> = {};
-    for (const [clientId, used] of Object.entries(value.clients ?? {})) {
-      if (Number.isSafeInteger(used)) clients[clientId] = used;
-    }
-    return { day: value.day, keys, clients };
+    return {
+      day: value.day,
+      keys,
+      clients: countsOf(value.clients),
+      clientsPaced: countsOf(value.clientsPaced),
+    };
   } catch {
     return undefined;
   }

@@ -27,6 +27,8 @@ export interface Popularity {
   top(count: number): Promise<string[]>;
   /** Decayed number of times `key` was asked, this process's unsent counts included. */
   count(key: string): Promise<number>;
+  /** Drops every count of `key`: the upstream does not have it (a not-found answer is never popular). */
+  forget(key: string): Promise<void>;
   /** Sends what is pending (Redis) and stops the flush timer. */
   close(): Promise<void>;
 }
@@ -84,6 +86,10 @@ export class MemoryPopularity implements Popularity {
   async count(key: string): Promise<number> {
     this.#decayIfNewDay();
     return this.#counts.get(key) ?? 0;
+  }
+
+  async forget(key: string): Promise<void> {
+    if (this.#counts.delete(key)) this.#ranking = undefined;
   }
 
   async close(): Promise<void> {}

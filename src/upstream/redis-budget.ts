@@ -32,11 +32,12 @@ import type { DaySpending } from './spending-plan.js';
 /** Kept past midnight UTC so that a replica whose clock lags a little still finds the day it counts in. */
 const DAY_KEY_GRACE_SECONDS = 60 * 60;
 
-// KEYS: day hash, pause key, client counter. ARGV: daily limit, expiry (unix seconds), client cap (0: none),
-// the count this replica last saw (a Redis restarted without its data learns the day back from its replicas),
-// the plan's ceiling (spending-plan.ts): total (-1: none), the counter the call adds to ('' none) and its limit.
+// KEYS: day hash, pause key, client counter, client first-touch counter. ARGV: daily limit, expiry (unix
+// seconds), client cap (0: none), the count this replica last saw (a Redis restarted without its data learns
+// the day back from its replicas), the plan's ceiling (spending-plan.ts): total (-1: none), the counter the
+// call adds to ('' none), its limit, and the client's first-touch limit (-1: none).
 // Answers {used, 0} when reserved, or {reason, detail}: -1 day spent, -2 paused (detail: ms left),
-// -3 client share spent, -4 refused by the plan.
+// -3 client share spent, -4 refused by the plan, -5 the client's share of first touches taken (detail: its count).
 const RESERVE = `
 if redis.call('EXISTS', KEYS[2]) == 1 then return {-2, redis.call('PTTL', KEYS[2])} end
 local used = math.max(tonumber(redis.call('HGET', KEYS[1], 'used') or '0'), tonumber(ARGV[4]))
@@ -44,12 +45,21 @@ if redis.call('HGET', KEYS[1], 'exhausted') == '1' or used >= tonumber(ARGV[1]) 
 local total = tonumber(ARGV[5])
 if total >= 0 and used >= total then return {-4, used} end
 if ARGV[6] ~= '' and tonumber(redis.call('HGET', KEYS[1], ARGV[6]) or '0') >= tonumber(ARGV[7]) then return {-4, used} end
+local pacedCap = tonumber(ARGV[8])
+if pacedCap >= 0 then
+  local paced = tonumber(redis.call('GET', KEYS[4]) or '0')
+  if paced >= pacedCap then return {-5, paced} end
+end
 local cap = tonumber(ARGV[3])
 if cap > 0 then
   local mine = tonumber(redis.call('GET', KEYS[3]) or '0')
   if mine >= cap then return {-3, mine} end
   redis.call('INCR', KEYS[3])
   redis.call('EXPIREAT', KEYS[3], ARGV[2])
+end
+if pacedCap >= 0 then
+  redis.call('INCR', KEYS[4])
+  redis.call('EXPIREAT', KEYS[4], ARGV[2])
 end
 used = used + 1
 redis.call('HSET', KEYS[1], 'used', used)
@@ -81,10 +91,11 @@ export class RedisBudgetLedger implements BudgetLedger {
     try {
       answer = (await this.redis.eval(
         RESERVE,
-        3,
+        4,
         dayKey(keyId, day),
         pauseKey(keyId),
         `budget-client:${clientId ?? '-'}:${day}`,
+        `budget-client-paced:${clientId ?? '-'}:${day}`,
         this.options.dailyLimit,
         this.#expiresAt(),
         cap,
@@ -92,6 +103,7 @@ export class RedisBudgetLedger implements BudgetLedger {
         ceiling?.total ?? -1,
         ceiling?.counter ?? '',
         ceiling?.limit ?? 0,
+        clientId === undefined ? -1 : (ceiling?.clientLimit ?? -1),
       )) as [number, number];
     } catch (error) {
       throw new UpstreamError(
@@ -108,6 +120,7 @@ export class RedisBudgetLedger implements BudgetLedger {
     if (result === -2) throw keyPaused(detail, resetsAt);
     if (result === -3) throw clientShareSpent(cap, resetsAt);
     if (result === -4) throw new PlanRefusal();
+    if (result === -5) throw new PlanRefusal(detail);
     this.#lastKnown.set(keyId, { day, used: result });
     // A 429 may have come back to this process while the script ran: the call must not leave then.
     this.#stops.check(keyId, resetsAt);

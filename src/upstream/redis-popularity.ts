@@ -91,6 +91,19 @@ export class RedisPopularity implements Popularity {
     }
   }
 
+  async forget(key: string): Promise<void> {
+    this.#pending.delete(key);
+    const now = this.now();
+    // Yesterday's set too: it ranks until today's first counts are sent, and today's starts from it.
+    await this.redis
+      .multi()
+      .zrem(this.#setOf(now), key)
+      .zrem(this.#yesterdayOf(now), key)
+      .exec()
+      // A count left behind by an outage is one view too many: the next not-found answer forgets it.
+      .catch(() => undefined);
+  }
+
   async close(): Promise<void> {
     clearInterval(this.#timer);
     await this.#flush();

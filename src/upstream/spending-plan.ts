@@ -23,6 +23,12 @@
  *   of long-tail traffic cannot leave the evening with nothing, and the
  *   burst lets a whole page (four records) through at once.
  *
+ * No client takes the pacing for itself (server-key mode): one client may
+ * make at most `clientShare` of the first touches the line allows so far,
+ * and never fewer than the burst, so that a single user is always served a
+ * page while a client asking for made-up records cannot hold every other
+ * client to the next slot all day.
+ *
  * Records seen only once wait behind the others: they may not use the last
  * half of the burst. Of the day's many first touches, a record asked twice
  * is the one likely to be asked again, so it is the better buy.
@@ -46,6 +52,8 @@ export interface PlanOptions {
   readonly headShare: number;
   /** First touches allowed ahead of the pacing line. */
   readonly burst: number;
+  /** Largest part of the first touches paced so far that one client may make; absent or 1: no cap. */
+  readonly clientShare?: number;
 }
 
 /** What the key has spent today, by counter (the ledger keeps them). */
@@ -60,13 +68,16 @@ export type Counter = 'paced' | 'refreshed' | 'polled';
 
 /**
  * The limits one call must stay under, checked atomically by the ledger with
- * the count: `used < total` and `spending[counter] < limit`. The call adds
- * one to `used` and to its counter.
+ * the count: `used < total` and `spending[counter] < limit`, and for a
+ * client's first touch its own first touches of the day `< clientLimit`. The
+ * call adds one to `used`, to its counter and to the client's count.
  */
 export interface Ceiling {
   readonly counter: Counter;
   readonly total: number;
   readonly limit: number;
+  /** First touches one client may have made by now; absent: no cap. */
+  readonly clientLimit?: number;
 }
 
 export const DEFAULT_HEAD_SHARE = 0.4;
@@ -117,10 +128,19 @@ export class SpendingPlan {
     const total = dailyLimit - this.#pollsLeft(now, spent);
     if (purpose === 'refresh' && spent.refreshed < this.keptRecords)
       return { counter: 'refreshed', total, limit: this.keptRecords };
+    const clientShare = this.options.clientShare ?? 1;
     return {
       counter: 'paced',
       total: total - this.#refreshHeldBack(now, spent),
       limit: Math.floor(this.#line(now, spent, popular)),
+      ...(clientShare < 1
+        ? {
+            clientLimit: Math.max(
+              this.options.burst,
+              Math.floor(clientShare * this.#line(now, spent, true)),
+            ),
+          }
+        : {}),
     };
   }
 
@@ -130,9 +150,19 @@ export class SpendingPlan {
    * cannot afford it any more.
    */
   nextSlot(now: Date, spent: DaySpending, popular: boolean): Date {
+    return this.#whenLineReaches(spent.paced + 1, now, spent, popular);
+  }
+
+  /** When a client that has made `clientPaced` first touches today may make one more. */
+  nextClientSlot(now: Date, spent: DaySpending, clientPaced: number): Date {
+    const clientShare = this.options.clientShare ?? 1;
+    return this.#whenLineReaches((clientPaced + 1) / clientShare, now, spent, true);
+  }
+
+  #whenLineReaches(line: number, now: Date, spent: DaySpending, popular: boolean): Date {
     const midnight = nextUtcMidnight(now);
     const dayStart = midnight.getTime() - DAY_MS;
-    const needed = spent.paced + 1 - this.#offset(now, spent, popular);
+    const needed = line - this.#offset(now, spent, popular);
     if (this.#pacedPerDay <= 0) return midnight;
     const at = dayStart + Math.ceil((needed / this.#pacedPerDay) * DAY_MS);
     const afterNow = Math.max(at, now.getTime() + 1_000);

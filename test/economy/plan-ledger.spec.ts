@@ -56,4 +56,33 @@ describe.each(ledgers)('the %s ledger under the plan', (_, create) => {
   it('remembers the counters after a restart', async () => {
     expect(await create().spending('key')).toEqual({ used: 8, paced: 2, refreshed: 5, polled: 1 });
   });
+
+  it('refuses a client past its share of the first touches while another is served', async () => {
+    const ledger = create();
+    const firstTouch = (clientId: string) =>
+      ledger.reserve({
+        keyId: 'shared-key',
+        clientId,
+        ceiling: { counter: 'paced', total: 10, limit: 8, clientLimit: 3 },
+      });
+    for (let i = 0; i < 3; i++) await firstTouch('greedy');
+    const refusal = await firstTouch('greedy').catch((error: unknown) => error);
+    expect(refusal).toBeInstanceOf(PlanRefusal);
+    expect((refusal as PlanRefusal).clientPaced).toBe(3);
+    await firstTouch('other');
+    // A refresh is not a first touch: the client's share of them does not stand in its way.
+    await ledger.reserve({ keyId: 'shared-key', clientId: 'greedy', ceiling: refresh });
+    expect(await ledger.spending('shared-key')).toMatchObject({ used: 5, paced: 4, refreshed: 1 });
+  });
+
+  it('remembers each client’s first touches after a restart', async () => {
+    const refusal = await create()
+      .reserve({
+        keyId: 'shared-key',
+        clientId: 'greedy',
+        ceiling: { counter: 'paced', total: 10, limit: 8, clientLimit: 3 },
+      })
+      .catch((error: unknown) => error);
+    expect((refusal as PlanRefusal).clientPaced).toBe(3);
+  });
 });

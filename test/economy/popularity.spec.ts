@@ -70,4 +70,16 @@ describe.each(stores)('popularity in %s', (_, create, settled) => {
     expect(await read.top(3)).toEqual(['/c', '/a', '/b']);
     await read.close();
   });
+
+  it('forgets a record the upstream does not have, its carried-over and unsent counts too', async () => {
+    const store = create();
+    store.record(['/a', '/gone']);
+    await store.forget('/a');
+    await store.forget('/gone');
+    const read = await settled(store);
+    expect(await read.count('/a')).toBe(0);
+    expect(await read.count('/gone')).toBe(0);
+    expect(await read.top(3)).toEqual(['/c', '/b']);
+    await read.close();
+  });
 });

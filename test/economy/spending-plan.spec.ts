@@ -88,3 +88,27 @@ describe('the spending plan of a 1,000-call day with an hourly poll', () => {
     );
   });
 });
+
+describe('a client’s share of the first touches', () => {
+  const shared = new SpendingPlan({ ...plan.options, clientShare: 0.5 });
+
+  it('is half of the first touches paced so far, never less than the burst', () => {
+    // 06:00: the line is 586 / 4 + 20 = 166; a client may make 83 of them, whatever the record.
+    expect(shared.ceiling('first-touch', at('06:00:00'), spent({}), false).clientLimit).toBe(83);
+    expect(shared.ceiling('first-touch', at('06:00:00'), spent({}), true).clientLimit).toBe(83);
+    // Just after midnight the line is the burst alone: one client may still take all of it.
+    expect(shared.ceiling('first-touch', at('00:00:01'), spent({}), true).clientLimit).toBe(20);
+    // Refreshes and polls are the deployment's, not a client's; without a share, no cap.
+    expect(shared.ceiling('refresh', at('06:00:00'), spent({}), true).clientLimit).toBeUndefined();
+    expect(
+      plan.ceiling('first-touch', at('06:00:00'), spent({}), true).clientLimit,
+    ).toBeUndefined();
+  });
+
+  it('tells a client over its share when the line has moved far enough for one more', () => {
+    // 83 made at 06:00 (a line of 166.5): 84 needs a line of 168, 1.5/586 of a day later.
+    const slot = shared.nextClientSlot(at('06:00:00'), spent({ paced: 100 }), 83);
+    expect(slot.getTime()).toBe(at('06:00:00').getTime() + Math.ceil((1.5 / 586) * 86_400_000));
+    expect(shared.ceiling('first-touch', slot, spent({ paced: 100 }), true).clientLimit).toBe(84);
+  });
+});
