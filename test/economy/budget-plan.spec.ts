@@ -6,50 +6,31 @@
  * and a record once read is never refused. Figures are upstream calls
  * counted at the simulator, on the same calendar.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Simulator, startSimulator } from '../../src/simulator/index.js';
-import {
-  calendarAt,
-  FIRST_DAY as DAY_1,
-  type MovedDeployment,
-  startMovedDeployment,
-} from '../support/moved-deployment.js';
+import { describe, expect, it } from 'vitest';
+import { calendarAt, FIRST_DAY as DAY_1, useMovedDeployment } from '../support/moved-deployment.js';
 import type { Replica } from '../support/replicas.js';
-import { type GraphQLResponse, SERVER_KEY } from '../support/stack.js';
+import type { GraphQLResponse } from '../support/stack.js';
 
 const HOUR_MS = 60 * 60 * 1000;
 const DAILY_LIMIT = 100;
 
 const calendar = calendarAt(DAY_1);
-let simulator: Simulator;
-let deployment: MovedDeployment;
-let replicas: readonly Replica[];
-
-beforeAll(async () => {
-  simulator = await startSimulator({
-    apiKeys: [SERVER_KEY],
-    dailyLimit: DAILY_LIMIT,
-    artists: 400,
-    now: calendar.now,
-  });
-  deployment = await startMovedDeployment(calendar, simulator.url, {
+const moved = useMovedDeployment(
+  calendar,
+  { dailyLimit: DAILY_LIMIT, artists: 400 },
+  {
     UPSTREAM_DAILY_LIMIT: String(DAILY_LIMIT),
     BUDGET_BURST_CALLS: '8',
     // One poll a day: the plan reserves one call for it (this test never reaches its first try).
     REFRESH_POLL_SECONDS: '86400',
     CACHE_TTL_SECONDS: '3600',
-  });
-  replicas = deployment.replicas;
-});
-afterAll(async () => {
-  await deployment.close();
-  await simulator.close();
-});
+  },
+);
 
-const moveTo = (epochMs: number) => deployment.moveTo(epochMs);
+const moveTo = (epochMs: number) => moved.deployment.moveTo(epochMs);
 
 const slugs = (from: number, count: number) =>
-  simulator.data
+  moved.simulator.data
     .allArtists()
     .slice(from, from + count)
     .map((artist) => artist.slug);
@@ -61,7 +42,7 @@ async function view(names: string[]): Promise<Map<string, ArtistAnswer>> {
   );
   const responses = await Promise.all(
     batches.map((batch, i) =>
-      (replicas[i % replicas.length] as Replica).query(
+      (moved.replicas[i % moved.replicas.length] as Replica).query(
         `{ ${batch.map((slug, j) => `a${j}: artist(slug: "${slug}") { name }`).join(' ')} }`,
       ),
     ),
@@ -92,7 +73,7 @@ function answerOf(response: GraphQLResponse, index: number): ArtistAnswer {
   };
 }
 
-const calls = () => simulator.calls.length;
+const calls = () => moved.simulator.calls.length;
 const answered = (answers: Map<string, ArtistAnswer>) =>
   [...answers]
     .filter(([, a]) => a.code === undefined && typeof a.name === 'string')
@@ -143,9 +124,9 @@ describe('the spending plan over three replicas with a moved calendar', () => {
     expect(calls()).toBe(96);
     expect(readSoFar.size).toBe(30 + (96 - 53));
     expect(refused(burst).every((a) => a.code === 'RATE_LIMITED')).toBe(true);
-    expect(simulator.calls.filter((call) => call.status === 429)).toEqual([]);
+    expect(moved.simulator.calls.filter((call) => call.status === 429)).toEqual([]);
     // Every replica reports the shared split of the day by purpose.
-    for (const replica of replicas) {
+    for (const replica of moved.replicas) {
       const metrics = await (await fetch(`${replica.url}/metrics`)).text();
       const spent = (purpose: string) =>
         Number(

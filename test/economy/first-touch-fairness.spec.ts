@@ -5,51 +5,33 @@
  * far (half of them, `CLIENT_BUDGET_SHARE`), told when it may read a new
  * record, while another client still gets a whole artist page read cold.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Simulator, startSimulator } from '../../src/simulator/index.js';
-import {
-  calendarAt,
-  FIRST_DAY,
-  type MovedDeployment,
-  startMovedDeployment,
-} from '../support/moved-deployment.js';
+import { describe, expect, it } from 'vitest';
+import { calendarAt, FIRST_DAY, useMovedDeployment } from '../support/moved-deployment.js';
 import type { Replica } from '../support/replicas.js';
-import { type GraphQLResponse, SERVER_KEY } from '../support/stack.js';
+import type { GraphQLResponse } from '../support/stack.js';
 
 const SIX_AM = FIRST_DAY + 6 * 60 * 60 * 1000;
 
 const calendar = calendarAt(SIX_AM);
-let simulator: Simulator;
-let deployment: MovedDeployment;
-let replicas: readonly Replica[];
-
-beforeAll(async () => {
-  simulator = await startSimulator({ apiKeys: [SERVER_KEY], artists: 50, now: calendar.now });
-  deployment = await startMovedDeployment(
-    calendar,
-    simulator.url,
-    {
-      UPSTREAM_DAILY_LIMIT: '100',
-      BUDGET_BURST_CALLS: '8',
-      REFRESH_POLL_SECONDS: '86400',
-      CLIENT_BUDGET_SHARE: '0.5',
-      RATE_LIMIT_REQUESTS: '0',
-      RATE_LIMIT_TRUST_PROXY: 'true',
-    },
-    2,
-  );
-  replicas = deployment.replicas;
-});
-afterAll(async () => {
-  await deployment.close();
-  await simulator.close();
-});
+const moved = useMovedDeployment(
+  calendar,
+  { artists: 50 },
+  {
+    UPSTREAM_DAILY_LIMIT: '100',
+    BUDGET_BURST_CALLS: '8',
+    REFRESH_POLL_SECONDS: '86400',
+    CLIENT_BUDGET_SHARE: '0.5',
+    RATE_LIMIT_REQUESTS: '0',
+    RATE_LIMIT_TRUST_PROXY: 'true',
+  },
+  2,
+);
 
 const from = (address: string) => ({ 'x-forwarded-for': address });
 const codesOf = (response: GraphQLResponse) =>
   (response.body.errors ?? []).map((error) => error.extensions?.code);
 const madeUpCalls = () =>
-  simulator.calls.filter((call) => call.rawPath.includes('made-up-')).length;
+  moved.simulator.calls.filter((call) => call.rawPath.includes('made-up-')).length;
 
 describe('a client’s share of the paced first touches', () => {
   it('stops a client asking for made-up artists at its share; another client still reads a page', async () => {
@@ -61,7 +43,7 @@ describe('a client’s share of the paced first touches', () => {
         { length: 10 },
         (_, i) => `a${i}: artist(slug: "made-up-${request}-${i}") { name }`,
       );
-      const response = await (replicas[request % 2] as Replica).query(
+      const response = await (moved.replicas[request % 2] as Replica).query(
         `{ ${fields.join(' ')} }`,
         undefined,
         from('203.0.113.7'),
@@ -73,8 +55,8 @@ describe('a client’s share of the paced first touches', () => {
     expect(limited?.message).toMatch(/share of the records first read/);
     expect(Date.parse(String(limited?.extensions?.resetsAt))).toBeGreaterThan(SIX_AM);
 
-    const [artist] = simulator.data.allArtists();
-    const page = await (replicas[1] as Replica).query(
+    const [artist] = moved.simulator.data.allArtists();
+    const page = await (moved.replicas[1] as Replica).query(
       `query ($slug: String!) { artist(slug: $slug) { name history { date } milestones { threshold } songs(first: 2) { nodes { title } } } }`,
       { slug: artist?.slug },
       from('198.51.100.20'),
@@ -83,7 +65,7 @@ describe('a client’s share of the paced first touches', () => {
     expect(page.body.data?.artist).toMatchObject({ name: artist?.name });
 
     // The greedy client is still held to its share; it waits for the line, not for midnight.
-    const again = await (replicas[0] as Replica).query(
+    const again = await (moved.replicas[0] as Replica).query(
       '{ artist(slug: "made-up-late") { name } }',
       undefined,
       from('203.0.113.7'),

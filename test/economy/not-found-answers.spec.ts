@@ -7,56 +7,36 @@
  * it (the artist may exist by then) and RATE_LIMITED when it does not.
  */
 import { Redis } from 'ioredis';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Simulator, startSimulator } from '../../src/simulator/index.js';
+import { afterAll, describe, expect, it } from 'vitest';
 import { utcDay } from '../../src/time.js';
-import {
-  calendarAt,
-  FIRST_DAY,
-  type MovedDeployment,
-  startMovedDeployment,
-} from '../support/moved-deployment.js';
+import { calendarAt, FIRST_DAY, useMovedDeployment } from '../support/moved-deployment.js';
 import { SHARED_REDIS_URL } from '../support/redis.js';
 import { type Replica, until } from '../support/replicas.js';
 import type { GraphQLResponse } from '../support/stack.js';
-import { SERVER_KEY } from '../support/stack.js';
 
 const MINUTE_MS = 60 * 1000;
 const NOON = FIRST_DAY + 12 * 60 * MINUTE_MS;
 
 const calendar = calendarAt(NOON);
-let simulator: Simulator;
-let redis: Redis;
-let deployment: MovedDeployment;
-let replicas: readonly Replica[];
+const moved = useMovedDeployment(
+  calendar,
+  { artists: 100 },
+  {
+    // A refresh allowance of 8 records a day: a head of 2, 14 kept within one refresh.
+    BUDGET_HEAD_SHARE: '0.0107',
+    BUDGET_BURST_CALLS: '8',
+    REFRESH_POLL_SECONDS: '1',
+    CACHE_NOT_FOUND_TTL_SECONDS: '600',
+  },
+  2,
+);
+const redis = new Redis(SHARED_REDIS_URL);
+afterAll(() => redis.disconnect());
 
-beforeAll(async () => {
-  simulator = await startSimulator({ apiKeys: [SERVER_KEY], artists: 100, now: calendar.now });
-  redis = new Redis(SHARED_REDIS_URL);
-  deployment = await startMovedDeployment(
-    calendar,
-    simulator.url,
-    {
-      // A refresh allowance of 8 records a day: a head of 2, 14 kept within one refresh.
-      BUDGET_HEAD_SHARE: '0.0107',
-      BUDGET_BURST_CALLS: '8',
-      REFRESH_POLL_SECONDS: '1',
-      CACHE_NOT_FOUND_TTL_SECONDS: '600',
-    },
-    2,
-  );
-  replicas = deployment.replicas;
-});
-afterAll(async () => {
-  await deployment.close();
-  redis.disconnect();
-  await simulator.close();
-});
-
-const artists = () => simulator.data.allArtists().map((artist) => artist.slug);
+const artists = () => moved.simulator.data.allArtists().map((artist) => artist.slug);
 const profileQuery = (slug: string) => `{ artist(slug: "${slug}") { name } }`;
 const profileCalls = (slug: string) =>
-  simulator.calls.filter((call) => call.rawPath === `/api/v1/artists/${slug}`).length;
+  moved.simulator.calls.filter((call) => call.rawPath === `/api/v1/artists/${slug}`).length;
 const codesOf = (response: GraphQLResponse) =>
   (response.body.errors ?? []).map((error) => error.extensions?.code);
 const generationOf = async (replica: Replica) => {
@@ -65,10 +45,11 @@ const generationOf = async (replica: Replica) => {
     | undefined;
   return freshness?.generation;
 };
-const ask = (slug: string, replica = 0) => (replicas[replica] as Replica).query(profileQuery(slug));
+const ask = (slug: string, replica = 0) =>
+  (moved.replicas[replica] as Replica).query(profileQuery(slug));
 /** The upstream does not know `slug` yet: its next profile read answers 404, as before an artist is added. */
 const notYetUpstream = (slug: string) =>
-  simulator.injectFault(
+  moved.simulator.injectFault(
     {
       kind: 'status',
       status: 404,
@@ -79,21 +60,21 @@ const notYetUpstream = (slug: string) =>
 
 describe('not-found answers and the plan', () => {
   it('never counts a not-found answer as popular, so a new generation does not refresh it', async () => {
-    await until(async () => (await generationOf(replicas[0] as Replica)) === 0);
+    await until(async () => (await generationOf(moved.replicas[0] as Replica)) === 0);
     for (let i = 0; i < 6; i++)
       expect(codesOf(await ask('made-up-ghost', i % 2))).toEqual(['NOT_FOUND']);
     expect(profileCalls('made-up-ghost')).toBe(1);
     // Sixteen real artists asked four times each: more than the head and the records kept after it.
     const popular = artists().slice(0, 16);
     for (const slug of popular) for (let i = 0; i < 4; i++) await ask(slug, i % 2);
-    const day = `${deployment.prefix}popularity:${utcDay(new Date(NOON))}`;
+    const day = `${moved.deployment.prefix}popularity:${utcDay(new Date(NOON))}`;
     const score = async (key: string) => redis.zscore(day, key);
     for (const slug of popular)
       await until(async () => Number(await score(`/api/v1/artists/${slug}`)) === 4);
     expect(await score('/api/v1/artists/made-up-ghost')).toBeNull();
 
-    simulator.publishMilestone(artists()[99]);
-    await until(async () => (await generationOf(replicas[1] as Replica)) === 1);
+    moved.simulator.publishMilestone(artists()[99]);
+    await until(async () => (await generationOf(moved.replicas[1] as Replica)) === 1);
     // The head (two of the sixteen) is refreshed with nobody asking; the made-up slug is not.
     await until(() => popular.filter((slug) => profileCalls(slug) === 2).length === 2);
     expect(profileCalls('made-up-ghost')).toBe(1);
@@ -105,7 +86,7 @@ describe('not-found answers and the plan', () => {
     expect(codesOf(await ask(late))).toEqual(['NOT_FOUND']);
     expect(codesOf(await ask(late, 1))).toEqual(['NOT_FOUND']);
     expect(profileCalls(late)).toBe(1);
-    await deployment.moveTo(calendar.at + 11 * MINUTE_MS);
+    await moved.deployment.moveTo(calendar.at + 11 * MINUTE_MS);
     const found = await ask(late, 1);
     expect(found.body.errors).toBeUndefined();
     expect(found.body.data?.artist).toMatchObject({ name: expect.any(String) });
@@ -117,12 +98,12 @@ describe('not-found answers and the plan', () => {
     notYetUpstream(late);
     expect(codesOf(await ask(late))).toEqual(['NOT_FOUND']);
     // Thirty seconds into the next day the first touches of records asked once have 4 calls.
-    await deployment.moveTo(FIRST_DAY + 24 * 60 * MINUTE_MS + 30_000);
+    await moved.deployment.moveTo(FIRST_DAY + 24 * 60 * MINUTE_MS + 30_000);
     const fields = Array.from(
       { length: 6 },
       (_, i) => `a${i}: artist(slug: "made-up-${i}") { name }`,
     );
-    await (replicas[0] as Replica).query(`{ ${fields.join(' ')} }`);
+    await (moved.replicas[0] as Replica).query(`{ ${fields.join(' ')} }`);
     const refused = await ask(late, 1);
     expect(codesOf(refused)).toEqual(['RATE_LIMITED']);
     expect(refused.body.errors?.[0]?.extensions?.resetsAt).toEqual(expect.any(String));

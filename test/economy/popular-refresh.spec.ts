@@ -8,51 +8,33 @@
  * view, response-cache hits included.
  */
 import { Redis } from 'ioredis';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Simulator, startSimulator } from '../../src/simulator/index.js';
+import { afterAll, describe, expect, it } from 'vitest';
 import { utcDay } from '../../src/time.js';
-import {
-  calendarAt,
-  FIRST_DAY,
-  type MovedDeployment,
-  startMovedDeployment,
-} from '../support/moved-deployment.js';
+import { calendarAt, FIRST_DAY, useMovedDeployment } from '../support/moved-deployment.js';
 import { SHARED_REDIS_URL } from '../support/redis.js';
 import { type Replica, until } from '../support/replicas.js';
 import type { GraphQLResponse } from '../support/stack.js';
-import { SERVER_KEY } from '../support/stack.js';
 
 const NOON = FIRST_DAY + 12 * 60 * 60 * 1000;
 
 const calendar = calendarAt(NOON);
-let simulator: Simulator;
-let redis: Redis;
-let deployment: MovedDeployment;
-let replicas: readonly Replica[];
-let prefix: string;
-
-beforeAll(async () => {
-  simulator = await startSimulator({ apiKeys: [SERVER_KEY], artists: 100, now: calendar.now });
-  redis = new Redis(SHARED_REDIS_URL);
-  deployment = await startMovedDeployment(calendar, simulator.url, {
+const moved = useMovedDeployment(
+  calendar,
+  { artists: 100 },
+  {
     // 1,000 calls less 250 for the poll (its most): a refresh allowance of 8 records a day.
     // The head is its first quarter (2 records); the records up to 14 are kept within one refresh.
     BUDGET_HEAD_SHARE: '0.0107',
     REFRESH_POLL_SECONDS: '1',
-  });
-  replicas = deployment.replicas;
-  prefix = deployment.prefix;
-});
-afterAll(async () => {
-  await deployment.close();
-  redis.disconnect();
-  await simulator.close();
-});
+  },
+);
+const redis = new Redis(SHARED_REDIS_URL);
+afterAll(() => redis.disconnect());
 
-const artists = () => simulator.data.allArtists().map((artist) => artist.slug);
+const artists = () => moved.simulator.data.allArtists().map((artist) => artist.slug);
 const profileQuery = (slug: string) => `{ artist(slug: "${slug}") { name totalStreams } }`;
 const profileCalls = (slug: string) =>
-  simulator.calls.filter((call) => call.rawPath === `/api/v1/artists/${slug}`).length;
+  moved.simulator.calls.filter((call) => call.rawPath === `/api/v1/artists/${slug}`).length;
 
 interface Freshness {
   generation: number | null;
@@ -63,15 +45,19 @@ const freshnessOf = (response: GraphQLResponse) =>
 
 /** Every replica asks for `slug` once. */
 async function viewEverywhere(slug: string): Promise<GraphQLResponse[]> {
-  return Promise.all(replicas.map((replica) => replica.query(profileQuery(slug))));
+  return Promise.all(moved.replicas.map((replica) => replica.query(profileQuery(slug))));
 }
 
 async function nextGeneration(): Promise<number> {
-  const before = freshnessOf(await (replicas[0] as Replica).query('{ __typename }'))?.generation;
-  simulator.publishMilestone(artists()[99]);
+  const before = freshnessOf(
+    await (moved.replicas[0] as Replica).query('{ __typename }'),
+  )?.generation;
+  moved.simulator.publishMilestone(artists()[99]);
   const expected = (before ?? 0) + 1;
   await until(async () => {
-    const seen = await Promise.all(replicas.map((replica) => replica.query('{ __typename }')));
+    const seen = await Promise.all(
+      moved.replicas.map((replica) => replica.query('{ __typename }')),
+    );
     return seen.every((response) => freshnessOf(response)?.generation === expected);
   });
   return expected;
@@ -88,7 +74,7 @@ describe('refreshes in order of popularity, once for the deployment', () => {
     // The baseline generation exists before anything is read.
     await until(
       async () =>
-        freshnessOf(await (replicas[0] as Replica).query('{ __typename }'))?.generation === 0,
+        freshnessOf(await (moved.replicas[0] as Replica).query('{ __typename }'))?.generation === 0,
     );
     // Distinct counts, so that ranks do not depend on ties: 30, 25, then 20 down to 1.
     const views: [string, number][] = [
@@ -98,9 +84,9 @@ describe('refreshes in order of popularity, once for the deployment', () => {
     ];
     for (const [slug, count] of views)
       for (let i = 0; i < count; i++)
-        await (replicas[i % replicas.length] as Replica).query(profileQuery(slug));
+        await (moved.replicas[i % moved.replicas.length] as Replica).query(profileQuery(slug));
     for (const [slug] of views) expect(profileCalls(slug)).toBe(1);
-    const day = `${prefix}popularity:${utcDay(new Date(NOON))}`;
+    const day = `${moved.deployment.prefix}popularity:${utcDay(new Date(NOON))}`;
     const score = async (slug: string) =>
       Number((await redis.zscore(day, `/api/v1/artists/${slug}`)) ?? 0);
     for (const [slug, count] of views) await until(async () => (await score(slug)) === count);
@@ -118,10 +104,10 @@ describe('refreshes in order of popularity, once for the deployment', () => {
     expect([profileCalls(head1), profileCalls(head2)]).toEqual([2, 2]);
     for (const slug of others) {
       expect(profileCalls(slug)).toBe(1);
-      const answer = await (replicas[1] as Replica).query(profileQuery(slug));
+      const answer = await (moved.replicas[1] as Replica).query(profileQuery(slug));
       expect(freshnessOf(answer)).toMatchObject({ generation, oldestRead: { generation: 0 } });
     }
-    const refreshed = await (replicas[2] as Replica).query(profileQuery(head1));
+    const refreshed = await (moved.replicas[2] as Replica).query(profileQuery(head1));
     expect(freshnessOf(refreshed)?.oldestRead).toBeUndefined();
   });
 

@@ -5,6 +5,12 @@
  * calendar through its `now` option, so the upstream's day is theirs.
  */
 import { Redis } from 'ioredis';
+import { afterAll, beforeAll } from 'vitest';
+import {
+  type Simulator,
+  type SimulatorOptions,
+  startSimulator,
+} from '../../src/simulator/index.js';
 import { nextUtcMidnight } from '../../src/time.js';
 import { deleteUnder, SHARED_REDIS_URL, uniquePrefix } from './redis.js';
 import { type Replica, startReplica } from './replicas.js';
@@ -71,6 +77,54 @@ export async function startMovedDeployment(
       const redis = new Redis(SHARED_REDIS_URL);
       await deleteUnder(redis, prefix);
       redis.disconnect();
+    },
+  };
+}
+
+/** What `useMovedDeployment` has started, once the file's tests run. */
+export interface MovedSetup {
+  readonly simulator: Simulator;
+  readonly deployment: MovedDeployment;
+  readonly replicas: readonly Replica[];
+}
+
+/**
+ * A simulator on `calendar` and `count` replicas against it, started before the file's tests and
+ * closed after them: the setup every test of the plan needs.
+ */
+export function useMovedDeployment(
+  calendar: Calendar,
+  simulatorOptions: Omit<SimulatorOptions, 'apiKeys' | 'now'>,
+  env: Record<string, string>,
+  count = 3,
+): MovedSetup {
+  let simulator: Simulator | undefined;
+  let deployment: MovedDeployment | undefined;
+  const started = <T>(value: T | undefined): T => {
+    if (value === undefined) throw new Error('the deployment starts in beforeAll');
+    return value;
+  };
+  beforeAll(async () => {
+    simulator = await startSimulator({
+      apiKeys: [SERVER_KEY],
+      now: calendar.now,
+      ...simulatorOptions,
+    });
+    deployment = await startMovedDeployment(calendar, simulator.url, env, count);
+  });
+  afterAll(async () => {
+    await deployment?.close();
+    await simulator?.close();
+  });
+  return {
+    get simulator() {
+      return started(simulator);
+    },
+    get deployment() {
+      return started(deployment);
+    },
+    get replicas() {
+      return started(deployment).replicas;
     },
   };
 }
