@@ -81,6 +81,11 @@ export function queryTooComplex(message: string): GraphQLError {
 }
 
 /** This client sent too many requests in the current window (server-key mode); other clients are unaffected. */
+/** The gateway's error shape, for answers written before Yoga sees the request. */
+export function errorBody(message: string, code: string): string {
+  return JSON.stringify({ errors: [{ message, extensions: { code } }] });
+}
+
 export function clientRateLimited(
   retryAfterSeconds: number,
   limit: number,

@@ -8,6 +8,7 @@
  */
 import { maxHeaderSize } from 'node:http';
 import type { Duplex } from 'node:stream';
+import { errorBody } from '../schema/errors.js';
 
 interface Refusal {
   readonly status: number;
@@ -59,7 +60,7 @@ export function answerUnparsedRequest(error: Error & { code?: string }, socket: 
     return;
   }
   const { status, reason, code, message } = refusalOf(error.code);
-  const body = JSON.stringify({ errors: [{ message, extensions: { code } }] });
+  const body = errorBody(message, code);
   socket.end(
     `HTTP/1.1 ${status} ${reason}\r\n` +
       'Content-Type: application/json; charset=utf-8\r\n' +

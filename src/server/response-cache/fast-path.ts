@@ -18,10 +18,11 @@
  */
 import { isUtf8 } from 'node:buffer';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { GraphQLError } from 'graphql';
 import type { Logger } from 'pino';
 import type { ResponseCache } from '../../cache/cache.js';
 import type { UpstreamObserver } from '../../observability/upstream-observer.js';
-import { bodyNotUtf8 } from '../../schema/errors.js';
+import { bodyNotUtf8, clientRateLimited, errorBody } from '../../schema/errors.js';
 import type { BudgetLedger, BudgetUsage } from '../../upstream/budget.js';
 import { type KeyRegistry, keyIdOf } from '../../upstream/key-registry.js';
 import type { Popularity } from '../../upstream/popularity.js';
@@ -88,8 +89,8 @@ export function withResponseCache(yoga: NodeHandler, options: ResponseCacheOptio
     return (await options.keys.status(keyId)) === 'accepted' ? keyId : undefined;
   };
 
-  /** Seconds this client must wait, counting this request; null when it may go on. */
-  const rateLimitWait = async (req: IncomingMessage): Promise<number | null> => {
+  /** Counts this request against the client's rate limit: its refusal, or null when it may go on. */
+  const rateLimitRefusal = async (req: IncomingMessage): Promise<GraphQLError | null> => {
     const limiter = options.rateLimiter;
     if (limiter === undefined) return null;
     const forwardedFor = req.headers['x-forwarded-for'];
@@ -98,10 +99,11 @@ export function withResponseCache(yoga: NodeHandler, options: ResponseCacheOptio
       req.socket.remoteAddress,
       limiter.trustProxy,
     );
-    return limiter.consume(clientIdOf(address));
+    const wait = await limiter.consume(clientIdOf(address));
+    return wait === null ? null : clientRateLimited(wait, limiter.requests, limiter.windowSeconds);
   };
   const rateLimited = async (req: IncomingMessage): Promise<boolean> =>
-    (await rateLimitWait(req)) !== null;
+    (await rateLimitRefusal(req)) !== null;
 
   const serve = async (
     req: IncomingMessage,
@@ -194,9 +196,9 @@ export function withResponseCache(yoga: NodeHandler, options: ResponseCacheOptio
     if (path === endpoint && req.method === 'GET' && wantsPage) {
       // GraphiQL: Yoga renders it before any GraphQL plugin runs, so the client's rate limit is
       // counted here; the page is 2 MB, the cheapest way to make the gateway send a lot.
-      const wait = await rateLimitWait(req);
-      if (wait !== null) {
-        refuse(res, 429, clientRateLimitedText(wait), { 'retry-after': String(wait) });
+      const refusal = await rateLimitRefusal(req);
+      if (refusal !== null) {
+        refuse(res, refusal);
         return;
       }
     } else if (path === endpoint && req.method === 'GET' && queryAt >= 0) {
@@ -211,7 +213,7 @@ export function withResponseCache(yoga: NodeHandler, options: ResponseCacheOptio
         source = await readBody(req, length);
         if (source === undefined) return; // the client went away
         if (!isUtf8(source)) {
-          refuse(res, 400, bodyNotUtf8().message, {});
+          refuse(res, bodyNotUtf8());
           return;
         }
         // @whatwg-node/server reads a body already consumed from here instead of the stream.
@@ -278,19 +280,16 @@ function isJsonMediaType(contentType: string | undefined): boolean {
 
 const DATA_PREFIX = Buffer.from('{"data":');
 
-const clientRateLimitedText = (wait: number) =>
-  `Too many requests from this client. Retry in ${wait} s.`;
-
-/** A refusal in the gateway's error shape, before Yoga is involved. */
-function refuse(
-  res: ServerResponse,
-  status: number,
-  message: string,
-  headers: Record<string, string>,
-): void {
-  const code = status === 429 ? 'RATE_LIMITED' : 'BAD_REQUEST';
-  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', ...headers });
-  res.end(JSON.stringify({ errors: [{ message, extensions: { code } }] }));
+/** One of the gateway's refusals (schema/errors.ts), answered before Yoga is involved. */
+function refuse(res: ServerResponse, error: GraphQLError): void {
+  const http = error.extensions.http as
+    | { status: number; headers?: Record<string, string> }
+    | undefined;
+  res.writeHead(http?.status ?? 400, {
+    'content-type': 'application/json; charset=utf-8',
+    ...http?.headers,
+  });
+  res.end(errorBody(error.message, String(error.extensions.code)));
 }
 /** Each stored answer's data encoded once, while the entry lives in this process (L1 keeps the same object). */
 const encoded = new WeakMap<StoredResponse, Buffer>();
