@@ -191,22 +191,16 @@ export class CachedUpstream {
       }
     }
 
-    // A proof is alone in its key by construction: it shares no flight, and it always ends (`done`).
-    let flight = proof === undefined ? this.#inFlight.get(request.key) : undefined;
-    if (proof !== undefined) {
-      flight = this.#fetchAndStore(request, caller, stats, 'first-touch').finally(() =>
-        proof.done(),
-      );
-    } else if (flight === undefined) {
-      const purpose: Purpose = cached === undefined ? 'first-touch' : 'refresh';
-      flight = this.#fetchOnce(request, caller, stats, purpose).finally(() =>
-        this.#inFlight.delete(request.key),
-      );
-      this.#inFlight.set(request.key, flight);
-    } else {
-      stats.deduplicated += 1;
-      this.#observer.singleFlightJoined(request.resource);
-    }
+    const flight =
+      proof === undefined
+        ? this.#sharedFlight(
+            request,
+            caller,
+            stats,
+            cached === undefined ? 'first-touch' : 'refresh',
+          )
+        : // A proof is alone in its key by construction: it shares no flight, and it always ends.
+          this.#fetchAndStore(request, caller, stats, 'first-touch').finally(() => proof.done());
 
     const standIn = cached !== undefined && cached.staleUntil > Date.now() ? cached : undefined;
     const serveStale = (): T => {
@@ -247,6 +241,26 @@ export class CachedUpstream {
       }
       throw error;
     }
+  }
+
+  /** The call under way for `request` in this process, joined; or a new one, with its lease. */
+  #sharedFlight(
+    request: UpstreamRequest<unknown>,
+    caller: Caller,
+    stats: RequestStats,
+    purpose: Purpose,
+  ): Promise<CacheEntry> {
+    const joined = this.#inFlight.get(request.key);
+    if (joined !== undefined) {
+      stats.deduplicated += 1;
+      this.#observer.singleFlightJoined(request.resource);
+      return joined;
+    }
+    const flight = this.#fetchOnce(request, caller, stats, purpose).finally(() =>
+      this.#inFlight.delete(request.key),
+    );
+    this.#inFlight.set(request.key, flight);
+    return flight;
   }
 
   /**

@@ -7,7 +7,7 @@
  * It runs at execution rather than as a validation rule because list sizes
  * come from variables (`first: $first`), which validation does not see.
  */
-import type { DocumentNode, GraphQLSchema } from 'graphql';
+import type { DocumentNode, GraphQLError, GraphQLSchema } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import { LRUCache } from 'lru-cache';
 import type { GatewayContext } from '../../schema/context.js';
@@ -93,7 +93,7 @@ export function useUpstreamCostLimit({
     setResultAndStopExecution,
   }: {
     args: Parameters<typeof estimateOf>[0] & { contextValue: object };
-    setResultAndStopExecution: (result: { errors: ReturnType<typeof queryTooCostly>[] }) => void;
+    setResultAndStopExecution: (result: { errors: GraphQLError[] }) => void;
   }): void => {
     const upstreamCalls = estimateOf(args);
     estimates.set(args.contextValue, upstreamCalls);
