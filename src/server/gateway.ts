@@ -263,6 +263,10 @@ export function createGateway(options: GatewayOptions) {
   let draining = false;
 
   const protection = options.protection ?? {};
+
+  /** Whether X-Forwarded-For names the client: one answer for every per-client bound. */
+
+  const trustProxy = options.stores?.trustProxy ?? protection.rateLimit?.trustProxy ?? false;
   const rateLimiter =
     auth.kind === 'server' && protection.rateLimit !== undefined
       ? createClientRateLimiter({
@@ -350,7 +354,7 @@ export function createGateway(options: GatewayOptions) {
       useQueryOperationsOnly(),
       useSubscriptionLimit({
         perClient: protection.subscriptionsPerClient,
-        trustProxy: options.stores?.trustProxy ?? protection.rateLimit?.trustProxy ?? false,
+        trustProxy,
       }),
       // @defer/@stream: the slow parts of a page arrive as multipart/mixed (or SSE) incremental payloads.
       useDeferStream(),
@@ -371,7 +375,7 @@ export function createGateway(options: GatewayOptions) {
               unknownKeys: createClientRateLimiter({
                 requests: options.unknownKeysPerMinute ?? DEFAULT_UNKNOWN_KEYS_PER_MINUTE,
                 windowSeconds: 60,
-                trustProxy: options.stores?.trustProxy ?? protection.rateLimit?.trustProxy ?? false,
+                trustProxy,
                 keyPrefix: 'new-keys',
                 ...(options.redis ? { redis: options.redis.client } : {}),
               }),
@@ -448,7 +452,6 @@ export function createGateway(options: GatewayOptions) {
   /** In server-key mode, who the call is for: each client may spend only its share of the key's day. */
   function withClientIdentity(caller: Caller, request: Request, context: object): Caller {
     if (caller.mode !== 'server' || !stores.capsClients) return caller;
-    const trustProxy = options.stores?.trustProxy ?? protection.rateLimit?.trustProxy ?? false;
     const address = clientAddressOf(request, context, trustProxy);
     return { ...caller, clientId: clientIdOf(address) };
   }
