@@ -65,26 +65,23 @@ export class KeyProofs {
         }
         continue;
       }
+      const done = async () => {
+        end();
+        await lease.release();
+      };
       // A proof may have ended between the registry's answer and this lease.
       let recheck: KeyStatus;
       try {
         recheck = await keys.status(keyId);
       } catch (error) {
-        end();
-        await lease.release();
+        await done();
         throw error;
       }
       if (recheck !== 'unknown') {
-        end();
-        await lease.release();
+        await done();
         return recheck;
       }
-      return {
-        done: async () => {
-          end();
-          await lease.release();
-        },
-      };
+      return { done };
     }
   }
 
