@@ -7,7 +7,8 @@
  *
  * `fresh` closes the current gateway and starts a new one with empty caches in
  * this same, already warm process: a cold page is then measured the way a
- * user meets it on a running server, not with a JIT that has never run.
+ * user meets it on a running server, not with a JIT that has never run. It may
+ * name another upstream (the bench's simulator with connection handshakes).
  */
 // First: graphql-js reads NODE_ENV when it loads (src/production-mode.ts).
 import '../src/production-mode.js';
@@ -34,11 +35,12 @@ const log = createProcessLog(config.logLevel);
 // As `npm start` without Redis: the day's count is written through to a file before each call leaves.
 const budgetFolder = mkdtempSync(join(tmpdir(), 'bench-budget-'));
 
-async function fresh(): Promise<{ url: string }> {
+/** `upstream`: another simulator than the default one (the bench's with handshakes). */
+async function fresh(upstream = upstreamUrl!): Promise<{ url: string }> {
   await running?.close();
   const gateway = createGateway({
     ...config,
-    upstreamUrl: upstreamUrl!,
+    upstreamUrl: upstream,
     upstreamApiKey,
     logger: log.logger,
     stores: { budgetFile: join(budgetFolder, 'budget.json') },
@@ -49,7 +51,8 @@ async function fresh(): Promise<{ url: string }> {
 
 answerQuestions(
   async (question) => {
-    if (question.type === 'fresh') return fresh();
+    if (question.type === 'fresh')
+      return fresh(typeof question.upstreamUrl === 'string' ? question.upstreamUrl : undefined);
     throw new Error(`unknown question ${question.type}`);
   },
   async () => {

@@ -10,7 +10,11 @@
  *    warm process, in wall time and in upstream round trips (wall / latency),
  *    next to their floor: the same upstream calls made by the upstream client
  *    alone (cold-floor.ts), so that the gateway's own share shows.
- * 3. Warm: each warm reference against the bare server sending the bytes the
+ * 3. Cold over a network: the same, against a simulator whose every new
+ *    connection takes a handshake (BENCH_HANDSHAKE_MS) before its first
+ *    answer, as TCP and TLS do over a real network; next to the floor with
+ *    the connections of later waves opened ahead, and without.
+ * 4. Warm: each warm reference against the bare server sending the bytes the
  *    gateway answered, in alternating rounds (gateway, bare, bare, gateway, …)
  *    so the machine's noise falls on both; req/s, their ratio, and each
  *    process's CPU time per request.
@@ -18,7 +22,8 @@
  * Settings: BENCH_LATENCY_MS (simulated upstream latency, default 50),
  * BENCH_DURATION_S (each warm round, default 5), BENCH_ROUNDS (warm rounds per
  * server and query, default 2), BENCH_CONNECTIONS (default 10),
- * BENCH_COLD_REPEATS (fresh gateways per cold query, default 15).
+ * BENCH_COLD_REPEATS (fresh gateways per cold query, default 15),
+ * BENCH_HANDSHAKE_MS (a new connection's handshake in part 3, default: the latency).
  */
 import { cpus, loadavg } from 'node:os';
 import { COLD_FLOORS, coldFloorMs } from './cold-floor.js';
@@ -56,6 +61,7 @@ const DURATION_S = setting('BENCH_DURATION_S', 5, 1);
 const ROUNDS = setting('BENCH_ROUNDS', 2, 1);
 const CONNECTIONS = setting('BENCH_CONNECTIONS', 10, 1);
 const COLD_REPEATS = setting('BENCH_COLD_REPEATS', 15, 1);
+const HANDSHAKE_MS = setting('BENCH_HANDSHAKE_MS', LATENCY_MS, 1);
 /** A first short load per server and query, not counted: JIT and connection set-up happen there. */
 const WARMUP_S = 1;
 const KEY = 'bench-key';
@@ -164,6 +170,52 @@ async function coldRoundTrips(
   }
 }
 
+/**
+ * The cold references against an upstream whose new connections each take a handshake: what a
+ * fan-out's later wave gains from connections opened while the first wave is in flight.
+ */
+async function coldOverNetwork(
+  fresh: () => Promise<string>,
+  slug: string,
+  upstreamUrl: string,
+): Promise<void> {
+  console.log(
+    `\n## Cold over a network: every new connection takes a ${HANDSHAKE_MS} ms handshake, upstream latency ${LATENCY_MS} ms\n`,
+  );
+  console.log(
+    `Median of ${COLD_REPEATS} fresh gateways each, after one that is not counted. A real ` +
+      'network makes a new connection wait a round trip for TCP and another for TLS before its ' +
+      'first call (the simulator plays that from when it accepts the connection). Floors as above, ' +
+      "with the later waves' connections opened while the first call is in flight (as the gateway " +
+      'does), and with each call opening its own when it leaves.\n',
+  );
+  console.log(
+    '| query | upstream calls | wall ms (median) | wall ms (range) | floor ms, connections opened ahead | floor ms, connections opened when needed |',
+  );
+  console.log('|---|---:|---:|---:|---:|---:|');
+  for (const reference of COLD_REFERENCE_QUERIES) {
+    const walls: number[] = [];
+    const ahead: number[] = [];
+    const whenNeeded: number[] = [];
+    const floorWaves = COLD_FLOORS[reference.name]!;
+    let calls = Number.NaN;
+    for (let repeat = 0; repeat <= COLD_REPEATS; repeat++) {
+      const answer = await post(await fresh(), requestBody(reference, slug));
+      const floorAhead = await coldFloorMs(floorWaves, upstreamUrl, KEY, slug, true);
+      const floorWhenNeeded = await coldFloorMs(floorWaves, upstreamUrl, KEY, slug, false);
+      if (repeat === 0) continue;
+      walls.push(answer.ms);
+      ahead.push(floorAhead);
+      whenNeeded.push(floorWhenNeeded);
+      calls = answer.calls;
+    }
+    console.log(
+      `| ${reference.name} | ${calls} | ${median(walls).toFixed(0)} | ${range(walls, 0)} ` +
+        `| ${median(ahead).toFixed(0)} | ${median(whenNeeded).toFixed(0)} |`,
+    );
+  }
+}
+
 async function warmAgainstBare(gateway: Target, bare: Target, slug: string): Promise<void> {
   console.log(
     `\n## Warm: gateway against a bare node:http server sending the same bytes` +
@@ -256,6 +308,11 @@ async function main(): Promise<void> {
 
     await upstreamCalls(fresh, slug);
     await coldRoundTrips(fresh, slug, simulator.url);
+    const network = await startSimulatorProcess(LATENCY_MS, KEY, HANDSHAKE_MS);
+    started.push(network);
+    const freshOverNetwork = async () =>
+      (await gatewayProcess.ask<{ url: string }>({ type: 'fresh', upstreamUrl: network.url })).url;
+    await coldOverNetwork(freshOverNetwork, slug, network.url);
     const gateway: Target = { url: await fresh(), process: gatewayProcess };
     const bare: Target = {
       url: (await bareProcess.ask<{ url: string }>({ type: 'url' })).url,

@@ -10,6 +10,7 @@ export interface SimulatorProcess {
 export async function startSimulatorProcess(
   latencyMs: number,
   apiKey: string,
+  handshakeMs = 0,
 ): Promise<SimulatorProcess> {
   const child: ChildProcess = spawn(
     process.execPath,
@@ -19,6 +20,7 @@ export async function startSimulatorProcess(
         ...process.env,
         SIMULATOR_PORT: '0',
         SIMULATOR_LATENCY_MS: String(latencyMs),
+        SIMULATOR_HANDSHAKE_MS: String(handshakeMs),
         SIMULATOR_API_KEYS: apiKey,
         SIMULATOR_DAILY_LIMIT: String(Number.MAX_SAFE_INTEGER),
       },

@@ -4,6 +4,8 @@ export type Fault =
   | { kind: 'status'; status: number; body?: unknown; retryAfterSeconds?: number }
   | { kind: 'delay'; ms: number }
   | { kind: 'hang' }
+  /** The normal answer, once `until` settles: a test holds a call in flight while it looks at what else happens. */
+  | { kind: 'hold'; until: Promise<unknown> }
   | { kind: 'reset' }
   | { kind: 'raw'; status?: number; contentType?: string; body: string }
   | { kind: 'stream'; bytes: number }

@@ -43,6 +43,7 @@ function readOptions(): SimulatorOptions {
     seed: integerEnv('SIMULATOR_SEED', 0, 2 ** 32 - 1),
     artists: integerEnv('SIMULATOR_ARTISTS', 1, 20_000),
     latencyMs: integerEnv('SIMULATOR_LATENCY_MS', 0, 600_000),
+    handshakeMs: integerEnv('SIMULATOR_HANDSHAKE_MS', 0, 600_000),
     apiKeys: listEnv('SIMULATOR_API_KEYS'),
     dailyLimit: integerEnv('SIMULATOR_DAILY_LIMIT', 0, Number.MAX_SAFE_INTEGER),
     roughness: booleanEnv('SIMULATOR_ROUGHNESS'),

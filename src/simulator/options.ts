@@ -16,6 +16,13 @@ export interface SimulatorOptions {
    * own work included (as a real upstream's server time would); default 0.
    */
   latencyMs?: number;
+  /**
+   * How long a new connection takes before it can carry a request, as TCP and
+   * TLS handshakes take over a real network (a round trip each; on loopback,
+   * nothing): the first answer on a connection comes no sooner than this after
+   * the connection opened, plus the latency. Default 0.
+   */
+  handshakeMs?: number;
   /** Default ['demo-key']. */
   apiKeys?: string[];
   /** Keys that are refused even when listed in apiKeys; default []. */
@@ -60,6 +67,7 @@ export function resolveOptions(options: SimulatorOptions): ResolvedOptions {
     artists: options.artists ?? DEFAULT_ARTISTS,
     dataDate: options.dataDate,
     latencyMs: options.latencyMs ?? 0,
+    handshakeMs: options.handshakeMs ?? 0,
     apiKeys: options.apiKeys ?? [...DEFAULT_API_KEYS],
     revokedKeys: options.revokedKeys ?? [],
     dailyLimit: options.dailyLimit ?? DEFAULT_DAILY_LIMIT,
@@ -73,6 +81,7 @@ export function resolveOptions(options: SimulatorOptions): ResolvedOptions {
   requireInteger('seed', resolved.seed, -(2 ** 31), 2 ** 32 - 1);
   requireInteger('artists', resolved.artists, 1, MAX_ARTISTS);
   requireLatency(resolved.latencyMs);
+  requireInteger('handshakeMs', resolved.handshakeMs, 0, 600_000);
   requireInteger('dailyLimit', resolved.dailyLimit, 0, Number.MAX_SAFE_INTEGER);
   if (typeof resolved.roughness !== 'boolean') {
     throw new Error(`roughness must be true or false: ${JSON.stringify(resolved.roughness)}`);

@@ -5,7 +5,7 @@
  * upstream, which answers before any key is checked.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import { KeyRing } from './auth.js';
 import { DailyBudget } from './budget.js';
 import { CallLog, type CallRecord } from './call-log.js';
@@ -32,6 +32,8 @@ export interface Simulator {
   readonly port: number;
   /** Every request received, in order, including 401, 429 and faulted ones. */
   readonly calls: readonly CallRecord[];
+  /** Connections accepted since the start, whether or not a request came on them. */
+  readonly connectionsAccepted: number;
   resetCalls(): void;
   /** Forgets the daily counts. */
   resetUsage(): void;
@@ -133,6 +135,9 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
         return false;
       case 'hang':
         return true;
+      case 'hold':
+        await fault.until.catch(() => undefined);
+        return false;
       case 'reset':
         req.socket.destroy();
         return true;
@@ -194,7 +199,11 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
         ? { traceparent: req.headers.traceparent }
         : {}),
     });
-    const arrived = performance.now();
+    // A request cannot have left the client before its connection's handshake was over.
+    const arrived = Math.max(
+      performance.now(),
+      (openedAt.get(req.socket) ?? Number.NEGATIVE_INFINITY) + config.handshakeMs,
+    );
     const fault = faults.take(rawPath);
     if (fault !== null && fault.kind !== 'rewrite' && (await applyFault(fault, req, res, record)))
       return;
@@ -239,6 +248,13 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
       if (!res.headersSent && !res.destroyed) res.destroy();
     });
   });
+  /** When each connection was accepted (performance.now()), for the handshake it stands for. */
+  const openedAt = new WeakMap<Socket, number>();
+  let connectionsAccepted = 0;
+  server.on('connection', (socket: Socket) => {
+    connectionsAccepted += 1;
+    openedAt.set(socket, performance.now());
+  });
 
   const listen = (): Promise<void> =>
     new Promise((resolve, reject) => {
@@ -272,6 +288,9 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     },
     get calls() {
       return calls.all;
+    },
+    get connectionsAccepted() {
+      return connectionsAccepted;
     },
     data,
     resetCalls: () => calls.reset(),

@@ -517,6 +517,8 @@ export class CachedUpstream {
           stats.upstreamCalls -= 1;
           throw error;
         }
+        // The request goes upstream: whatever else it reads will need connections too.
+        if (stats.upstreamCalls === 1) client.expectCalls(stats.estimatedCalls);
       },
       rateLimited: (error) => budget.rateLimited(caller.keyId, error),
     };

@@ -8,6 +8,13 @@ import { Pool, errors as undiciErrors } from 'undici';
 import { SILENT_OBSERVER, type UpstreamObserver } from '../observability/upstream-observer.js';
 import { nextUtcMidnight } from '../time.js';
 import { errorForStatus, UpstreamError } from './errors.js';
+import { WarmConnections } from './warm-connections.js';
+
+/**
+ * How long a connection opened ahead waits for its call. Long enough for a first wave
+ * of slow answers to land; servers keep a connection without a request for about a minute.
+ */
+const WARM_IDLE_MS = 10_000;
 
 export interface UpstreamClientOptions {
   /** Base URL of the upstream, e.g. https://api.example.com (paths start with /api/v1). */
@@ -46,13 +53,18 @@ export class UpstreamClient {
   readonly #pool: Pool;
   readonly #basePath: string;
   readonly #limit: ReturnType<typeof pLimit>;
+  readonly #warm: WarmConnections;
 
   constructor(private readonly options: UpstreamClientOptions) {
     const base = new URL(options.baseUrl);
     this.#basePath = base.pathname.replace(/\/+$/, '');
+    this.#warm = new WarmConnections(base, {
+      connectTimeoutMs: options.connectTimeoutMs,
+      idleMs: WARM_IDLE_MS,
+    });
     this.#pool = new Pool(base.origin, {
       connections: options.maxConcurrency,
-      connect: { timeout: options.connectTimeoutMs },
+      connect: this.#warm.connector,
       headersTimeout: options.headersTimeoutMs,
       bodyTimeout: options.bodyTimeoutMs,
       keepAliveTimeout: 30_000,
@@ -161,8 +173,20 @@ export class UpstreamClient {
     );
   }
 
-  close(): Promise<void> {
-    return this.#pool.close();
+  /**
+   * A request whose first call is leaving expects up to `calls` in all (its estimate): the
+   * connections they will need beyond the pool's idle ones are opened now, while that call is
+   * in flight, rather than after its answer.
+   */
+  expectCalls(calls: number): void {
+    const { connected, free } = this.#pool.stats;
+    const usable = Math.min(calls, this.options.maxConcurrency - (connected - free));
+    this.#warm.warm(usable - free);
+  }
+
+  async close(): Promise<void> {
+    this.#warm.close();
+    await this.#pool.close();
   }
 }
 

@@ -67,6 +67,12 @@ export class RequestStats {
     if (freshUntil < this.freshUntil) this.freshUntil = freshUntil;
   }
 
+  /**
+   * The operation's estimated calls in the worst case (MAX_UPSTREAM_COST's estimate): its first
+   * call opens connections for the rest while it is in flight (warm-connections.ts).
+   */
+  estimatedCalls = 1;
+
   /** `maxUpstreamCalls`: real calls (cache hits and shared reads are free) this request may make. */
   constructor(readonly maxUpstreamCalls = Number.POSITIVE_INFINITY) {}
 

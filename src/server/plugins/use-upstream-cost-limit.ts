@@ -92,11 +92,12 @@ export function useUpstreamCostLimit({
     args,
     setResultAndStopExecution,
   }: {
-    args: Parameters<typeof estimateOf>[0] & { contextValue: object };
+    args: Parameters<typeof estimateOf>[0] & { contextValue: GatewayContext };
     setResultAndStopExecution: (result: { errors: GraphQLError[] }) => void;
   }): void => {
     const upstreamCalls = estimateOf(args);
     estimates.set(args.contextValue, upstreamCalls);
+    args.contextValue.stats.estimatedCalls = upstreamCalls;
     if (upstreamCalls > maxCost)
       setResultAndStopExecution({ errors: [queryTooCostly(upstreamCalls, maxCost)] });
   };
