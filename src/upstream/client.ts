@@ -174,14 +174,17 @@ export class UpstreamClient {
   }
 
   /**
-   * A request whose first call is leaving expects up to `calls` in all (its estimate): the
-   * connections they will need beyond the pool's idle ones are opened now, while that call is
-   * in flight, rather than after its answer.
+   * A request whose first call is about to leave expects up to `calls` in all (its estimate):
+   * the connections the others will need beyond the pool's idle ones are opened while that
+   * call is in flight, rather than after its answer. They are opened once it has left, so
+   * that opening them never delays it.
    */
   expectCalls(calls: number): void {
     const { connected, free } = this.#pool.stats;
-    const usable = Math.min(calls, this.options.maxConcurrency - (connected - free));
-    this.#warm.warm(usable - free);
+    const needed = Math.min(calls, this.options.maxConcurrency - (connected - free));
+    // The first call takes an idle connection if there is one, or opens its own.
+    const forTheOthers = needed - 1 - Math.max(free - 1, 0);
+    if (forTheOthers > 0) setImmediate(() => this.#warm.warm(forTheOthers));
   }
 
   async close(): Promise<void> {
