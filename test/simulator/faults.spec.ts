@@ -86,6 +86,20 @@ describe('faults', () => {
     expect(Date.now() - started).toBeGreaterThanOrEqual(70);
   });
 
+  it('hold: answers normally once its promise settles, and not before', async () => {
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    sim.injectFault({ kind: 'hold', until: held }, { path: '/api/v1/charts', times: 1 });
+    const pending = get(sim, '/api/v1/charts');
+    while (sim.calls.length === 0) await new Promise((resolve) => setImmediate(resolve));
+    expect(sim.calls[0]?.status).toBe(0);
+    release();
+    expect((await pending).status).toBe(200);
+    expect(sim.calls[0]?.status).toBe(200);
+  });
+
   it('hang: never answers, until stop drops the connection; start listens again on the same port', async () => {
     sim.injectFault({ kind: 'hang' }, { times: 1 });
     const port = sim.port;
@@ -167,3 +181,37 @@ describe('faults', () => {
     expect((await get(sim, '/api/v1/charts', null)).status).toBe(502);
   });
 });
+
+describe('connections', () => {
+  it('counts each accepted connection; with handshakeMs, a new connection answers no sooner than handshake plus latency', async () => {
+    const slow = await start({ artists: 20, handshakeMs: 150, latencyMs: 20 });
+    try {
+      const before = slow.connectionsAccepted;
+      const started = performance.now();
+      // A new connection each: no keep-alive agent shares them.
+      const first = await rawStatus(slow.url);
+      expect(first).toBe(200);
+      expect(performance.now() - started).toBeGreaterThanOrEqual(165);
+      expect(slow.connectionsAccepted - before).toBe(1);
+      await rawStatus(slow.url);
+      expect(slow.connectionsAccepted - before).toBe(2);
+    } finally {
+      await slow.close();
+    }
+  });
+});
+
+function rawStatus(base: string): Promise<number | undefined> {
+  return new Promise((resolve, reject) => {
+    const request = httpRequest(
+      `${base}/api/v1/charts`,
+      { headers: { ...auth, connection: 'close' }, agent: false },
+      (response) => {
+        response.resume();
+        response.on('end', () => resolve(response.statusCode));
+      },
+    );
+    request.on('error', reject);
+    request.end();
+  });
+}
