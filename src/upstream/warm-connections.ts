@@ -35,13 +35,13 @@ export class WarmConnections {
   constructor(origin: URL, { connectTimeoutMs, idleMs }: WarmConnectionsOptions) {
     this.#connect = buildConnector({ timeout: connectTimeoutMs });
     this.#idleMs = idleMs;
-    const https = origin.protocol === 'https:';
+    // What undici's own client passes for this origin: the port may be empty (the scheme's
+    // default), and the TLS server name comes from the host.
     this.#target = {
       hostname: origin.hostname.replace(/^\[(.*)\]$/, '$1'),
       host: origin.host,
       protocol: origin.protocol,
-      port: origin.port || (https ? '443' : '80'),
-      ...(https ? { servername: origin.hostname } : {}),
+      port: origin.port,
     };
   }
 
