@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import type { ProtectionOptions } from './server/gateway.js';
 import { DEFAULT_RESPONSE_CACHE_MAX_BYTES } from './server/response-cache/stored-response.js';
+import { DEFAULT_SUBSCRIBER_BACKLOG_BYTES } from './server/subscriber-backlog.js';
 import { DEFAULT_STALE_GRACE_MS } from './upstream/cached-upstream.js';
 import { type CircuitOptions, DEFAULT_CIRCUIT } from './upstream/circuit-breaker.js';
 import type { UpstreamClientOptions } from './upstream/client.js';
@@ -120,6 +121,7 @@ const environment = z.object({
   RATE_LIMIT_WINDOW_SECONDS: integer(60, 1, DAY_SECONDS),
   RATE_LIMIT_TRUST_PROXY: flag(false),
   SUBSCRIPTIONS_PER_CLIENT: integer(10, 1, 10_000),
+  SUBSCRIBER_BACKLOG_BYTES: integer(DEFAULT_SUBSCRIBER_BACKLOG_BYTES, 1_024, 1024 * 1024 * 1024),
   SHUTDOWN_TIMEOUT_MS: integer(10_000, 0, 600_000),
   REDIS_URL: optionalText.pipe(
     z
@@ -300,6 +302,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig 
               trustProxy: e.RATE_LIMIT_TRUST_PROXY,
             },
       subscriptionsPerClient: e.SUBSCRIPTIONS_PER_CLIENT,
+      subscriberBacklogBytes: e.SUBSCRIBER_BACKLOG_BYTES,
     },
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
     scaleOut: {

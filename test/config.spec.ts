@@ -89,6 +89,16 @@ describe('configuration from the environment', () => {
     );
   });
 
+  it('SUBSCRIBER_BACKLOG_BYTES: 1 MiB by default, a whole number from 1024', () => {
+    expect(loadConfig({}).protection.subscriberBacklogBytes).toBe(1_048_576);
+    expect(
+      loadConfig({ SUBSCRIBER_BACKLOG_BYTES: '65536' }).protection.subscriberBacklogBytes,
+    ).toBe(65_536);
+    expect(() => loadConfig({ SUBSCRIBER_BACKLOG_BYTES: '100' })).toThrow(
+      /SUBSCRIBER_BACKLOG_BYTES: must be at least 1024/,
+    );
+  });
+
   it('names every bad value with its reason, all at once', () => {
     expect(() =>
       loadConfig({

@@ -102,6 +102,12 @@ export class GatewayMetrics {
     registers: [this.registry],
   });
 
+  readonly #subscriptionsDropped = new Counter({
+    name: 'gateway_subscriptions_dropped_total',
+    help: 'Subscriptions ended because their client fell more than SUBSCRIBER_BACKLOG_BYTES behind',
+    registers: [this.registry],
+  });
+
   constructor(options: GatewayMetricsOptions) {
     this.#spenders = new LRUCache({ max: options.maxKeys ?? 50 });
     this.#clients = new BoundedLabels(options.maxClients ?? 100);
@@ -172,6 +178,11 @@ export class GatewayMetrics {
     if (calls <= 0) return;
     this.#spenders.set(keyLabelOf(keyId), keyId);
     this.#budgetSpent.inc({ client: this.#clients.label(client) }, calls);
+  }
+
+  /** A subscription was ended because its client stopped reading (subscriber-backlog.ts). */
+  subscriptionDropped(): void {
+    this.#subscriptionsDropped.inc();
   }
 
   readonly upstreamObserver: UpstreamObserver = {

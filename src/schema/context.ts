@@ -20,4 +20,6 @@ export interface GatewayContext {
   readonly generation: GenerationView;
   /** Called for each subscription event: a fresh loader and call cap, as for a new request. */
   renewForEvent(): void;
+  /** A subscription's events, ended once its client falls too far behind (SUBSCRIBER_BACKLOG_BYTES). */
+  boundedBacklog<T>(events: AsyncIterableIterator<T>): AsyncIterableIterator<T>;
 }

@@ -26,7 +26,10 @@ builder.subscriptionField('milestoneCrossed', (t) =>
       }),
     },
     subscribe: (_, args, context) =>
-      onlyMatching(context.live.milestones(), args.isAfrobeats ?? undefined),
+      onlyMatching(
+        context.boundedBacklog(context.live.milestones()),
+        args.isAfrobeats ?? undefined,
+      ),
     resolve: (milestone: MilestoneRecord, _, context) => {
       context.renewForEvent();
       return milestone;

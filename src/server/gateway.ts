@@ -81,6 +81,11 @@ import { withResponseCache } from './response-cache/fast-path.js';
 import { useResponseCacheRecorder } from './response-cache/recorder.js';
 import { DEFAULT_RESPONSE_CACHE_MAX_BYTES } from './response-cache/stored-response.js';
 import { createStores, DEFAULT_CLIENT_BUDGET_SHARE, type StoreOptions } from './stores.js';
+import {
+  boundedBacklog,
+  DEFAULT_SUBSCRIBER_BACKLOG_BYTES,
+  responseOutlet,
+} from './subscriber-backlog.js';
 import { yogaLogger } from './yoga-logger.js';
 
 /** Protections of issue 4 (docs/protection.md); every field has a default. */
@@ -103,6 +108,8 @@ export interface ProtectionOptions {
   readonly rateLimit?: ClientRateLimitOptions;
   /** Subscriptions one client may hold open at once on this replica (default 10). */
   readonly subscriptionsPerClient?: number;
+  /** Bytes one subscriber may fall behind before its subscription is ended (default 1 MiB). */
+  readonly subscriberBacklogBytes?: number;
 }
 
 export interface GatewayOptions {
@@ -263,6 +270,7 @@ export function createGateway(options: GatewayOptions) {
   let draining = false;
 
   const protection = options.protection ?? {};
+  const backlogBytes = protection.subscriberBacklogBytes ?? DEFAULT_SUBSCRIBER_BACKLOG_BYTES;
 
   /** Whether X-Forwarded-For names the client: one answer for every per-client bound. */
 
@@ -301,6 +309,7 @@ export function createGateway(options: GatewayOptions) {
     },
     context: (initial) => {
       const { request } = initial;
+      const { res } = initial as { req?: IncomingMessage; res?: ServerResponse };
       const caller = withClientIdentity(callerFor(request, auth, server), request, initial);
       // The estimate refuses costly operations early; this cap bounds what the data makes of the rest.
       const stats = new RequestStats(protection.maxUpstreamCost ?? DEFAULT_MAX_UPSTREAM_COST);
@@ -323,6 +332,24 @@ export function createGateway(options: GatewayOptions) {
             loader: new RequestLoader(upstream, caller, eventStats, options.logger),
           });
         },
+        boundedBacklog: <T>(events: AsyncIterableIterator<T>) =>
+          boundedBacklog(
+            events,
+            backlogBytes,
+            responseOutlet(res, (bytes) => {
+              metrics.subscriptionDropped();
+              options.logger.warn(
+                {
+                  client: clientIdOf(
+                    clientAddressOf(request, initial as { req?: IncomingMessage }, trustProxy),
+                  ),
+                  behindBytes: bytes,
+                  maxBytes: backlogBytes,
+                },
+                'subscription ended: its client stopped reading',
+              );
+            }),
+          ),
       };
       return requestContext;
     },
