@@ -90,6 +90,13 @@ describe('one cache and one flight for all replicas', () => {
     const query = artistsQuery(slugs(20, 2));
     const cold = await first!.query(query);
     expect(calls()).toBe(2);
+    // The replica stores its answer in Redis once the response has finished ('finish'), so the
+    // client can hold it before the write lands: ask the others once the answer is shared.
+    await until(async () =>
+      [...(await keysUnder(redis, prefix)).keys()].some((key) =>
+        key.startsWith(`${prefix}response:`),
+      ),
+    );
     for (const other of others) {
       const hit = await other.query(query);
       expect(hit.body.data).toEqual(cold.body.data);
