@@ -85,6 +85,9 @@ describe('HTTP endpoints', () => {
     expect(logged).toContainEqual(
       expect.objectContaining({ level: 40, code: 'UPSTREAM_ERROR', path: 'charts' }),
     );
+    expect(logged).toContainEqual(
+      expect.objectContaining({ level: 30, path: '/no-such-path', status: 404, msg: 'request' }),
+    );
     expect(logged.filter((line) => (line.level as number) >= 50 || 'err' in line)).toEqual([]);
   });
 });

@@ -149,12 +149,26 @@ export function badRequest(message: string, status = 400): GraphQLError {
 
 /** The schema is read-only: mutations and subscriptions are refused at validation. */
 export function operationNotSupported(operation: string): GraphQLError {
-  return new GraphQLError(
-    `${operation} operations are not supported: this API is read-only and only answers queries and subscriptions`,
-    {
-      extensions: { code: 'OPERATION_NOT_SUPPORTED', http: { spec: true, status: 400 } },
+  return new GraphQLError(readOnly(operation), {
+    extensions: { code: 'OPERATION_NOT_SUPPORTED', http: { spec: true, status: 400 } },
+  });
+}
+
+/**
+ * The same refusal for a mutation sent by GET: GraphQL over HTTP answers it 405, and HTTP asks
+ * a 405 to name the methods allowed (mutations are POST's, though this API has none).
+ */
+export function mutationViaGet(): GraphQLError {
+  return new GraphQLError(readOnly('Mutation'), {
+    extensions: {
+      code: 'OPERATION_NOT_SUPPORTED',
+      http: { status: 405, headers: { Allow: 'POST' } },
     },
-  );
+  });
+}
+
+function readOnly(operation: string): string {
+  return `${operation} operations are not supported: this API is read-only and only answers queries and subscriptions`;
 }
 
 /** The request body is larger than the gateway accepts. */

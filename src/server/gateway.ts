@@ -43,7 +43,7 @@ import { UpstreamNotices } from '../upstream/upstream-notices.js';
 import { type AuthMode, callerFor, serverCaller } from './caller.js';
 import { clientAddressOf, clientIdOf } from './client-identity.js';
 import { exampleGraphiQL } from './examples.js';
-import { useEndpointOnly, withSlashlessEndpoint } from './graphql-path.js';
+import { withServedPathsOnly } from './graphql-path.js';
 import { useClientKeyCheck } from './plugins/use-client-key-check.js';
 import {
   type ClientRateLimitOptions,
@@ -53,7 +53,7 @@ import {
 import { useCostReport } from './plugins/use-cost-report.js';
 import { generationReport, useFreshnessReport } from './plugins/use-freshness-report.js';
 import { DEFAULT_HTTP_CACHE_MAX_AGE_SECONDS, useHttpCaching } from './plugins/use-http-caching.js';
-import { useMetrics } from './plugins/use-metrics.js';
+import { METRICS_PATH, useMetrics } from './plugins/use-metrics.js';
 import { useNestingLimit } from './plugins/use-nesting-limit.js';
 import {
   DEFAULT_MANIFEST_PATH,
@@ -151,6 +151,8 @@ export interface GatewayOptions {
 
 const DEFAULT_UNKNOWN_KEYS_PER_MINUTE = 10;
 const GRAPHQL_ENDPOINT = '/graphql';
+const HEALTH_PATH = '/health';
+const READINESS_PATH = '/ready';
 
 export function createGateway(options: GatewayOptions) {
   const auth: AuthMode =
@@ -291,6 +293,7 @@ export function createGateway(options: GatewayOptions) {
   const yoga = createYoga<Record<string, unknown>, GatewayContext>({
     schema,
     graphqlEndpoint: GRAPHQL_ENDPOINT,
+    healthCheckEndpoint: HEALTH_PATH,
     landingPage: false,
     logging: yogaLogger(options.logger),
     maskedErrors: { maskError },
@@ -356,7 +359,7 @@ export function createGateway(options: GatewayOptions) {
     plugins: [
       ...(options.tracing ? useTracing() : []),
       useReadinessCheck({
-        endpoint: '/ready',
+        endpoint: READINESS_PATH,
         // Not ready while draining or without its Redis; an open circuit is reported but keeps the
         // gateway ready, since the cache still answers.
         check: () => {
@@ -369,7 +372,6 @@ export function createGateway(options: GatewayOptions) {
         },
       }),
       ...useMetrics(metrics),
-      useEndpointOnly(GRAPHQL_ENDPOINT),
       // Cheap refusals first: who is asking too often, how big the body is, which document it names.
       ...(rateLimiter !== undefined ? [useClientRateLimit(rateLimiter)] : []),
       useRequestSizeLimit({ maxBytes: protection.maxRequestBytes }),
@@ -449,7 +451,12 @@ export function createGateway(options: GatewayOptions) {
           ...(options.now ? { now: options.now } : {}),
           popularity,
         });
-  const handler = withSlashlessEndpoint(GRAPHQL_ENDPOINT, answering);
+  const handler = withServedPathsOnly(
+    GRAPHQL_ENDPOINT,
+    [HEALTH_PATH, READINESS_PATH, METRICS_PATH],
+    answering,
+    options.logger,
+  );
 
   return {
     yoga,

@@ -1,43 +1,52 @@
 /**
- * One GraphQL endpoint, at one path. Yoga runs operations for any URL that
- * merely ends with its endpoint (`/graphql/`, `/a/graphql`, `/x?y=/graphql`),
- * where the HTTP caching headers, the response cache and its 304s, which
- * look for the endpoint's path, never apply: `apiUsage` went out without
- * `no-store`.
+ * The gateway's paths, exactly. Yoga matches loosely: it runs operations
+ * for any URL that merely ends with its endpoint (`/a/graphql`,
+ * `/x?y=/graphql`), where the HTTP caching headers, the response cache and
+ * its 304s, which look for the endpoint's path, never apply (`apiUsage`
+ * went out without `no-store`); its GraphiQL page, health check and
+ * readiness check answer any URL ending in their path (`/x/graphql`,
+ * `/anything/ready`), and none of the three can be told otherwise (5.16).
+ * So the node:http listener decides, before Yoga sees the request:
  *
  * - `/graphql/` is `/graphql`: clients and proxies add the slash, and the
  *   same request should get the same answer. The URL is rewritten before
  *   anything reads it, so every part of the gateway sees one endpoint.
- * - Any other path Yoga would take for the endpoint gets its 404, as any
- *   unknown path does.
+ * - The endpoint and the other served paths (`/health`, `/ready`,
+ *   `/metrics`) go on, as sent; any other path is not found: 404 with
+ *   NOT_FOUND in the gateway's error shape.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Plugin } from 'graphql-yoga';
+import type { Logger } from 'pino';
+import { errorBody } from '../schema/errors.js';
 
 type Listener = (req: IncomingMessage, res: ServerResponse) => void;
 
-/** `endpoint/` and `endpoint/?…` become `endpoint` and `endpoint?…`. */
-export function withSlashlessEndpoint(endpoint: string, listener: Listener): Listener {
+/**
+ * Only `endpoint` (or `endpoint/`) and `otherPaths` reach `listener`, the path compared as sent;
+ * the rest is answered here, with the request's log line (use-request-log.ts logs the others).
+ */
+export function withServedPathsOnly(
+  endpoint: string,
+  otherPaths: readonly string[],
+  listener: Listener,
+  logger: Logger,
+): Listener {
+  const served = new Set([endpoint, ...otherPaths]);
   const slashed = `${endpoint}/`;
-  const queryAt = slashed.length;
+  const notFound = errorBody(
+    `Not found: the GraphQL endpoint is ${endpoint}; the other paths are ${otherPaths.join(', ')}`,
+    'NOT_FOUND',
+  );
   return (req, res) => {
-    const url = req.url;
-    if (
-      url?.startsWith(slashed) &&
-      (url.length === queryAt || url.charCodeAt(queryAt) === QUESTION_MARK)
-    )
-      req.url = endpoint + url.slice(queryAt);
+    const url = req.url ?? '/';
+    const queryAt = url.indexOf('?');
+    const path = queryAt < 0 ? url : url.slice(0, queryAt);
+    if (path === slashed) req.url = endpoint + url.slice(slashed.length);
+    else if (!served.has(path)) {
+      res.writeHead(404, { 'content-type': 'application/json; charset=utf-8' }).end(notFound);
+      logger.info({ method: req.method, path, status: 404 }, 'request');
+      return;
+    }
     listener(req, res);
-  };
-}
-
-const QUESTION_MARK = 0x3f;
-
-/** After the plugins that answer their own paths (`/ready`, `/metrics`): the rest is the endpoint's, or not found. */
-export function useEndpointOnly(endpoint: string): Plugin {
-  return {
-    onRequest({ url, endResponse, fetchAPI }) {
-      if (url.pathname !== endpoint) endResponse(new fetchAPI.Response(null, { status: 404 }));
-    },
   };
 }

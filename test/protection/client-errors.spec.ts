@@ -159,6 +159,43 @@ describe('a POST body that is not UTF-8', () => {
     );
     expect([chunked.status, chunked.codes]).toEqual([400, ['BAD_REQUEST']]);
   });
+
+  it('is refused alike in every media type Yoga reads, with a Content-Length', async () => {
+    const document = (bad: Buffer, encode = (text: string) => text) =>
+      Buffer.concat([
+        Buffer.from(encode('{ artist(slug: "bad')),
+        bad,
+        Buffer.from(encode('") { name } }')),
+      ]);
+    const bad = Buffer.from([0xff, 0xfe]);
+    for (const [type, bytes] of [
+      ['application/graphql', document(bad)],
+      [
+        'application/x-www-form-urlencoded',
+        Buffer.concat([Buffer.from('query='), document(bad, encodeURIComponent)]),
+      ],
+    ] as const) {
+      const answer = await withoutUpstreamCalls(() =>
+        send(stack, { method: 'POST', headers: { 'content-type': type }, body: bytes }),
+      );
+      expect([answer.status, answer.codes], type).toEqual([400, ['BAD_REQUEST']]);
+    }
+  });
+
+  it('is refused without the response cache too (gateway option), which reads JSON bodies in front of Yoga', async () => {
+    const uncached = await startStack({
+      sharedSimulator: stack.simulator,
+      gateway: { answerCache: false },
+    });
+    try {
+      const answer = await withoutUpstreamCalls(() =>
+        send(uncached, { method: 'POST', headers: { 'content-type': 'application/json' }, body }),
+      );
+      expect([answer.status, answer.codes]).toEqual([400, ['BAD_REQUEST']]);
+    } finally {
+      await uncached.close();
+    }
+  });
 });
 
 describe('media types', () => {

@@ -97,6 +97,21 @@ describe('HTTP caching of GET queries', () => {
     expect(response.status).toBeGreaterThanOrEqual(400);
     expect(response.headers.get('cache-control')).toBe('no-store');
   });
+
+  it('refuses a mutation by GET with the code it gets by POST, and GET’s 405 with Allow', async () => {
+    const before = stack.upstreamCalls();
+    const mutation = 'mutation { x }';
+    for (const accept of ['application/graphql-response+json', 'application/json']) {
+      const byGet = await get(mutation, { accept });
+      expect([byGet.status, byGet.headers.get('allow')], accept).toEqual([405, 'POST']);
+      const byPost = await stack.query(mutation, undefined, { accept });
+      expect(await byGet.json(), accept).toEqual({ errors: byPost.body.errors });
+      expect(byPost.body.errors?.map((error) => error.extensions?.code)).toEqual([
+        'OPERATION_NOT_SUPPORTED',
+      ]);
+    }
+    expect(stack.upstreamCalls()).toBe(before);
+  });
 });
 
 describe('CORS and Vary', () => {

@@ -1,12 +1,13 @@
 /**
  * The API is read-only: a mutation is refused at validation with
  * OPERATION_NOT_SUPPORTED, rather than reaching graphql-js's execution error
- * ("Schema is not configured…"), which carries no code. Subscriptions are
- * answered (milestoneCrossed, over SSE).
+ * ("Schema is not configured…"), which carries no code. Sent by GET, it is
+ * the same refusal with GET's 405. Subscriptions are answered
+ * (milestoneCrossed, over SSE).
  */
-import type { ASTVisitor, ValidationContext } from 'graphql';
-import type { Plugin } from 'graphql-yoga';
-import { operationNotSupported } from '../../schema/errors.js';
+import { type ASTVisitor, getOperationAST, type ValidationContext } from 'graphql';
+import type { GraphQLParams, Plugin } from 'graphql-yoga';
+import { mutationViaGet, operationNotSupported } from '../../schema/errors.js';
 
 const queryOperationsOnly = (context: ValidationContext): ASTVisitor => ({
   OperationDefinition(node) {
@@ -16,6 +17,16 @@ const queryOperationsOnly = (context: ValidationContext): ASTVisitor => ({
 
 export function useQueryOperationsOnly(): Plugin {
   return {
+    // Before Yoga's own GET check (its plugins run after the gateway's), which says BAD_REQUEST.
+    onParse({ context }) {
+      const { request, params } = context as { request?: Request; params?: GraphQLParams };
+      if (request?.method !== 'GET') return;
+      return ({ result }) => {
+        if (result instanceof Error) return;
+        if (getOperationAST(result, params?.operationName)?.operation === 'mutation')
+          throw mutationViaGet();
+      };
+    },
     onValidate({ addValidationRule }) {
       addValidationRule(queryOperationsOnly);
     },
