@@ -9,16 +9,13 @@ import type { AddressInfo, Socket } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { WarmConnections } from '../src/upstream/warm-connections.js';
 import { type Stack, startStack } from './support/stack.js';
+import { until } from './support/until.js';
 
 let stack: Stack;
 beforeAll(async () => {
   stack = await startStack();
 });
 afterAll(() => stack.close());
-
-async function until(condition: () => boolean): Promise<void> {
-  while (!condition()) await new Promise((resolve) => setImmediate(resolve));
-}
 
 const TOP_10 = '{ topArtistsByStreams(limit: 10) { rank artist { slug history { date } } } }';
 
@@ -33,7 +30,7 @@ it("opens the next wave's connections while the first call is in flight, and no 
   const answer = stack.query(TOP_10);
 
   // The estimate is 11 calls: the leaderboard's connection and ten for the histories.
-  await until(() => stack.simulator.connectionsAccepted - before >= 11);
+  await until(() => stack.simulator.connectionsAccepted - before >= 11, 0);
   expect(stack.simulator.calls.map((call) => call.rawPath)).toEqual([
     '/api/v1/leaderboard/streams',
   ]);
@@ -90,7 +87,7 @@ describe('WarmConnections on its own', () => {
   });
   afterEach(async () => {
     for (const socket of open) socket.destroy();
-    await until(() => open.size === 0);
+    await until(() => open.size === 0, 0);
   });
   afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
@@ -111,9 +108,9 @@ describe('WarmConnections on its own', () => {
     // Asked for before any has connected: it waits for one of the three.
     const sockets = await Promise.all([connect(warm), connect(warm), connect(warm)]);
     expect(warm.spare).toBe(0);
-    await until(() => open.size === 3);
+    await until(() => open.size === 3, 0);
     const fourth = await connect(warm);
-    await until(() => open.size === 4);
+    await until(() => open.size === 4, 0);
     expect(accepted - start).toBe(4);
     for (const socket of [...sockets, fourth]) socket.destroy();
     warm.close();
@@ -123,14 +120,14 @@ describe('WarmConnections on its own', () => {
     const warm = new WarmConnections(origin, { connectTimeoutMs: 2_000, idleMs: 20 });
     const start = accepted;
     warm.warm(2);
-    await until(() => accepted - start === 2);
-    await until(() => warm.spare === 0 && open.size === 0);
+    await until(() => accepted - start === 2, 0);
+    await until(() => warm.spare === 0 && open.size === 0, 0);
 
     const lasting = new WarmConnections(origin, { connectTimeoutMs: 2_000, idleMs: 60_000 });
     lasting.warm(2);
-    await until(() => open.size === 2);
+    await until(() => open.size === 2, 0);
     lasting.close();
-    await until(() => open.size === 0);
+    await until(() => open.size === 0, 0);
     expect(lasting.spare).toBe(0);
   });
 
@@ -138,9 +135,9 @@ describe('WarmConnections on its own', () => {
     const warm = new WarmConnections(origin, { connectTimeoutMs: 2_000, idleMs: 60_000 });
     const start = accepted;
     warm.warm(1);
-    await until(() => accepted - start === 1 && warm.spare === 1 && open.size === 1);
+    await until(() => accepted - start === 1 && warm.spare === 1 && open.size === 1, 0);
     for (const socket of open) socket.destroy();
-    await until(() => warm.spare === 0);
+    await until(() => warm.spare === 0, 0);
     const socket = await connect(warm);
     expect(accepted - start).toBe(2);
     expect(socket.destroyed).toBe(false);

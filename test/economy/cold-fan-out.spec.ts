@@ -6,6 +6,7 @@
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { type Stack, startStack } from '../support/stack.js';
+import { until } from '../support/until.js';
 
 const PAGE = `query ($slug: String!) {
   artist(slug: $slug) { name history { date } milestones { id } songs(first: 3) { totalCount } }
@@ -17,10 +18,6 @@ beforeAll(async () => {
 });
 afterAll(() => stack.close());
 
-async function until(condition: () => boolean): Promise<void> {
-  while (!condition()) await new Promise((resolve) => setImmediate(resolve));
-}
-
 it("reaches the upstream for the children while the profile's own call is still pending", async () => {
   const artist = stack.simulator.data.allArtists()[5]!;
   const profilePath = `/api/v1/artists/${artist.slug}`;
@@ -30,7 +27,7 @@ it("reaches the upstream for the children while the profile's own call is still 
   const answer = stack.query(PAGE, { slug: artist.slug });
 
   const pending = () => stack.simulator.calls.find((call) => call.rawPath === profilePath);
-  await until(() => stack.simulator.calls.length >= 4);
+  await until(() => stack.simulator.calls.length >= 4, 0);
   expect(pending()?.status).toBe(0);
   expect(stack.simulator.calls.map((call) => call.rawPath).sort()).toEqual(
     [

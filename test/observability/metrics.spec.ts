@@ -13,6 +13,7 @@ import {
   type StackOptions,
   startStack,
 } from '../support/stack.js';
+import { until } from '../support/until.js';
 
 const stacks: Stack[] = [];
 afterEach(async () => {
@@ -122,7 +123,7 @@ describe('/metrics', () => {
       { path: `/api/v1/artists/${slug}`, times: 1 },
     );
     const first = stack.query(query, { slug });
-    await until(() => stack.simulator.calls.length === 1);
+    await until(() => stack.simulator.calls.length === 1, 5);
     const second = stack.query(query, { slug });
     await Promise.all([first, second]);
 
@@ -174,7 +175,3 @@ describe('/metrics', () => {
     expect(remaining[0]!.value).toBe(apiUsage?.remaining);
   });
 });
-
-async function until(condition: () => boolean): Promise<void> {
-  while (!condition()) await new Promise((resolve) => setTimeout(resolve, 5));
-}

@@ -7,6 +7,7 @@
  */
 import { afterEach, expect, it } from 'vitest';
 import { type Stack, startStack } from '../support/stack.js';
+import { until } from '../support/until.js';
 
 const stacks: Stack[] = [];
 afterEach(async () => {
@@ -37,10 +38,6 @@ async function staleStack(extra: Parameters<typeof startStack>[0] = {}): Promise
 
 const codes = (response: { body: { errors?: { extensions?: Record<string, unknown> }[] } }) =>
   (response.body.errors ?? []).map((error) => error.extensions?.code);
-
-async function until(condition: () => Promise<boolean>): Promise<void> {
-  while (!(await condition())) await new Promise((resolve) => setTimeout(resolve, 20));
-}
 
 it('a hanging upstream: 50 concurrent reads of cached artists get the stale answer after the grace, in one call', async () => {
   const stack = await staleStack();
@@ -156,6 +153,7 @@ it('after its open time, one probe call closes the circuit once the upstream is 
   await until(
     async () =>
       codes(await stack.query(`{ artist(slug: "${target.slug}") { name } }`)).length === 0,
+    20,
   );
   // Refused while open, then the one probe: nothing else reached the upstream.
   expect(stack.upstreamCalls()).toBe(3);

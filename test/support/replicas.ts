@@ -120,10 +120,4 @@ export async function runToExit(
   return { code, output: output() };
 }
 
-/** Polls `check` until it holds; the test's own timeout bounds the wait. */
-export async function until(
-  check: () => Promise<boolean> | boolean,
-  intervalMs = 50,
-): Promise<void> {
-  while (!(await check())) await new Promise((resolve) => setTimeout(resolve, intervalMs));
-}
+export { until } from './until.js';
