@@ -1,11 +1,10 @@
 /**
  * The budget ledger of a gateway without Redis: counts in memory, written
  * through to `file` (when given) before each call leaves, so that a restart
- * remembers the day; calls reserved together wait for one write. The file is replaced atomically (write, then rename),
- * so a crash leaves either the old or the new count, never half of one.
+ * remembers the day; calls reserved together wait for one write. A crash
+ * leaves either the old or the new count on disk, never half of one
+ * (budget-file.ts).
  */
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { dirname } from 'node:path';
 import { ConfigError } from '../config.js';
 import { utcDay } from '../time.js';
 import {
@@ -22,6 +21,7 @@ import {
   type Spender,
   withinCeiling,
 } from './budget.js';
+import { BudgetFile, NotABudgetFile } from './budget-file.js';
 import type { UpstreamError } from './errors.js';
 import type { DaySpending } from './spending-plan.js';
 
@@ -56,13 +56,15 @@ export class MemoryBudgetLedger implements BudgetLedger {
   readonly #now: () => Date;
   readonly #stops: LocalStops;
   #pendingWrite: Promise<void> | undefined;
+  readonly #file: BudgetFile | undefined;
 
   constructor(
     private readonly options: BudgetOptions,
-    private readonly file?: string,
+    file?: string,
   ) {
     this.#now = options.now ?? (() => new Date());
     this.#stops = new LocalStops(this.#now);
+    this.#file = file === undefined ? undefined : openBudgetFile(file);
     this.#state = this.#load() ?? emptyDay(utcDay(this.#now()));
   }
 
@@ -142,23 +144,12 @@ export class MemoryBudgetLedger implements BudgetLedger {
   }
 
   #load(): DayState | undefined {
-    if (this.file === undefined) return undefined;
-    let text: string;
-    try {
-      text = readFileSync(this.file, 'utf8');
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-      throw new ConfigError(
-        `Invalid configuration:\n  BUDGET_FILE: cannot read ${this.file} (${(error as Error).message})`,
-      );
-    }
+    if (this.#file === undefined) return undefined;
+    const text = readBudgetFile(this.#file);
+    if (text === undefined) return undefined;
     const state = parseState(text);
     // Refusing to start beats forgetting the day: a gateway that starts at zero may overrun it.
-    if (state === undefined) {
-      throw new ConfigError(
-        `Invalid configuration:\n  BUDGET_FILE: ${this.file} is not a budget file; move it away to start over`,
-      );
-    }
+    if (state === undefined) throw notABudgetFile(this.#file.path);
     return state.day === utcDay(this.#now()) ? state : undefined;
   }
 
@@ -168,7 +159,7 @@ export class MemoryBudgetLedger implements BudgetLedger {
    * whole file, every client's count in it, synchronously, before its call could leave.
    */
   #written(): Promise<void> {
-    if (this.file === undefined) return Promise.resolve();
+    if (this.#file === undefined) return Promise.resolve();
     this.#pendingWrite ??= new Promise((resolve, reject) => {
       setImmediate(() => {
         this.#pendingWrite = undefined;
@@ -184,13 +175,34 @@ export class MemoryBudgetLedger implements BudgetLedger {
   }
 
   #save(): void {
-    if (this.file === undefined) return;
-    // Synchronous on purpose: the count is on disk before the call it allows leaves.
-    mkdirSync(dirname(this.file), { recursive: true });
-    const temporary = `${this.file}.${process.pid}.tmp`;
-    writeFileSync(temporary, JSON.stringify(this.#state));
-    renameSync(temporary, this.file);
+    // Synchronous on purpose (and quick: budget-file.ts): the count is on disk before the call it allows leaves.
+    this.#file?.write(JSON.stringify(this.#state));
   }
+}
+
+function openBudgetFile(path: string): BudgetFile {
+  try {
+    return new BudgetFile(path);
+  } catch (error) {
+    throw new ConfigError(
+      `Invalid configuration:\n  BUDGET_FILE: cannot read ${path} (${(error as Error).message})`,
+    );
+  }
+}
+
+function readBudgetFile(file: BudgetFile): string | undefined {
+  try {
+    return file.read();
+  } catch (error) {
+    if (error instanceof NotABudgetFile) throw notABudgetFile(file.path);
+    throw error;
+  }
+}
+
+function notABudgetFile(path: string): ConfigError {
+  return new ConfigError(
+    `Invalid configuration:\n  BUDGET_FILE: ${path} is not a budget file; move it away to start over`,
+  );
 }
 
 function emptyCount(): DayCount {

@@ -3,10 +3,11 @@
  * lets it leave, also when many are reserved at once and share one write, and a failed write
  * keeps every call of it from leaving.
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, expect, it } from 'vitest';
+import { BudgetFile } from '../../src/upstream/budget-file.js';
 import { MemoryBudgetLedger } from '../../src/upstream/memory-budget.js';
 
 const folder = mkdtempSync(join(tmpdir(), 'file-ledger-'));
@@ -14,8 +15,8 @@ afterAll(() => rmSync(folder, { recursive: true, force: true }));
 
 const options = { dailyLimit: 100, clientShare: 1, now: () => new Date('2026-11-24T12:00:00Z') };
 const usedOnDisk = (file: string): number =>
-  (JSON.parse(readFileSync(file, 'utf8')) as { keys: Record<string, { used: number }> }).keys.key!
-    .used;
+  (JSON.parse(new BudgetFile(file).read() ?? '{}') as { keys: Record<string, { used: number }> })
+    .keys.key!.used;
 
 it('has every call of a burst on disk before the first of them leaves', async () => {
   const file = join(folder, 'burst', 'budget.json');

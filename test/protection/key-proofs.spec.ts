@@ -4,11 +4,12 @@
  * other reads wait for the verdict, then read the cache or are refused.
  * Rejected keys hold no room in the budget ledger.
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { utcDay } from '../../src/time.js';
+import { BudgetFile } from '../../src/upstream/budget-file.js';
 import { keyIdOf } from '../../src/upstream/key-registry.js';
 import { artistsQuery as artistsOf, bearer } from '../support/client-key-queries.js';
 import { CLIENT_KEY, type Stack, startStack } from '../support/stack.js';
@@ -90,7 +91,9 @@ it('without Redis, rejected keys free their ledger slot: a day of made-up keys l
     const real = await full.query(query, undefined, bearer(FRESH_KEYS[2]!));
     expect(real.status).toBe(200);
     expect(real.body.errors).toBeUndefined();
-    const saved = JSON.parse(readFileSync(budgetFile, 'utf8')) as { keys: Record<string, unknown> };
+    const saved = JSON.parse(new BudgetFile(budgetFile).read() ?? '{}') as {
+      keys: Record<string, unknown>;
+    };
     expect(Object.keys(saved.keys)).toContain(keyIdOf(FRESH_KEYS[2]!));
     expect(Object.keys(saved.keys)).not.toContain(keyIdOf('made-up-ledger-0'));
     expect(Object.keys(saved.keys)).toHaveLength(10_000);
