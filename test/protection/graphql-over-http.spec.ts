@@ -2,6 +2,7 @@
  * GraphQL over HTTP: graphql-http's server audits against the running
  * gateway (every MUST and SHOULD), then the caching headers of GET queries.
  */
+import { createHash } from 'node:crypto';
 import { serverAudits } from 'graphql-http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLIENT_KEY, type Stack, startStack } from '../support/stack.js';
@@ -45,6 +46,20 @@ describe('HTTP caching of GET queries', () => {
     expect(maxAge).toBeGreaterThan(0);
     expect(response.headers.get('etag')).toMatch(/^W\/"[\w-]+"$/);
     expect(response.headers.get('vary')).toBe('Accept');
+  });
+
+  it('tags the data and its media type alone, the same on a miss (from the result) as read back from the body', async () => {
+    const query = '{ topArtistsByStreams(limit: 3) { rank artist { slug history { date } } } }';
+    const miss = await get(query);
+    const body = (await miss.json()) as { data: unknown };
+    const digest = createHash('sha256')
+      .update('application/graphql-response+json\n')
+      .update(JSON.stringify(body.data))
+      .digest('base64url')
+      .slice(0, 32);
+    expect(miss.headers.get('etag')).toBe(`W/"${digest}"`);
+    const hit = await get(query);
+    expect(hit.headers.get('etag')).toBe(`W/"${digest}"`);
   });
 
   it('answers 304 with no body to If-None-Match, though the cost report in the body changed', async () => {

@@ -23,6 +23,7 @@
 import { createHash } from 'node:crypto';
 import { type DocumentNode, getOperationAST, Kind, type SelectionSetNode } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
+import { encodedData } from '../encoded-data.js';
 
 export const DEFAULT_HTTP_CACHE_MAX_AGE_SECONDS = 60 * 60;
 /** Root fields whose answer changes with every request or caller. */
@@ -46,9 +47,18 @@ export function useHttpCaching({
     throw new Error(`maxAgeSeconds must be a non-negative integer: ${maxAgeSeconds}`);
   }
   const uncacheable = new WeakSet<Request>();
+  /** The encoded `data` of each complete answer without errors, as Yoga is about to write it. */
+  const complete = new WeakMap<Request, string>();
   const vary = perClient ? 'Accept, Authorization' : 'Accept';
 
   return {
+    onResultProcess({ request, result }) {
+      if (request.method !== 'GET' || Array.isArray(result) || Symbol.asyncIterator in result)
+        return;
+      const { data, errors } = result as { data?: unknown; errors?: unknown };
+      if (errors === undefined && typeof data === 'object' && data !== null)
+        complete.set(request, encodedData(data));
+    },
     onExecute({ args }) {
       const request = (args.contextValue as { request?: Request }).request;
       if (request !== undefined && selectsUncacheable(args.document, args.operationName))
@@ -64,13 +74,14 @@ export function useHttpCaching({
       }
       const text = await response.text();
       const headers = new Headers(response.headers);
-      const body = JSON.parse(text) as { data?: unknown; errors?: unknown[] };
-      if (body.errors !== undefined || body.data == null) {
+      // Known from the result itself, without reading the answer back (a page's is 180 KB).
+      const data = complete.get(request) ?? completeDataOf(text);
+      if (data === undefined) {
         headers.set('cache-control', 'no-store');
         setResponse(new Response(text, { status: response.status, headers }));
         return;
       }
-      const etag = `W/"${createHash('sha256').update(type.split(';')[0]!).update('\n').update(JSON.stringify(body.data)).digest('base64url').slice(0, 32)}"`;
+      const etag = `W/"${createHash('sha256').update(type.split(';')[0]!).update('\n').update(data).digest('base64url').slice(0, 32)}"`;
       headers.set('etag', etag);
       headers.set(
         'cache-control',
@@ -89,6 +100,12 @@ export function useHttpCaching({
       setResponse(new Response(text, { status: response.status, headers }));
     },
   };
+}
+
+/** The encoded `data` of an answer read back, when it is complete and without errors. */
+function completeDataOf(text: string): string | undefined {
+  const body = JSON.parse(text) as { data?: unknown; errors?: unknown[] };
+  return body.errors !== undefined || body.data == null ? undefined : JSON.stringify(body.data);
 }
 
 /** What a 304 repeats of its 200 (as the response cache's 304 does): validators, caching and CORS. */

@@ -8,6 +8,7 @@
 import { type ExecutionResult, getOperationAST } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import type { GatewayContext } from '../../schema/context.js';
+import { encodedData } from '../encoded-data.js';
 import { answerVary, selectsUncacheable } from '../plugins/use-http-caching.js';
 import type { StoredResponse } from './stored-response.js';
 
@@ -56,7 +57,7 @@ export function useResponseCacheRecorder(): Plugin<
           if (stats.stale.length > 0 || stats.warnings.length > 0 || stats.unauthenticated) return;
           const operationName =
             args.operationName ?? getOperationAST(args.document)?.name?.value ?? null;
-          const data = JSON.stringify(result.data);
+          const data = encodedData(result.data);
           slot.record = {
             data,
             operationName,
