@@ -21,6 +21,12 @@ export interface KeyRegistryOptions {
   readonly rejectedTtlMs: number;
 }
 
+/**
+ * How long a key the upstream accepted is remembered as a real one after its acceptance lapses:
+ * proving it again costs a call, but it is no new key for PASS_THROUGH_NEW_KEYS_PER_MINUTE.
+ */
+export const KNOWN_KEY_TTL_MS = 24 * 60 * 60 * 1000;
+
 export const DEFAULT_KEY_TTLS: KeyRegistryOptions = {
   acceptedTtlMs: 5 * 60 * 1000,
   rejectedTtlMs: 10 * 60 * 1000,
@@ -28,6 +34,8 @@ export const DEFAULT_KEY_TTLS: KeyRegistryOptions = {
 
 export interface KeyRegistry {
   status(keyId: string): Promise<KeyStatus>;
+  /** Whether the upstream accepted the key within KNOWN_KEY_TTL_MS and has not rejected it since. */
+  wasAccepted(keyId: string): Promise<boolean>;
   markAccepted(keyId: string): Promise<void>;
   markRejected(keyId: string): Promise<void>;
 }
@@ -46,6 +54,7 @@ const MAX_KEYS = 10_000;
 export class MemoryKeyRegistry implements KeyRegistry {
   readonly #accepted = new LRUCache<string, true>({ max: MAX_KEYS });
   readonly #rejected = new LRUCache<string, true>({ max: MAX_KEYS });
+  readonly #known = new LRUCache<string, true>({ max: MAX_KEYS, ttl: KNOWN_KEY_TTL_MS });
 
   constructor(private readonly ttls: KeyRegistryOptions = DEFAULT_KEY_TTLS) {}
 
@@ -54,8 +63,13 @@ export class MemoryKeyRegistry implements KeyRegistry {
     return this.#accepted.has(keyId) ? 'accepted' : 'unknown';
   }
 
+  async wasAccepted(keyId: string): Promise<boolean> {
+    return this.#known.has(keyId);
+  }
+
   async markAccepted(keyId: string): Promise<void> {
     this.#rejected.delete(keyId);
+    this.#known.set(keyId, true);
     // Not renewed on each success: the TTL bounds how long a revoked key keeps reading the cache.
     if (!this.#accepted.has(keyId))
       this.#accepted.set(keyId, true, { ttl: this.ttls.acceptedTtlMs });
@@ -63,6 +77,7 @@ export class MemoryKeyRegistry implements KeyRegistry {
 
   async markRejected(keyId: string): Promise<void> {
     this.#accepted.delete(keyId);
+    this.#known.delete(keyId);
     this.#rejected.set(keyId, true, { ttl: this.ttls.rejectedTtlMs });
   }
 }

@@ -1,6 +1,7 @@
 /**
  * Key statuses shared by every replica: `key:<key hash>` holds `accepted`
- * or `rejected`, expiring with its TTL. While Redis cannot answer, this
+ * or `rejected`, expiring with its TTL, and `key-known:<key hash>` marks a
+ * key accepted within KNOWN_KEY_TTL_MS. While Redis cannot answer, this
  * process's own memory stands in; what it learns then stays local.
  */
 import type { Redis } from 'ioredis';
@@ -8,6 +9,7 @@ import {
   type KeyRegistry,
   type KeyRegistryOptions,
   type KeyStatus,
+  KNOWN_KEY_TTL_MS,
   MemoryKeyRegistry,
 } from './key-registry.js';
 
@@ -30,18 +32,32 @@ export class RedisKeyRegistry implements KeyRegistry {
     }
   }
 
+  async wasAccepted(keyId: string): Promise<boolean> {
+    try {
+      return (await this.redis.exists(`key-known:${keyId}`)) === 1;
+    } catch {
+      return this.#local.wasAccepted(keyId);
+    }
+  }
+
   async markAccepted(keyId: string): Promise<void> {
     await this.#local.markAccepted(keyId);
-    // NX: a key's acceptance is not prolonged by each success, so the TTL bounds how long a revoked key reads the cache.
-    await this.redis
-      .set(`key:${keyId}`, 'accepted', 'PX', this.ttls.acceptedTtlMs, 'NX')
-      .catch(() => undefined);
+    await Promise.all([
+      // NX: a key's acceptance is not prolonged by each success, so the TTL bounds how long a revoked key reads the cache.
+      this.redis
+        .set(`key:${keyId}`, 'accepted', 'PX', this.ttls.acceptedTtlMs, 'NX')
+        .catch(() => undefined),
+      this.redis.set(`key-known:${keyId}`, '1', 'PX', KNOWN_KEY_TTL_MS).catch(() => undefined),
+    ]);
   }
 
   async markRejected(keyId: string): Promise<void> {
     await this.#local.markRejected(keyId);
-    await this.redis
-      .set(`key:${keyId}`, 'rejected', 'PX', this.ttls.rejectedTtlMs)
-      .catch(() => undefined);
+    await Promise.all([
+      this.redis
+        .set(`key:${keyId}`, 'rejected', 'PX', this.ttls.rejectedTtlMs)
+        .catch(() => undefined),
+      this.redis.del(`key-known:${keyId}`).catch(() => undefined),
+    ]);
   }
 }

@@ -86,3 +86,36 @@ it('a rejected key leaves no count in the shared ledger', async () => {
   );
   expect(ledger).toEqual([]);
 });
+
+it('a key whose acceptance lapsed is proven again without counting as a new key; a new one still counts', async () => {
+  const ownPrefix = uniquePrefix();
+  const connection = await connectRedis(SHARED_REDIS_URL, ownPrefix, pino({ level: 'silent' }));
+  const limited = await startStack({
+    passThrough: true,
+    sharedSimulator: first.simulator,
+    gateway: {
+      unknownKeysPerMinute: 1,
+      redis: connection,
+      stores: { keyAcceptedTtlMs: ACCEPTED_TTL_MS },
+    },
+  });
+  try {
+    const query = artistsQuery(30, 1);
+    expect((await limited.query(query, undefined, bearer(CLIENT_KEY))).status).toBe(200);
+    const accepted = `${ownPrefix}key:${keyIdOf(CLIENT_KEY)}`;
+    await until(async () => (await redis.exists(accepted)) === 0);
+
+    const before = limited.upstreamCalls();
+    const again = await limited.query(query, undefined, bearer(CLIENT_KEY));
+    expect(again.status).toBe(200);
+    expect(limited.upstreamCalls() - before).toBe(1);
+
+    const another = await limited.query(query, undefined, bearer(OTHER_CLIENT_KEY));
+    expect(another.status).toBe(429);
+    expect(another.body.errors?.[0]?.extensions?.code).toBe('RATE_LIMITED');
+  } finally {
+    await limited.close();
+    await connection.close();
+    await deleteUnder(redis, ownPrefix);
+  }
+});

@@ -6,8 +6,8 @@
  *   included: before anything runs, without an upstream call.
  * - A key the gateway does not know (never seen, or its acceptance lapsed)
  *   costs one upstream call to prove, however many reads the request makes
- *   (key-proofs.ts); each client may bring only `unknownKeysPerMinute` such
- *   keys, so a flood of made-up keys costs the upstream (and the key
+ *   (key-proofs.ts); each client may bring only `unknownKeysPerMinute` keys
+ *   never accepted in the last day, so a flood of made-up keys costs the upstream (and the key
  *   registry) a bounded number of 401s, not one each. Past it, that client
  *   gets RATE_LIMITED (429).
  * - A key rejected during the request gets no data at all, not even the
@@ -44,7 +44,12 @@ export function useClientKeyCheck({
           setResultAndStopExecution({ errors: [unauthenticated('Invalid or revoked API key')] });
           return;
         }
-        if (status === 'unknown' && unknownKeys !== undefined) {
+        // A key whose acceptance merely lapsed is proven again, but it is no new key.
+        if (
+          status === 'unknown' &&
+          unknownKeys !== undefined &&
+          !(await keys.wasAccepted(caller.keyId))
+        ) {
           const client = clientIdOf(
             clientAddressOf(
               request,
