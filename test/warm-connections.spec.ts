@@ -144,4 +144,23 @@ describe('WarmConnections on its own', () => {
     socket.destroy();
     warm.close();
   });
+
+  it('a call waiting for a connection opened ahead gets its failure, as it would its own', async () => {
+    const closed = createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const port = (closed.address() as AddressInfo).port;
+    await new Promise<void>((resolve) => closed.close(() => resolve()));
+    const nowhere = new URL(`http://127.0.0.1:${port}`);
+    const warm = new WarmConnections(nowhere, { connectTimeoutMs: 2_000, idleMs: 60_000 });
+    warm.warm(1);
+    const refused = new Promise<Error | null>((resolve) =>
+      warm.connector(
+        { hostname: '127.0.0.1', host: nowhere.host, protocol: 'http:', port: nowhere.port },
+        (...[error]) => resolve(error),
+      ),
+    );
+    expect(((await refused) as NodeJS.ErrnoException | null)?.code).toBe('ECONNREFUSED');
+    expect(warm.spare).toBe(0);
+    warm.close();
+  });
 });
