@@ -12,7 +12,8 @@
  *   same request should get the same answer. The URL is rewritten before
  *   anything reads it, so every part of the gateway sees one endpoint.
  * - The endpoint and the other served paths (`/health`, `/ready`,
- *   `/metrics`) go on, as sent; any other path is not found: 404 with
+ *   `/metrics`) go on, as sent; a browser's page request for `/` is sent
+ *   to the endpoint (GraphiQL); any other path is not found: 404 with
  *   NOT_FOUND in the gateway's error shape.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -42,11 +43,20 @@ export function withServedPathsOnly(
     const queryAt = url.indexOf('?');
     const path = queryAt < 0 ? url : url.slice(0, queryAt);
     if (path === slashed) req.url = endpoint + url.slice(slashed.length);
-    else if (!served.has(path)) {
+    else if (path === '/' && req.method === 'GET' && acceptsPage(req)) {
+      // Someone typed the host into a browser: GraphiQL is at the endpoint.
+      res.writeHead(302, { location: endpoint }).end();
+      logger.info({ method: req.method, path, status: 302 }, 'request');
+      return;
+    } else if (!served.has(path)) {
       res.writeHead(404, { 'content-type': 'application/json; charset=utf-8' }).end(notFound);
       logger.info({ method: req.method, path, status: 404 }, 'request');
       return;
     }
     listener(req, res);
   };
+}
+
+function acceptsPage(req: IncomingMessage): boolean {
+  return req.headers.accept?.includes('text/html') ?? false;
 }

@@ -36,6 +36,14 @@ describe('served paths', () => {
       });
   });
 
+  it("a browser's page request for / is sent to GraphiQL; any other request for / is not found", async () => {
+    const page = await fetch(`${stack.url}/`, { headers: PAGE, redirect: 'manual' });
+    expect(page.status).toBe(302);
+    expect(page.headers.get('location')).toBe('/graphql');
+    expect((await answerOf('/')).status).toBe(404);
+    expect((await answerOf('/', { method: 'POST', headers: PAGE })).status).toBe(404);
+  });
+
   it('any other path gets the not-found answer, also where Yoga matches the end of the URL', async () => {
     const before = stack.upstreamCalls();
     const unknown = await answerOf('/no-such-path');
