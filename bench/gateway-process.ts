@@ -15,8 +15,10 @@ import '../src/production-mode.js';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Redis } from 'ioredis';
 import { loadConfig } from '../src/config.js';
 import { createProcessLog } from '../src/logger.js';
+import { connectRedis } from '../src/redis/connection.js';
 import { createGateway } from '../src/server/gateway.js';
 import { listen, type RunningServer } from '../src/server/http-server.js';
 import { answerQuestions } from './ipc.js';
@@ -35,15 +37,32 @@ const log = createProcessLog(config.logLevel);
 // As `npm start` without Redis: the day's count is written through to a file before each call leaves.
 const budgetFolder = mkdtempSync(join(tmpdir(), 'bench-budget-'));
 
-/** `upstream`: another simulator than the default one (the bench's with handshakes). */
-async function fresh(upstream = upstreamUrl!): Promise<{ url: string }> {
+/** The Redis and key prefix of the running gateway, if it has them: its keys go with it. */
+let shared: { url: string; prefix: string } | undefined;
+let freshCount = 0;
+
+/**
+ * `upstream`: another simulator than the default one (the bench's with handshakes).
+ * `redisUrl`: with Redis, as replicas run, under a key prefix of its own (removed with it).
+ */
+async function fresh(upstream = upstreamUrl!, redisUrl?: string): Promise<{ url: string }> {
   await running?.close();
+  await removeSharedKeys();
+  shared =
+    redisUrl === undefined
+      ? undefined
+      : { url: redisUrl, prefix: `bench-${process.pid}-${++freshCount}:` };
+  // The gateway closes its Redis connection when it closes.
+  const redis =
+    shared === undefined ? undefined : await connectRedis(shared.url, shared.prefix, log.logger);
   const gateway = createGateway({
     ...config,
     upstreamUrl: upstream,
     upstreamApiKey,
     logger: log.logger,
-    stores: { budgetFile: join(budgetFolder, 'budget.json') },
+    ...(redis === undefined
+      ? { stores: { budgetFile: join(budgetFolder, 'budget.json') } }
+      : { redis }),
   });
   running = await listen(gateway, 0, '127.0.0.1');
   return { url: `${running.url.replace('localhost', '127.0.0.1')}/graphql` };
@@ -52,12 +71,30 @@ async function fresh(upstream = upstreamUrl!): Promise<{ url: string }> {
 answerQuestions(
   async (question) => {
     if (question.type === 'fresh')
-      return fresh(typeof question.upstreamUrl === 'string' ? question.upstreamUrl : undefined);
+      return fresh(
+        typeof question.upstreamUrl === 'string' ? question.upstreamUrl : undefined,
+        typeof question.redisUrl === 'string' ? question.redisUrl : undefined,
+      );
     throw new Error(`unknown question ${question.type}`);
   },
   async () => {
     await running?.close();
+    await removeSharedKeys();
     rmSync(budgetFolder, { recursive: true, force: true });
     await log.close(1_000);
   },
 );
+
+/** Removes the keys the last gateway wrote under its prefix. */
+async function removeSharedKeys(): Promise<void> {
+  if (shared === undefined) return;
+  const cleaner = new Redis(shared.url);
+  try {
+    for await (const keys of cleaner.scanStream({ match: `${shared.prefix}*`, count: 500 })) {
+      if ((keys as string[]).length > 0) await cleaner.del(...(keys as string[]));
+    }
+  } finally {
+    cleaner.disconnect();
+    shared = undefined;
+  }
+}

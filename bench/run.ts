@@ -23,7 +23,8 @@
  * BENCH_DURATION_S (each warm round, default 5), BENCH_ROUNDS (warm rounds per
  * server and query, default 2), BENCH_CONNECTIONS (default 10),
  * BENCH_COLD_REPEATS (fresh gateways per cold query, default 15),
- * BENCH_HANDSHAKE_MS (a new connection's handshake in part 3, default: the latency).
+ * BENCH_HANDSHAKE_MS (a new connection's handshake in part 3, default: the latency),
+ * BENCH_REDIS_URL (when set, the cold pages also with Redis, as replicas run them).
  */
 import { cpus, loadavg } from 'node:os';
 import { COLD_FLOORS, coldFloorMs } from './cold-floor.js';
@@ -62,6 +63,7 @@ const ROUNDS = setting('BENCH_ROUNDS', 2, 1);
 const CONNECTIONS = setting('BENCH_CONNECTIONS', 10, 1);
 const COLD_REPEATS = setting('BENCH_COLD_REPEATS', 15, 1);
 const HANDSHAKE_MS = setting('BENCH_HANDSHAKE_MS', LATENCY_MS, 1);
+const REDIS_URL = process.env.BENCH_REDIS_URL?.trim() || undefined;
 /** A first short load per server and query, not counted: JIT and connection set-up happen there. */
 const WARMUP_S = 1;
 const KEY = 'bench-key';
@@ -216,6 +218,39 @@ async function coldOverNetwork(
   }
 }
 
+/** The cold references with Redis (a key prefix of its own each) and without, alternately. */
+async function coldWithRedis(
+  fresh: (redisUrl?: string) => Promise<string>,
+  slug: string,
+  redisUrl: string,
+): Promise<void> {
+  console.log(
+    `\n## Cold with Redis (BENCH_REDIS_URL), as replicas run, and without, upstream latency ${LATENCY_MS} ms\n`,
+  );
+  console.log(
+    `Median of ${COLD_REPEATS} fresh gateways each, alternately with and without Redis, after one of each that is not counted.\n`,
+  );
+  console.log(
+    '| query | wall ms with Redis (median) | range | wall ms without (median) | range | Redis adds ms |',
+  );
+  console.log('|---|---:|---:|---:|---:|---:|');
+  for (const reference of COLD_REFERENCE_QUERIES) {
+    const withRedis: number[] = [];
+    const without: number[] = [];
+    for (let repeat = 0; repeat <= COLD_REPEATS; repeat++) {
+      const shared = await post(await fresh(redisUrl), requestBody(reference, slug));
+      const local = await post(await fresh(), requestBody(reference, slug));
+      if (repeat === 0) continue;
+      withRedis.push(shared.ms);
+      without.push(local.ms);
+    }
+    console.log(
+      `| ${reference.name} | ${median(withRedis).toFixed(0)} | ${range(withRedis, 0)} ` +
+        `| ${median(without).toFixed(0)} | ${range(without, 0)} | ${(median(withRedis) - median(without)).toFixed(0)} |`,
+    );
+  }
+}
+
 async function warmAgainstBare(gateway: Target, bare: Target, slug: string): Promise<void> {
   console.log(
     `\n## Warm: gateway against a bare node:http server sending the same bytes` +
@@ -313,6 +348,11 @@ async function main(): Promise<void> {
     const freshOverNetwork = async () =>
       (await gatewayProcess.ask<{ url: string }>({ type: 'fresh', upstreamUrl: network.url })).url;
     await coldOverNetwork(freshOverNetwork, slug, network.url);
+    if (REDIS_URL !== undefined) {
+      const freshMaybeShared = async (redisUrl?: string) =>
+        (await gatewayProcess.ask<{ url: string }>({ type: 'fresh', redisUrl })).url;
+      await coldWithRedis(freshMaybeShared, slug, REDIS_URL);
+    }
     const gateway: Target = { url: await fresh(), process: gatewayProcess };
     const bare: Target = {
       url: (await bareProcess.ask<{ url: string }>({ type: 'url' })).url,
