@@ -171,12 +171,20 @@ function readOnly(operation: string): string {
   return `${operation} operations are not supported: this API is read-only and only answers queries and subscriptions`;
 }
 
-/** The request body is larger than the gateway accepts. */
 /** JSON decoding would turn the bad bytes into U+FFFD, and a slug made of them would cost a call. */
 export function bodyNotUtf8(): GraphQLError {
   return badRequest('The request body is not valid UTF-8');
 }
 
+/** A path the gateway does not serve. */
+export function pathNotFound(endpoint: string, otherPaths: readonly string[]): GraphQLError {
+  return new GraphQLError(
+    `Not found: the GraphQL endpoint is ${endpoint}; the other paths are ${otherPaths.join(', ')}`,
+    { extensions: { code: 'NOT_FOUND', http: { status: 404 } } },
+  );
+}
+
+/** The request body is larger than the gateway accepts. */
 export function payloadTooLarge(maxBytes: number): GraphQLError {
   return new GraphQLError(`The request body must be at most ${maxBytes} bytes`, {
     extensions: { code: 'PAYLOAD_TOO_LARGE', http: { status: 413 } },

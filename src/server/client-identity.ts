@@ -12,19 +12,22 @@ import { createHash } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { isIPv4, isIPv6 } from 'node:net';
 
-export function clientAddressOf(
+/** Who sent `request`, as every per-client bound counts it: its address, hashed (clientIdOf). */
+export function clientOf(
   request: Request,
   context: { req?: IncomingMessage },
   trustProxy: boolean,
 ): string {
-  return clientAddress(
-    request.headers.get('x-forwarded-for'),
-    context.req?.socket?.remoteAddress,
-    trustProxy,
+  return clientIdOf(
+    clientAddress(
+      request.headers.get('x-forwarded-for'),
+      context.req?.socket?.remoteAddress,
+      trustProxy,
+    ),
   );
 }
 
-/** The same from the raw header and the TCP peer (the node:http listener has no Request object). */
+/** The client's address from the raw header and the TCP peer (the node:http listener has no Request object). */
 export function clientAddress(
   forwardedFor: string | null | undefined,
   remoteAddress: string | undefined,

@@ -41,7 +41,7 @@ import { RequestStats } from '../upstream/request-stats.js';
 import { SpendingPlan } from '../upstream/spending-plan.js';
 import { UpstreamNotices } from '../upstream/upstream-notices.js';
 import { type AuthMode, callerFor, serverCaller } from './caller.js';
-import { clientAddressOf, clientIdOf } from './client-identity.js';
+import { clientOf } from './client-identity.js';
 import { exampleGraphiQL } from './examples.js';
 import { withServedPathsOnly } from './graphql-path.js';
 import { useClientKeyCheck } from './plugins/use-client-key-check.js';
@@ -275,7 +275,6 @@ export function createGateway(options: GatewayOptions) {
   const backlogBytes = protection.subscriberBacklogBytes ?? DEFAULT_SUBSCRIBER_BACKLOG_BYTES;
 
   /** Whether X-Forwarded-For names the client: one answer for every per-client bound. */
-
   const trustProxy = options.stores?.trustProxy ?? protection.rateLimit?.trustProxy ?? false;
   const rateLimiter =
     auth.kind === 'server' && protection.rateLimit !== undefined
@@ -343,9 +342,7 @@ export function createGateway(options: GatewayOptions) {
               metrics.subscriptionDropped();
               options.logger.warn(
                 {
-                  client: clientIdOf(
-                    clientAddressOf(request, initial as { req?: IncomingMessage }, trustProxy),
-                  ),
+                  client: clientOf(request, initial as { req?: IncomingMessage }, trustProxy),
                   behindBytes: bytes,
                   maxBytes: backlogBytes,
                 },
@@ -486,8 +483,7 @@ export function createGateway(options: GatewayOptions) {
   /** In server-key mode, who the call is for: each client may spend only its share of the key's day. */
   function withClientIdentity(caller: Caller, request: Request, context: object): Caller {
     if (caller.mode !== 'server' || !stores.capsClients) return caller;
-    const address = clientAddressOf(request, context, trustProxy);
-    return { ...caller, clientId: clientIdOf(address) };
+    return { ...caller, clientId: clientOf(request, context, trustProxy) };
   }
 }
 

@@ -18,7 +18,8 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
-import { errorBody } from '../schema/errors.js';
+import { pathNotFound } from '../schema/errors.js';
+import { acceptsPage, refuse } from './listener-refusal.js';
 
 type Listener = (req: IncomingMessage, res: ServerResponse) => void;
 
@@ -34,10 +35,7 @@ export function withServedPathsOnly(
 ): Listener {
   const served = new Set([endpoint, ...otherPaths]);
   const slashed = `${endpoint}/`;
-  const notFound = errorBody(
-    `Not found: the GraphQL endpoint is ${endpoint}; the other paths are ${otherPaths.join(', ')}`,
-    'NOT_FOUND',
-  );
+  const notFound = pathNotFound(endpoint, otherPaths);
   return (req, res) => {
     const url = req.url ?? '/';
     const queryAt = url.indexOf('?');
@@ -49,14 +47,10 @@ export function withServedPathsOnly(
       logger.info({ method: req.method, path, status: 302 }, 'request');
       return;
     } else if (!served.has(path)) {
-      res.writeHead(404, { 'content-type': 'application/json; charset=utf-8' }).end(notFound);
+      refuse(res, notFound);
       logger.info({ method: req.method, path, status: 404 }, 'request');
       return;
     }
     listener(req, res);
   };
-}
-
-function acceptsPage(req: IncomingMessage): boolean {
-  return req.headers.accept?.includes('text/html') ?? false;
 }

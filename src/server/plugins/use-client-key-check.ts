@@ -19,7 +19,7 @@ import type { Plugin } from 'graphql-yoga';
 import type { GatewayContext } from '../../schema/context.js';
 import { clientRateLimited, unauthenticated } from '../../schema/errors.js';
 import type { KeyRegistry } from '../../upstream/key-registry.js';
-import { clientAddressOf, clientIdOf } from '../client-identity.js';
+import { clientOf } from '../client-identity.js';
 import type { ClientRateLimiter } from './use-client-rate-limit.js';
 
 export interface ClientKeyCheckOptions {
@@ -50,12 +50,10 @@ export function useClientKeyCheck({
           unknownKeys !== undefined &&
           !(await keys.wasAccepted(caller.keyId))
         ) {
-          const client = clientIdOf(
-            clientAddressOf(
-              request,
-              args.contextValue as { req?: IncomingMessage },
-              unknownKeys.trustProxy,
-            ),
+          const client = clientOf(
+            request,
+            args.contextValue as { req?: IncomingMessage },
+            unknownKeys.trustProxy,
           );
           const retryAfterSeconds = await unknownKeys.consume(client);
           if (retryAfterSeconds !== null) {

@@ -19,7 +19,7 @@ import {
   RateLimiterRes,
 } from 'rate-limiter-flexible';
 import { clientRateLimited } from '../../schema/errors.js';
-import { clientAddressOf, clientIdOf } from '../client-identity.js';
+import { clientOf } from '../client-identity.js';
 
 export const DEFAULT_RATE_LIMIT_REQUESTS = 120;
 export const DEFAULT_RATE_LIMIT_WINDOW_SECONDS = 60;
@@ -86,9 +86,7 @@ export function createClientRateLimiter({
 export function useClientRateLimit(limiter: ClientRateLimiter): Plugin {
   return {
     async onParams({ request, context }) {
-      const client = clientIdOf(
-        clientAddressOf(request, context as { req?: IncomingMessage }, limiter.trustProxy),
-      );
+      const client = clientOf(request, context as { req?: IncomingMessage }, limiter.trustProxy);
       const retryAfterSeconds = await limiter.consume(client);
       if (retryAfterSeconds !== null)
         throw clientRateLimited(retryAfterSeconds, limiter.requests, limiter.windowSeconds);

@@ -8,7 +8,7 @@
 import type { IncomingMessage } from 'node:http';
 import { isAsyncIterable, type Plugin } from 'graphql-yoga';
 import { tooManySubscriptions } from '../../schema/errors.js';
-import { clientAddressOf, clientIdOf } from '../client-identity.js';
+import { clientOf } from '../client-identity.js';
 
 export const DEFAULT_SUBSCRIPTIONS_PER_CLIENT = 10;
 
@@ -32,7 +32,7 @@ export function useSubscriptionLimit({
   return {
     onSubscribe({ args, setResultAndStopExecution }) {
       const context = args.contextValue;
-      const clientId = clientIdOf(clientAddressOf(context.request, context, trustProxy));
+      const clientId = clientOf(context.request, context, trustProxy);
       const count = open.get(clientId) ?? 0;
       if (count >= perClient) {
         setResultAndStopExecution({ errors: [tooManySubscriptions(perClient)] });

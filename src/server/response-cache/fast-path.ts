@@ -22,12 +22,13 @@ import type { GraphQLError } from 'graphql';
 import type { Logger } from 'pino';
 import type { ResponseCache } from '../../cache/cache.js';
 import type { UpstreamObserver } from '../../observability/upstream-observer.js';
-import { bodyNotUtf8, clientRateLimited, errorBody } from '../../schema/errors.js';
+import { bodyNotUtf8, clientRateLimited } from '../../schema/errors.js';
 import type { BudgetLedger, BudgetUsage } from '../../upstream/budget.js';
 import { type KeyRegistry, keyIdOf } from '../../upstream/key-registry.js';
 import type { Popularity } from '../../upstream/popularity.js';
 import { type AuthMode, bearerKey } from '../caller.js';
 import { clientAddress, clientIdOf } from '../client-identity.js';
+import { acceptsPage, refuse } from '../listener-refusal.js';
 import type { ClientRateLimiter } from '../plugins/use-client-rate-limit.js';
 import { matches, maxAge } from '../plugins/use-http-caching.js';
 import type { ResponseCacheSlot } from './recorder.js';
@@ -192,8 +193,7 @@ export function withResponseCache(yoga: NodeHandler, options: ResponseCacheOptio
     const queryAt = url.indexOf('?');
     const path = queryAt < 0 ? url : url.slice(0, queryAt);
     let source: Buffer | string | undefined;
-    const wantsPage = String(req.headers.accept ?? '').includes('text/html');
-    if (path === endpoint && req.method === 'GET' && wantsPage) {
+    if (path === endpoint && req.method === 'GET' && acceptsPage(req)) {
       // GraphiQL: Yoga renders it before any GraphQL plugin runs, so the client's rate limit is
       // counted here; the page is 2 MB, the cheapest way to make the gateway send a lot.
       const refusal = await rateLimitRefusal(req);
@@ -280,17 +280,6 @@ function isJsonMediaType(contentType: string | undefined): boolean {
 
 const DATA_PREFIX = Buffer.from('{"data":');
 
-/** One of the gateway's refusals (schema/errors.ts), answered before Yoga is involved. */
-function refuse(res: ServerResponse, error: GraphQLError): void {
-  const http = error.extensions.http as
-    | { status: number; headers?: Record<string, string> }
-    | undefined;
-  res.writeHead(http?.status ?? 400, {
-    'content-type': 'application/json; charset=utf-8',
-    ...http?.headers,
-  });
-  res.end(errorBody(error.message, String(error.extensions.code)));
-}
 /** Each stored answer's data encoded once, while the entry lives in this process (L1 keeps the same object). */
 const encoded = new WeakMap<StoredResponse, Buffer>();
 
