@@ -26,6 +26,7 @@ import {
   writeSync,
 } from 'node:fs';
 import { dirname } from 'node:path';
+import { ConfigError } from '../config.js';
 
 const FORMAT = 'music-stats-budget 1';
 const HEADER = new RegExp(`^${FORMAT} (\\d+) (\\d+) ([0-9a-f]{40})$`);
@@ -42,9 +43,16 @@ export class BudgetFile {
   /** The newest whole slot's: the next write goes to the other slot, the one a crash may have torn. */
   #sequence: number;
 
+  /** Reads both slots; a file that cannot be read stops the start (ConfigError), as a bad setting does. */
   constructor(readonly path: string) {
     this.#paths = [path, `${path}.1`];
-    this.#found = this.#paths.map(readSlot);
+    try {
+      this.#found = this.#paths.map(readSlot);
+    } catch (error) {
+      throw new ConfigError(
+        `Invalid configuration:\n  BUDGET_FILE: cannot read ${path} (${(error as Error).message})`,
+      );
+    }
     this.#sequence = Math.max(-1, ...this.#found.map((slot) => slot?.sequence ?? -1));
   }
 
@@ -92,11 +100,12 @@ export class BudgetFile {
   }
 }
 
-export class NotABudgetFile extends Error {
-  override readonly name = 'NotABudgetFile';
-
+/** Refusing to start beats forgetting the day: a gateway that starts at zero may overrun it. */
+export class NotABudgetFile extends ConfigError {
   constructor(readonly path: string) {
-    super(`${path} is not a budget file`);
+    super(
+      `Invalid configuration:\n  BUDGET_FILE: ${path} is not a budget file; move it away to start over`,
+    );
   }
 }
 

@@ -5,7 +5,6 @@
  * leaves either the old or the new count on disk, never half of one
  * (budget-file.ts).
  */
-import { ConfigError } from '../config.js';
 import { utcDay } from '../time.js';
 import {
   type BudgetLedger,
@@ -64,7 +63,7 @@ export class MemoryBudgetLedger implements BudgetLedger {
   ) {
     this.#now = options.now ?? (() => new Date());
     this.#stops = new LocalStops(this.#now);
-    this.#file = file === undefined ? undefined : openBudgetFile(file);
+    this.#file = file === undefined ? undefined : new BudgetFile(file);
     this.#state = this.#load() ?? emptyDay(utcDay(this.#now()));
   }
 
@@ -145,11 +144,10 @@ export class MemoryBudgetLedger implements BudgetLedger {
 
   #load(): DayState | undefined {
     if (this.#file === undefined) return undefined;
-    const text = readBudgetFile(this.#file);
+    const text = this.#file.read();
     if (text === undefined) return undefined;
     const state = parseState(text);
-    // Refusing to start beats forgetting the day: a gateway that starts at zero may overrun it.
-    if (state === undefined) throw notABudgetFile(this.#file.path);
+    if (state === undefined) throw new NotABudgetFile(this.#file.path);
     return state.day === utcDay(this.#now()) ? state : undefined;
   }
 
@@ -178,31 +176,6 @@ export class MemoryBudgetLedger implements BudgetLedger {
     // Synchronous on purpose (and quick: budget-file.ts): the count is on disk before the call it allows leaves.
     this.#file?.write(JSON.stringify(this.#state));
   }
-}
-
-function openBudgetFile(path: string): BudgetFile {
-  try {
-    return new BudgetFile(path);
-  } catch (error) {
-    throw new ConfigError(
-      `Invalid configuration:\n  BUDGET_FILE: cannot read ${path} (${(error as Error).message})`,
-    );
-  }
-}
-
-function readBudgetFile(file: BudgetFile): string | undefined {
-  try {
-    return file.read();
-  } catch (error) {
-    if (error instanceof NotABudgetFile) throw notABudgetFile(file.path);
-    throw error;
-  }
-}
-
-function notABudgetFile(path: string): ConfigError {
-  return new ConfigError(
-    `Invalid configuration:\n  BUDGET_FILE: ${path} is not a budget file; move it away to start over`,
-  );
 }
 
 function emptyCount(): DayCount {
