@@ -18,7 +18,7 @@ import type { BudgetLedger, Spender } from './budget.js';
 import { type CircuitBreaker, isUpstreamFailure } from './circuit-breaker.js';
 import type { SendGate, UpstreamClient } from './client.js';
 import type { UpstreamRequest } from './endpoints.js';
-import { UpstreamError } from './errors.js';
+import { UpstreamError, upstreamTimedOut } from './errors.js';
 import { awaitPeer, type FlightLocks } from './flight-locks.js';
 import { KeyProofs } from './key-proofs.js';
 import type { KeyRegistry } from './key-registry.js';
@@ -104,10 +104,7 @@ export class CachedUpstream {
       keys: options.keys,
       locks: options.locks,
       pollMs: PEER_POLL_MS,
-      timedOut: () =>
-        new UpstreamError('UPSTREAM_ERROR', 'The upstream API did not answer in time', {
-          reason: 'timeout',
-        }),
+      timedOut: () => upstreamTimedOut(),
     });
   }
 
@@ -441,11 +438,7 @@ export class CachedUpstream {
         {
           pollMs: PEER_POLL_MS,
           signal,
-          timedOut: () =>
-            new UpstreamError('UPSTREAM_ERROR', 'The upstream API did not answer in time', {
-              path: pathOf(request),
-              reason: 'timeout',
-            }),
+          timedOut: () => upstreamTimedOut(pathOf(request)),
         },
       );
       if (entry !== undefined) {
