@@ -117,7 +117,7 @@ it('hits count against the per-client rate limit', async () => {
   }
 });
 
-it('a stored answer is written on its miss with the data encoded once, byte for byte as JSON.stringify would', () => {
+it('a stored answer is written on its miss with the data encoded once, byte for byte as JSON.stringify would encode it as UTF-8', () => {
   fc.assert(
     fc.property(
       fc.record(
@@ -126,13 +126,28 @@ it('a stored answer is written on its miss with the data encoded once, byte for 
       ),
       (result) => {
         const encode = reusingData(result.data, JSON.stringify(result.data));
-        expect(encode({ ...result, stringify: encode } as never)).toBe(JSON.stringify(result));
+        expect(String(encode({ ...result, stringify: encode } as never))).toBe(
+          JSON.stringify(result),
+        );
       },
     ),
   );
   // Data replaced after it was encoded is encoded again, not taken from the stale text.
   const encode = reusingData({ a: 1 }, '{"a":1}');
-  expect(encode({ data: { a: 2 } })).toBe('{"data":{"a":2}}');
+  expect(String(encode({ data: { a: 2 } }))).toBe('{"data":{"a":2}}');
+});
+
+it('a miss writes non-ASCII data as UTF-8, and hands its cache entry exactly the data bytes it wrote', () => {
+  const data = { artist: { name: 'Ọlámidé', song: '💃 Ojuelegba' } };
+  const result = { data, extensions: { cost: { upstreamCalls: 1 } } };
+  let kept: Buffer | undefined;
+  const encode = reusingData(data, JSON.stringify(data), (bytes) => {
+    kept = bytes;
+  });
+  const written = encode(result);
+  expect(Buffer.isBuffer(written)).toBe(true);
+  expect(written).toEqual(Buffer.from(JSON.stringify(result), 'utf8'));
+  expect(kept).toEqual(Buffer.from(JSON.stringify(data), 'utf8'));
 });
 
 /** The stack's cache settings with these changed. */

@@ -4,12 +4,12 @@
  * when its stale-if-error allowance ends. Every replica reads what any
  * replica stored, freshness and staleness included.
  */
-import { createHash } from 'node:crypto';
 import type { Redis } from 'ioredis';
+import { sha256 } from '../digest.js';
 import { type CacheEntry, type ResponseCache, retentionMs } from './cache.js';
 
 export function redisCacheKey(key: string, namespace = 'cache'): string {
-  return `${namespace}:${createHash('sha256').update(key).digest('hex').slice(0, 32)}`;
+  return `${namespace}:${sha256(key).slice(0, 32)}`;
 }
 
 export interface RedisCacheOptions {

@@ -8,9 +8,9 @@
  * never used. A client-chosen id header is not used either: a client could
  * rotate it at will.
  */
-import { createHash } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { isIPv4, isIPv6 } from 'node:net';
+import { sha256 } from '../digest.js';
 
 /** Who sent `request`, as every per-client bound counts it: its address, hashed (clientIdOf). */
 export function clientOf(
@@ -39,7 +39,7 @@ export function clientAddress(
 
 /** The address hashed: budgets and Redis keys never hold a client's IP in clear. */
 export function clientIdOf(address: string): string {
-  return createHash('sha256').update(clientNetwork(address)).digest('hex').slice(0, 24);
+  return sha256(clientNetwork(address)).slice(0, 24);
 }
 
 /**

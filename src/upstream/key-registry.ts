@@ -7,8 +7,9 @@
  * Keys are remembered by a hash, never in clear. One seam, two stores: this
  * process's memory, or Redis shared by every replica (redis-key-registry.ts).
  */
-import { createHash } from 'node:crypto';
+
 import { LRUCache } from 'lru-cache';
+import { sha256 } from '../digest.js';
 
 export type KeyStatus = 'accepted' | 'rejected' | 'unknown';
 
@@ -41,7 +42,7 @@ export interface KeyRegistry {
 }
 
 export function keyIdOf(apiKey: string): string {
-  return createHash('sha256').update(apiKey).digest('hex').slice(0, 24);
+  return sha256(apiKey).slice(0, 24);
 }
 
 const MAX_KEYS = 10_000;

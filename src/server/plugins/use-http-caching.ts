@@ -72,13 +72,15 @@ export function useHttpCaching({
         response.headers.set('cache-control', 'no-store');
         return;
       }
-      const text = await response.text();
+      // As bytes: the answer is usually bytes already (response-cache/recorder.ts), and stays so.
+      const answer = await response.arrayBuffer();
+      const body = Buffer.isBuffer(answer) ? answer : Buffer.from(answer);
       const headers = new Headers(response.headers);
       // Known from the result itself, without reading the answer back (a page's is 180 KB).
-      const data = complete.get(request) ?? completeDataOf(text);
+      const data = complete.get(request) ?? completeDataOf(body.toString('utf8'));
       if (data === undefined) {
         headers.set('cache-control', 'no-store');
-        setResponse(new Response(text, { status: response.status, headers }));
+        setResponse(new Response(body, { status: response.status, headers }));
         return;
       }
       const etag = `W/"${createHash('sha256').update(type.split(';')[0]!).update('\n').update(data).digest('base64url').slice(0, 32)}"`;
@@ -97,7 +99,7 @@ export function useHttpCaching({
         setResponse(new Response(null, { status: 304, headers: notModified }));
         return;
       }
-      setResponse(new Response(text, { status: response.status, headers }));
+      setResponse(new Response(body, { status: response.status, headers }));
     },
   };
 }

@@ -13,11 +13,11 @@
  * In `allow-list` mode only manifest documents run: query text is refused and
  * nothing is registered. Lookups are done by @graphql-yoga/plugin-persisted-operations.
  */
-import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { usePersistedOperations as useYogaPersistedOperations } from '@graphql-yoga/plugin-persisted-operations';
 import type { GraphQLParams, Plugin } from 'graphql-yoga';
 import { LRUCache } from 'lru-cache';
+import { sha256 } from '../../digest.js';
 import {
   missingQuery,
   persistedQueryHashMismatch,
@@ -63,8 +63,6 @@ export function loadManifest(path: string, required: boolean): Record<string, st
   }
   return manifest;
 }
-
-const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 
 function apqHashOf(params: GraphQLParams): string | null {
   const persisted = (

@@ -32,7 +32,13 @@ import { acceptsPage, refuse } from '../listener-refusal.js';
 import type { ClientRateLimiter } from '../plugins/use-client-rate-limit.js';
 import { matches, maxAge } from '../plugins/use-http-caching.js';
 import type { ResponseCacheSlot } from './recorder.js';
-import { entryOf, isStoredResponse, responseKey, type StoredResponse } from './stored-response.js';
+import {
+  dataBytes,
+  entryOf,
+  isStoredResponse,
+  responseKey,
+  type StoredResponse,
+} from './stored-response.js';
 
 type NodeHandler = (
   req: IncomingMessage,
@@ -279,18 +285,6 @@ function isJsonMediaType(contentType: string | undefined): boolean {
 }
 
 const DATA_PREFIX = Buffer.from('{"data":');
-
-/** Each stored answer's data encoded once, while the entry lives in this process (L1 keeps the same object). */
-const encoded = new WeakMap<StoredResponse, Buffer>();
-
-function dataBytes(stored: StoredResponse): Buffer {
-  let bytes = encoded.get(stored);
-  if (bytes === undefined) {
-    bytes = Buffer.from(stored.data);
-    encoded.set(stored, bytes);
-  }
-  return bytes;
-}
 
 /** The whole body, exactly `length` bytes as announced; undefined when the client aborts or sends more. */
 function readBody(req: IncomingMessage, length: number): Promise<Buffer | undefined> {

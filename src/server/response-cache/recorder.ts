@@ -10,12 +10,14 @@ import type { Plugin } from 'graphql-yoga';
 import type { GatewayContext } from '../../schema/context.js';
 import { encodedData } from '../encoded-data.js';
 import { answerVary, selectsUncacheable } from '../plugins/use-http-caching.js';
-import type { StoredResponse } from './stored-response.js';
+import { keepDataBytes, type StoredResponse } from './stored-response.js';
 
 /** Filled by the recorder during a miss, read by the fast path once the answer is sent. */
 export interface ResponseCacheSlot {
   record?: {
     data: string;
+    /** `data` as the bytes the miss wrote, once it has been written. */
+    dataBytes?: Buffer;
     operationName: string | null;
     freshUntil: number;
     reads: readonly string[];
@@ -25,20 +27,41 @@ export interface ResponseCacheSlot {
 }
 
 /**
- * What JSON.stringify writes for a result, with `data` taken from `dataJson`
- * (its encoding) when the result still holds that very object: a page's
- * data is most of its bytes (180 KB for the top 20 with histories).
+ * What JSON.stringify writes for a result, as UTF-8 bytes, with `data` taken
+ * from `dataJson` (its encoding) when the result still holds that very
+ * object: a page's data is most of its bytes (180 KB for the top 20 with
+ * histories). Bytes, not text: Yoga's Response takes either, and bytes go to
+ * the socket as they are, where text would be measured for Content-Length
+ * and encoded again on the way out. `kept` is told where the data's bytes
+ * lie, so that a response-cache hit writes them without encoding them again.
  */
-export function reusingData(data: unknown, dataJson: string) {
-  return (result: ExecutionResult): string => {
+export function reusingData(data: unknown, dataJson: string, kept?: (dataBytes: Buffer) => void) {
+  return (result: ExecutionResult): string | Buffer => {
     if (result.data !== data) return JSON.stringify(result);
-    const members: string[] = [];
+    const before: string[] = [];
+    const after: string[] = [];
+    let members = before;
     for (const [name, value] of Object.entries(result)) {
+      if (name === 'data') {
+        members = after;
+        continue;
+      }
       // undefined for what JSON.stringify leaves out (functions, undefined), as it would.
-      const json = name === 'data' ? dataJson : JSON.stringify(value);
+      const json = JSON.stringify(value);
       if (json !== undefined) members.push(`${JSON.stringify(name)}:${json}`);
     }
-    return `{${members.join(',')}}`;
+    const head = `{${before.map((member) => `${member},`).join('')}"data":`;
+    const tail = `${after.map((member) => `,${member}`).join('')}}`;
+    const headBytes = Buffer.byteLength(head);
+    const dataLength = Buffer.byteLength(dataJson);
+    // Not from Buffer's shared pool: the data's bytes may outlive the answer in the cache.
+    const body = Buffer.allocUnsafeSlow(headBytes + dataLength + Buffer.byteLength(tail));
+    body.write(head, 0);
+    // One byte per character is ASCII: copied as Latin-1, its identical and cheaper encoding.
+    body.write(dataJson, headBytes, dataLength === dataJson.length ? 'latin1' : 'utf8');
+    body.write(tail, headBytes + dataLength);
+    kept?.(body.subarray(headBytes, headBytes + dataLength));
+    return body;
   };
 }
 
@@ -58,14 +81,20 @@ export function useResponseCacheRecorder(): Plugin<
           const operationName =
             args.operationName ?? getOperationAST(args.document)?.name?.value ?? null;
           const data = encodedData(result.data);
-          slot.record = {
+          const record: NonNullable<ResponseCacheSlot['record']> = {
             data,
             operationName,
             freshUntil: stats.freshUntil,
             reads: [...stats.reads],
           };
+          slot.record = record;
           // Yoga writes the answer with this instead of encoding the same data a second time.
-          setResult({ ...result, stringify: reusingData(result.data, data) } as typeof result);
+          setResult({
+            ...result,
+            stringify: reusingData(result.data, data, (bytes) => {
+              record.dataBytes = bytes;
+            }),
+          } as typeof result);
         },
       };
     },
@@ -90,6 +119,7 @@ export function useResponseCacheRecorder(): Plugin<
             ? null
             : (cacheControl.split(',')[0]?.trim() ?? null),
       };
+      if (record.dataBytes !== undefined) keepDataBytes(slot.response, record.dataBytes);
       slot.freshUntil = record.freshUntil;
     },
   };

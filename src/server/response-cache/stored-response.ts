@@ -12,8 +12,8 @@
  * was paid for with a share of the day's 1,000 calls. With Redis, only
  * answers built from upstream reads are shared (see `isShared`).
  */
-import { createHash } from 'node:crypto';
 import type { CacheEntry } from '../../cache/cache.js';
+import { sha256 } from '../../digest.js';
 
 export interface StoredResponse {
   /** The operation's name, for the request log. */
@@ -61,16 +61,12 @@ export function responseKey(parts: {
   readonly accept: string;
   readonly generation: string;
 }): string {
-  const hash = createHash('sha256')
-    .update(parts.method)
-    .update('\n')
-    .update(parts.accept)
-    .update('\n')
-    .update(parts.generation)
-    .update('\n')
-    .update(parts.source)
-    .digest('base64url');
-  return PREFIX + hash;
+  const head = `${parts.method}\n${parts.accept}\n${parts.generation}\n`;
+  const hashed =
+    typeof parts.source === 'string'
+      ? head + parts.source
+      : Buffer.concat([Buffer.from(head), parts.source]);
+  return PREFIX + sha256(hashed, 'base64url');
 }
 
 export function entryOf(
@@ -87,6 +83,24 @@ export function entryOf(
     // A stored answer never stands in for a failing upstream: the upstream answers it came from do.
     staleUntil: freshUntil,
   };
+}
+
+/** Each stored answer's data as bytes, encoded once while the entry lives in this process (L1 keeps the same object). */
+const encoded = new WeakMap<StoredResponse, Buffer>();
+
+/** The bytes of `stored.data`: those its miss wrote (keepDataBytes), or encoded on the first hit. */
+export function dataBytes(stored: StoredResponse): Buffer {
+  let bytes = encoded.get(stored);
+  if (bytes === undefined) {
+    bytes = Buffer.from(stored.data);
+    encoded.set(stored, bytes);
+  }
+  return bytes;
+}
+
+/** Remembers the bytes a miss already wrote for `stored.data`: its first hit writes them as they are. */
+export function keepDataBytes(stored: StoredResponse, bytes: Buffer): void {
+  encoded.set(stored, bytes);
 }
 
 export function isStoredResponse(value: unknown): value is StoredResponse {
