@@ -25,6 +25,8 @@ export class RequestLoader {
   readonly #seen = new Set<string>();
   /** Reads started ahead of the field that needs them: its own load is not a duplicate. */
   readonly #prefetched = new Set<string>();
+  /** Reads started and not yet settled, those no field turned out to need included. */
+  readonly #pending = new Set<Promise<unknown>>();
 
   constructor(
     private readonly upstream: CachedUpstream,
@@ -53,13 +55,17 @@ export class RequestLoader {
       // The batch's reads start together, but each settles its own loads: a field whose read is in
       // goes on (and its children's reads leave) without waiting for the slowest read of its batch.
       async (requests) =>
-        requests.map((request) =>
-          readSpan(request.resource, () => upstream.read(request, caller, stats)).catch(
-            (error: unknown) => {
-              throw failed(request, error);
-            },
-          ),
-        ),
+        requests.map((request) => {
+          const read = readSpan(request.resource, () =>
+            upstream.read(request, caller, stats),
+          ).catch((error: unknown) => {
+            throw failed(request, error);
+          });
+          this.#pending.add(read);
+          const settle = () => this.#pending.delete(read);
+          read.then(settle, settle);
+          return read;
+        }),
       { cacheKeyFn: (request) => request.key },
     );
   }
@@ -79,6 +85,16 @@ export class RequestLoader {
     this.#seen.add(request.key);
     this.#prefetched.add(request.key);
     this.#loader.load(request).catch(() => undefined);
+  }
+
+  /**
+   * Resolves once every read this request started has settled, including the
+   * reads started ahead that its answer turned out not to need (an unknown
+   * artist's children): the answer waits for them, so that its cost report
+   * counts every call made for it and no call outlives its request.
+   */
+  async settled(): Promise<void> {
+    while (this.#pending.size > 0) await Promise.allSettled([...this.#pending]);
   }
 
   /** The length of the list `page` belongs to, if a current page of it has told it (no call is made to find out). */

@@ -69,6 +69,7 @@ import {
   DEFAULT_MAX_REQUEST_BYTES,
   useRequestSizeLimit,
 } from './plugins/use-request-size-limit.js';
+import { useSettledReads } from './plugins/use-settled-reads.js';
 import { type ShapeLimitOptions, useShapeLimits } from './plugins/use-shape-limits.js';
 import { useStreamArguments } from './plugins/use-stream-arguments.js';
 import { useSubscriptionLimit } from './plugins/use-subscription-limit.js';
@@ -368,6 +369,8 @@ export function createGateway(options: GatewayOptions) {
           );
         },
       }),
+      // First of the hooks that read what a request cost: every read it started has settled.
+      useSettledReads(),
       ...useMetrics(metrics),
       // Cheap refusals first: who is asking too often, how big the body is, which document it names.
       ...(rateLimiter !== undefined ? [useClientRateLimit(rateLimiter)] : []),

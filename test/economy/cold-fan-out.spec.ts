@@ -48,12 +48,47 @@ it('an unknown slug costs its children once; once its not-found is cached, nothi
   const first = await stack.query(PAGE, { slug: 'no-such-artist-x' });
   expect(first.body.data).toEqual({ artist: null });
   expect(first.body.errors?.[0]?.extensions?.code).toBe('NOT_FOUND');
+  // The answer needs only the profile, yet waits for the children's reads it started: it reports them.
+  expect(first.body.extensions?.cost).toMatchObject({ upstreamCalls: 4 });
   expect(stack.upstreamCalls()).toBe(4);
 
   stack.simulator.resetCalls();
   const second = await stack.query(PAGE, { slug: 'no-such-artist-x' });
   expect(second.body.data).toEqual({ artist: null });
   expect(stack.upstreamCalls()).toBe(0);
+});
+
+it("an answer that needs none of its children's reads still waits for them, and reports them", async () => {
+  const slug = 'no-such-artist-held';
+  const historyPath = `/api/v1/artists/${slug}/history`;
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  stack.simulator.injectFault({ kind: 'hold', until: held }, { path: historyPath });
+  stack.simulator.resetCalls();
+  let released = false;
+  let answeredWhileHeld: boolean | undefined;
+  const answer = stack.query(PAGE, { slug }).then((response) => {
+    answeredWhileHeld = !released;
+    return response;
+  });
+
+  // The profile's not-found (all the answer needs) and two children are answered; the history is held.
+  const calls = () => stack.simulator.calls.filter((call) => call.rawPath.includes(slug));
+  await until(
+    () => calls().length === 4 && calls().filter((call) => call.status !== 0).length === 3,
+  );
+  // Two whole requests through the gateway: it has read those answers and could have answered.
+  for (let round = 0; round < 2; round++) await stack.query('{ __typename }');
+  released = true;
+  release();
+  const response = await answer;
+  stack.simulator.clearFaults();
+
+  expect(answeredWhileHeld).toBe(false);
+  expect(response.body.data).toEqual({ artist: null });
+  expect(response.body.extensions?.cost).toMatchObject({ upstreamCalls: 4 });
 });
 
 it('a child under @include is not read ahead: it may not run', async () => {

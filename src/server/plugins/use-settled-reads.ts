@@ -1,0 +1,21 @@
+/**
+ * A field goes on as soon as its own upstream read is in (request-loader.ts),
+ * so execution can finish while reads started ahead for fields that did not
+ * need them are still out. The answer waits for those too, before any other
+ * plugin looks at what the request cost: the cost report, the budget metrics
+ * and the response cache's recorder then see every call made for it.
+ */
+import type { Plugin } from 'graphql-yoga';
+import type { GatewayContext } from '../../schema/context.js';
+import { onFinalResult } from './on-final-result.js';
+
+export function useSettledReads(): Plugin<GatewayContext> {
+  return {
+    onExecute() {
+      return {
+        onExecuteDone: (done) =>
+          onFinalResult(done, ({ args }) => args.contextValue.loader.settled()),
+      };
+    },
+  };
+}
