@@ -52,15 +52,15 @@ export function reusingData(data: unknown, dataJson: string, kept?: (dataBytes: 
     }
     const head = `{${before.map((member) => `${member},`).join('')}"data":`;
     const tail = `${after.map((member) => `,${member}`).join('')}}`;
-    const headBytes = Buffer.byteLength(head);
+    const headLength = Buffer.byteLength(head);
     const dataLength = Buffer.byteLength(dataJson);
     // Not from Buffer's shared pool: the data's bytes may outlive the answer in the cache.
-    const body = Buffer.allocUnsafeSlow(headBytes + dataLength + Buffer.byteLength(tail));
+    const body = Buffer.allocUnsafeSlow(headLength + dataLength + Buffer.byteLength(tail));
     body.write(head, 0);
     // One byte per character is ASCII: copied as Latin-1, its identical and cheaper encoding.
-    body.write(dataJson, headBytes, dataLength === dataJson.length ? 'latin1' : 'utf8');
-    body.write(tail, headBytes + dataLength);
-    kept?.(body.subarray(headBytes, headBytes + dataLength));
+    body.write(dataJson, headLength, dataLength === dataJson.length ? 'latin1' : 'utf8');
+    body.write(tail, headLength + dataLength);
+    kept?.(body.subarray(headLength, headLength + dataLength));
     return body;
   };
 }
