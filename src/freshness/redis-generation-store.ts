@@ -5,6 +5,7 @@
  * The key lives for GENERATION_TTL_MS and every poll renews it.
  */
 import type { Redis } from 'ioredis';
+import { redisScript } from '../redis/script.js';
 import {
   type Advance,
   type Generation,
@@ -48,7 +49,11 @@ return cjson.encode({ id = state.id, seenAt = state.seenAt, newIds = newIds })
 `;
 
 export class RedisGenerationStore implements GenerationStore {
-  constructor(private readonly redis: Redis) {}
+  readonly #advance: ReturnType<typeof redisScript>;
+
+  constructor(private readonly redis: Redis) {
+    this.#advance = redisScript(redis, 'generationAdvance', 1, ADVANCE);
+  }
 
   async load(): Promise<Generation | undefined> {
     const text = await this.redis.get(GENERATION_KEY);
@@ -58,9 +63,7 @@ export class RedisGenerationStore implements GenerationStore {
   }
 
   async advance(ids: readonly string[], seenAt: string, floorId: number): Promise<Advance> {
-    const text = (await this.redis.eval(
-      ADVANCE,
-      1,
+    const text = (await this.#advance(
       GENERATION_KEY,
       JSON.stringify(ids),
       seenAt,

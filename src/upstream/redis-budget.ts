@@ -11,6 +11,7 @@
  */
 import type { Redis } from 'ioredis';
 import { LRUCache } from 'lru-cache';
+import { redisScript } from '../redis/script.js';
 import { nextUtcMidnight, utcDay } from '../time.js';
 import {
   type BudgetLedger,
@@ -74,12 +75,15 @@ export class RedisBudgetLedger implements BudgetLedger {
   /** Last figures read or written: answered by `usage` while Redis is down, and a floor for the shared count. */
   readonly #lastKnown = new LRUCache<string, { day: string; used: number }>({ max: 10_000 });
 
+  readonly #reserve: ReturnType<typeof redisScript>;
+
   constructor(
     private readonly redis: Redis,
     private readonly options: BudgetOptions,
   ) {
     this.#now = options.now ?? (() => new Date());
     this.#stops = new LocalStops(this.#now);
+    this.#reserve = redisScript(redis, 'budgetReserve', 4, RESERVE);
   }
 
   async reserve({ keyId, clientId, ceiling }: Spender): Promise<void> {
@@ -89,9 +93,7 @@ export class RedisBudgetLedger implements BudgetLedger {
     const cap = clientId === undefined ? 0 : clientCap(this.options);
     let answer: [number, number];
     try {
-      answer = (await this.redis.eval(
-        RESERVE,
-        4,
+      answer = (await this.#reserve(
         dayKey(keyId, day),
         pauseKey(keyId),
         `budget-client:${clientId ?? '-'}:${day}`,

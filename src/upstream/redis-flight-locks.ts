@@ -11,6 +11,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import { redisCacheKey } from '../cache/redis-cache.js';
+import { redisScript } from '../redis/script.js';
 import { type FlightLease, type FlightLocks, NO_LEASE } from './flight-locks.js';
 
 export const DEFAULT_LEASE_MS = 3_000;
@@ -19,10 +20,16 @@ const RELEASE = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call
 const RENEW = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('PEXPIRE', KEYS[1], ARGV[2]) end return 0`;
 
 export class RedisFlightLocks implements FlightLocks {
+  readonly #release: ReturnType<typeof redisScript>;
+  readonly #renew: ReturnType<typeof redisScript>;
+
   constructor(
     private readonly redis: Redis,
     private readonly leaseMs = DEFAULT_LEASE_MS,
-  ) {}
+  ) {
+    this.#release = redisScript(redis, 'flightRelease', 1, RELEASE);
+    this.#renew = redisScript(redis, 'flightRenew', 1, RENEW);
+  }
 
   async acquire(key: string): Promise<FlightLease | undefined> {
     const lockKey = lockKeyOf(key);
@@ -34,13 +41,13 @@ export class RedisFlightLocks implements FlightLocks {
       return NO_LEASE;
     }
     const renewal = setInterval(() => {
-      this.redis.eval(RENEW, 1, lockKey, token, this.leaseMs).catch(() => undefined);
+      this.#renew(lockKey, token, this.leaseMs).catch(() => undefined);
     }, this.leaseMs / 3);
     renewal.unref();
     return {
       release: async () => {
         clearInterval(renewal);
-        await this.redis.eval(RELEASE, 1, lockKey, token).catch(() => undefined);
+        await this.#release(lockKey, token).catch(() => undefined);
       },
     };
   }

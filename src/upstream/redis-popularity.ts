@@ -10,6 +10,7 @@
  * a view must not wait for a Redis round trip to be counted.
  */
 import type { Redis } from 'ioredis';
+import { redisScript } from '../redis/script.js';
 import { DAY_MS, utcDay } from '../time.js';
 import { DAILY_DECAY, type Popularity } from './popularity.js';
 
@@ -32,11 +33,13 @@ export class RedisPopularity implements Popularity {
   #pending = new Map<string, number>();
   #flushing: Promise<void> | undefined;
   readonly #timer: NodeJS.Timeout;
+  readonly #add: ReturnType<typeof redisScript>;
 
   constructor(
     private readonly redis: Redis,
     private readonly now: () => Date = () => new Date(),
   ) {
+    this.#add = redisScript(redis, 'popularityAdd', 2, ADD);
     this.#timer = setInterval(() => void this.#flush(), FLUSH_EVERY_MS);
     this.#timer.unref();
   }
@@ -125,8 +128,13 @@ export class RedisPopularity implements Popularity {
     const now = this.now();
     const expiresAt = Math.floor(now.getTime() / 1000) + (KEPT_DAYS_AFTER + 1) * (DAY_MS / 1000);
     const pairs = [...batch].flatMap(([key, count]) => [key, String(count)]);
-    this.#flushing = this.redis
-      .eval(ADD, 2, this.#setOf(now), this.#yesterdayOf(now), expiresAt, DAILY_DECAY, ...pairs)
+    this.#flushing = this.#add(
+      this.#setOf(now),
+      this.#yesterdayOf(now),
+      expiresAt,
+      DAILY_DECAY,
+      ...pairs,
+    )
       .then(
         () => undefined,
         // Counts lost to an outage only make the plan a little less sure of the head.
