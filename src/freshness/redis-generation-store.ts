@@ -5,7 +5,7 @@
  * The key lives for GENERATION_TTL_MS and every poll renews it.
  */
 import type { Redis } from 'ioredis';
-import { redisScript } from '../redis/script.js';
+import { redisScript, type ScriptCall } from '../redis/script.js';
 import {
   type Advance,
   type Generation,
@@ -49,7 +49,7 @@ return cjson.encode({ id = state.id, seenAt = state.seenAt, newIds = newIds })
 `;
 
 export class RedisGenerationStore implements GenerationStore {
-  readonly #advance: ReturnType<typeof redisScript>;
+  readonly #advance: ScriptCall;
 
   constructor(private readonly redis: Redis) {
     this.#advance = redisScript(redis, 'generationAdvance', 1, ADVANCE);

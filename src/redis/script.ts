@@ -7,7 +7,7 @@
  */
 import type { Redis } from 'ioredis';
 
-type ScriptCall = (...args: (string | number)[]) => Promise<unknown>;
+export type ScriptCall = (...args: (string | number)[]) => Promise<unknown>;
 
 /** `run(...keys, ...args)`: the first `numberOfKeys` arguments are keys (prefixed as any key). */
 export function redisScript(

@@ -7,7 +7,6 @@
  * Keys are remembered by a hash, never in clear. One seam, two stores: this
  * process's memory, or Redis shared by every replica (redis-key-registry.ts).
  */
-
 import { LRUCache } from 'lru-cache';
 import { sha256 } from '../digest.js';
 

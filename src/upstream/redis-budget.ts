@@ -11,7 +11,7 @@
  */
 import type { Redis } from 'ioredis';
 import { LRUCache } from 'lru-cache';
-import { redisScript } from '../redis/script.js';
+import { redisScript, type ScriptCall } from '../redis/script.js';
 import { nextUtcMidnight, utcDay } from '../time.js';
 import {
   type BudgetLedger,
@@ -75,7 +75,7 @@ export class RedisBudgetLedger implements BudgetLedger {
   /** Last figures read or written: answered by `usage` while Redis is down, and a floor for the shared count. */
   readonly #lastKnown = new LRUCache<string, { day: string; used: number }>({ max: 10_000 });
 
-  readonly #reserve: ReturnType<typeof redisScript>;
+  readonly #reserve: ScriptCall;
 
   constructor(
     private readonly redis: Redis,

@@ -11,7 +11,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import { redisCacheKey } from '../cache/redis-cache.js';
-import { redisScript } from '../redis/script.js';
+import { redisScript, type ScriptCall } from '../redis/script.js';
 import { type FlightLease, type FlightLocks, NO_LEASE } from './flight-locks.js';
 
 export const DEFAULT_LEASE_MS = 3_000;
@@ -20,8 +20,8 @@ const RELEASE = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call
 const RENEW = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('PEXPIRE', KEYS[1], ARGV[2]) end return 0`;
 
 export class RedisFlightLocks implements FlightLocks {
-  readonly #release: ReturnType<typeof redisScript>;
-  readonly #renew: ReturnType<typeof redisScript>;
+  readonly #release: ScriptCall;
+  readonly #renew: ScriptCall;
 
   constructor(
     private readonly redis: Redis,

@@ -10,7 +10,7 @@
  * a view must not wait for a Redis round trip to be counted.
  */
 import type { Redis } from 'ioredis';
-import { redisScript } from '../redis/script.js';
+import { redisScript, type ScriptCall } from '../redis/script.js';
 import { DAY_MS, utcDay } from '../time.js';
 import { DAILY_DECAY, type Popularity } from './popularity.js';
 
@@ -33,7 +33,7 @@ export class RedisPopularity implements Popularity {
   #pending = new Map<string, number>();
   #flushing: Promise<void> | undefined;
   readonly #timer: NodeJS.Timeout;
-  readonly #add: ReturnType<typeof redisScript>;
+  readonly #add: ScriptCall;
 
   constructor(
     private readonly redis: Redis,
