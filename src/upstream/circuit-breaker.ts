@@ -13,6 +13,7 @@
  */
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
+import { joined } from '../redis/batched.js';
 import { UpstreamError } from './errors.js';
 
 export type CircuitState = 'closed' | 'open' | 'half-open';
@@ -117,11 +118,16 @@ const OPEN_KEY = 'circuit:open';
 
 /** The local breaker, plus an open state shared by every replica through Redis. */
 export class SharedCircuitBreaker implements CircuitBreaker {
+  /** Whether another replica opened it, asked once for the calls that leave together. */
+  readonly #openTtl: () => Promise<number>;
+
   constructor(
     private readonly local: LocalCircuitBreaker,
     private readonly redis: Redis,
     private readonly options: CircuitOptions,
-  ) {}
+  ) {
+    this.#openTtl = joined(() => redis.pttl(OPEN_KEY));
+  }
 
   get state(): CircuitState {
     return this.local.state;
@@ -130,7 +136,7 @@ export class SharedCircuitBreaker implements CircuitBreaker {
   async admit(): Promise<void> {
     if (this.local.state === 'closed') {
       // Another replica may have opened it; an unreachable Redis says nothing either way.
-      const ttl = await this.redis.pttl(OPEN_KEY).catch(() => -2);
+      const ttl = await this.#openTtl().catch(() => -2);
       if (ttl > 0) this.local.open(ttl);
     }
     return this.local.admit();

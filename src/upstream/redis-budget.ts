@@ -11,6 +11,7 @@
  */
 import type { Redis } from 'ioredis';
 import { LRUCache } from 'lru-cache';
+import { joinedByKey } from '../redis/batched.js';
 import { redisScript, type ScriptCall } from '../redis/script.js';
 import { nextUtcMidnight, utcDay } from '../time.js';
 import {
@@ -76,6 +77,8 @@ export class RedisBudgetLedger implements BudgetLedger {
   readonly #lastKnown = new LRUCache<string, { day: string; used: number }>({ max: 10_000 });
 
   readonly #reserve: ScriptCall;
+  /** A key's day figures, read once for the reservations a fan-out makes together (the plan weighs each). */
+  readonly #figures: (dayKey: string) => Promise<(string | null)[]>;
 
   constructor(
     private readonly redis: Redis,
@@ -84,6 +87,7 @@ export class RedisBudgetLedger implements BudgetLedger {
     this.#now = options.now ?? (() => new Date());
     this.#stops = new LocalStops(this.#now);
     this.#reserve = redisScript(redis, 'budgetReserve', 4, RESERVE);
+    this.#figures = joinedByKey((key) => redis.hmget(key, 'used', 'paced', 'refreshed', 'polled'));
   }
 
   async reserve({ keyId, clientId, ceiling }: Spender): Promise<void> {
@@ -176,13 +180,7 @@ export class RedisBudgetLedger implements BudgetLedger {
   async spending(keyId: string): Promise<DaySpending> {
     const day = utcDay(this.#now());
     try {
-      const [used, paced, refreshed, polled] = await this.redis.hmget(
-        dayKey(keyId, day),
-        'used',
-        'paced',
-        'refreshed',
-        'polled',
-      );
+      const [used, paced, refreshed, polled] = await this.#figures(dayKey(keyId, day));
       return {
         used: Math.max(Number(used ?? 0), this.#lastUsed(keyId, day)),
         paced: Number(paced ?? 0),

@@ -10,6 +10,7 @@
  * a view must not wait for a Redis round trip to be counted.
  */
 import type { Redis } from 'ioredis';
+import { batched } from '../redis/batched.js';
 import { redisScript, type ScriptCall } from '../redis/script.js';
 import { DAY_MS, utcDay } from '../time.js';
 import { DAILY_DECAY, type Popularity } from './popularity.js';
@@ -34,12 +35,15 @@ export class RedisPopularity implements Popularity {
   #flushing: Promise<void> | undefined;
   readonly #timer: NodeJS.Timeout;
   readonly #add: ScriptCall;
+  readonly #score: (key: string) => Promise<string | null>;
 
   constructor(
     private readonly redis: Redis,
     private readonly now: () => Date = () => new Date(),
   ) {
     this.#add = redisScript(redis, 'popularityAdd', 2, ADD);
+    // The plan asks for each record a fan-out reads: one ZMSCORE for those asked together.
+    this.#score = batched((keys) => redis.zmscore(this.#setOf(this.now()), ...keys));
     this.#timer = setInterval(() => void this.#flush(), FLUSH_EVERY_MS);
     this.#timer.unref();
   }
@@ -88,7 +92,7 @@ export class RedisPopularity implements Popularity {
   async count(key: string): Promise<number> {
     const pending = this.#pending.get(key) ?? 0;
     try {
-      return Number((await this.redis.zscore(this.#setOf(this.now()), key)) ?? 0) + pending;
+      return Number((await this.#score(key)) ?? 0) + pending;
     } catch {
       return pending;
     }
