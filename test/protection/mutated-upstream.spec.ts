@@ -95,7 +95,8 @@ function mutated(body: unknown, mutations: readonly Mutation[]): unknown {
     const visit = (parent: Record<string | number, unknown>, key: string | number): void => {
       slots.push({ parent, key });
       const node = parent[key];
-      if (Array.isArray(node)) node.forEach((_, index) => visit(node as never, index));
+      if (Array.isArray(node))
+        for (let index = 0; index < node.length; index++) visit(node as never, index);
       else if (node !== null && typeof node === 'object')
         for (const member of Object.keys(node)) visit(node as never, member);
     };
