@@ -3,6 +3,7 @@
  * bad value is reported with its variable name, all at once.
  */
 import { z } from 'zod';
+import { DEFAULT_COMPRESSION_MIN_BYTES } from './server/compressed-responses.js';
 import type { ProtectionOptions } from './server/gateway.js';
 import { DEFAULT_RESPONSE_CACHE_MAX_BYTES } from './server/response-cache/stored-response.js';
 import { DEFAULT_SUBSCRIBER_BACKLOG_BYTES } from './server/subscriber-backlog.js';
@@ -117,6 +118,8 @@ const environment = z.object({
     .min(1)
     .default('examples/generated/persisted-documents.json'),
   HTTP_CACHE_MAX_AGE_SECONDS: integer(60 * 60, 0, DAY_SECONDS),
+  RESPONSE_COMPRESSION: flag(true),
+  RESPONSE_COMPRESSION_MIN_BYTES: integer(DEFAULT_COMPRESSION_MIN_BYTES, 0, 1024 * 1024 * 1024),
   RATE_LIMIT_REQUESTS: integer(120, 0, 1_000_000),
   RATE_LIMIT_WINDOW_SECONDS: integer(60, 1, DAY_SECONDS),
   RATE_LIMIT_TRUST_PROXY: flag(false),
@@ -176,6 +179,8 @@ export interface GatewayConfig {
     readonly responseMaxBytes?: number;
   };
   readonly protection: ProtectionOptions;
+  /** Answers compressed for clients that accept it, from `minBytes`; false: never. */
+  readonly compression: false | { readonly minBytes: number };
   /** How often the deployment polls the upstream for its daily refresh (issue 11). */
   readonly refreshPollMs: number;
   /** How the gateway's own key spends its day (issue 15); absent: every call the day allows. */
@@ -271,6 +276,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig 
       responseMaxBytes: e.RESPONSE_CACHE_MAX_BYTES,
     },
     refreshPollMs: e.REFRESH_POLL_SECONDS * 1000,
+    compression: e.RESPONSE_COMPRESSION ? { minBytes: e.RESPONSE_COMPRESSION_MIN_BYTES } : false,
     budgetPlan: e.BUDGET_PLAN
       ? {
           headShare: e.BUDGET_HEAD_SHARE,

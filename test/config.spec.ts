@@ -99,6 +99,20 @@ describe('configuration from the environment', () => {
     );
   });
 
+  it('RESPONSE_COMPRESSION: on from 1 KiB by default; off, or another threshold, on request', () => {
+    expect(loadConfig({}).compression).toEqual({ minBytes: 1024 });
+    expect(loadConfig({ RESPONSE_COMPRESSION: 'false' }).compression).toBe(false);
+    expect(loadConfig({ RESPONSE_COMPRESSION_MIN_BYTES: '0' }).compression).toEqual({
+      minBytes: 0,
+    });
+    expect(() => loadConfig({ RESPONSE_COMPRESSION: 'gzip' })).toThrow(
+      /RESPONSE_COMPRESSION: must be true or false/,
+    );
+    expect(() => loadConfig({ RESPONSE_COMPRESSION_MIN_BYTES: '-1' })).toThrow(
+      /RESPONSE_COMPRESSION_MIN_BYTES/,
+    );
+  });
+
   it('names every bad value with its reason, all at once', () => {
     expect(() =>
       loadConfig({

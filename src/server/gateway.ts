@@ -42,6 +42,7 @@ import { SpendingPlan } from '../upstream/spending-plan.js';
 import { UpstreamNotices } from '../upstream/upstream-notices.js';
 import { type AuthMode, callerFor, serverCaller } from './caller.js';
 import { clientOf } from './client-identity.js';
+import { DEFAULT_COMPRESSION_MIN_BYTES, withCompressedResponses } from './compressed-responses.js';
 import { exampleGraphiQL } from './examples.js';
 import { withServedPathsOnly } from './graphql-path.js';
 import { useClientKeyCheck } from './plugins/use-client-key-check.js';
@@ -133,6 +134,8 @@ export interface GatewayOptions {
   readonly unknownKeysPerMinute?: number;
   /** How the gateway rides out a failing upstream. */
   readonly resilience?: { readonly circuit?: CircuitOptions; readonly staleGraceMs?: number };
+  /** Answers compressed for clients that accept it, from `minBytes` (default 1024); false: never. */
+  readonly compression?: false | { readonly minBytes?: number };
   /** Repeated operations answered from stored bytes (response-cache/); default true. */
   readonly answerCache?: boolean;
   /** Shared stores of issue 9; absent: every store in this process. */
@@ -391,6 +394,7 @@ export function createGateway(options: GatewayOptions) {
       useHttpCaching({
         maxAgeSeconds: protection.httpCacheMaxAgeSeconds,
         perClient: auth.kind === 'pass-through',
+        compressed: options.compression !== false,
         ...(options.now ? { now: options.now } : {}),
       }),
       useCostReport(),
@@ -450,17 +454,24 @@ export function createGateway(options: GatewayOptions) {
           ...(rateLimiter !== undefined ? { rateLimiter } : {}),
           ...(options.now ? { now: options.now } : {}),
           popularity,
+          ...(options.compression === false
+            ? {}
+            : { compressFrom: options.compression?.minBytes ?? DEFAULT_COMPRESSION_MIN_BYTES }),
         });
-  const handler = withServedPathsOnly(
+  const served = withServedPathsOnly(
     GRAPHQL_ENDPOINT,
     [HEALTH_PATH, READINESS_PATH, METRICS_PATH],
     answering,
     options.logger,
   );
+  const handler =
+    options.compression === false
+      ? served
+      : withCompressedResponses(served, options.compression?.minBytes);
 
   return {
     yoga,
-    /** The node:http listener: the response cache's fast path in front of Yoga. */
+    /** The node:http listener: compression, the served paths, the response cache's fast path, then Yoga. */
     handler,
     cache,
     budget,

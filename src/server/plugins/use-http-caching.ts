@@ -18,7 +18,10 @@
  * - `Vary` adds `Accept` (and `Authorization`) to what the answer already
  *   varies on: an answer that echoes the request's Origin (Yoga's CORS) says
  *   `Vary: Origin`, so a shared cache never hands one origin's CORS header to
- *   another.
+ *   another. With compression on (compressed-responses.ts), `Accept-Encoding`
+ *   too, on every answer and every 304, whether or not this request asked
+ *   for an encoding: a shared cache must not hand brotli to a client that
+ *   cannot read it, nor keep an identity copy as the only one.
  */
 import { createHash } from 'node:crypto';
 import { type DocumentNode, getOperationAST, Kind, type SelectionSetNode } from 'graphql';
@@ -34,6 +37,8 @@ export interface HttpCachingOptions {
   readonly maxAgeSeconds?: number;
   /** `private` instead of `public`: the answer depends on the client's own key. */
   readonly perClient?: boolean;
+  /** Answers may be compressed (compressed-responses.ts): they vary on `Accept-Encoding` too. */
+  readonly compressed?: boolean;
   readonly now?: () => Date;
 }
 
@@ -41,6 +46,7 @@ export function useHttpCaching({
   graphqlEndpoint = '/graphql',
   maxAgeSeconds = DEFAULT_HTTP_CACHE_MAX_AGE_SECONDS,
   perClient = false,
+  compressed = false,
   now = () => new Date(),
 }: HttpCachingOptions = {}): Plugin {
   if (!Number.isSafeInteger(maxAgeSeconds) || maxAgeSeconds < 0) {
@@ -49,7 +55,11 @@ export function useHttpCaching({
   const uncacheable = new WeakSet<Request>();
   /** The encoded `data` of each complete answer without errors, as Yoga is about to write it. */
   const complete = new WeakMap<Request, string>();
-  const vary = perClient ? 'Accept, Authorization' : 'Accept';
+  const vary = [
+    'Accept',
+    ...(perClient ? ['Authorization'] : []),
+    ...(compressed ? ['Accept-Encoding'] : []),
+  ].join(', ');
 
   return {
     onResultProcess({ request, result }) {

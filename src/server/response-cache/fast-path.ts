@@ -19,6 +19,7 @@
 import { isUtf8 } from 'node:buffer';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { GraphQLError } from 'graphql';
+import Negotiator from 'negotiator';
 import type { Logger } from 'pino';
 import type { ResponseCache } from '../../cache/cache.js';
 import type { UpstreamObserver } from '../../observability/upstream-observer.js';
@@ -31,6 +32,7 @@ import { clientAddress, clientIdOf } from '../client-identity.js';
 import { acceptsPage, refuse } from '../listener-refusal.js';
 import type { ClientRateLimiter } from '../plugins/use-client-rate-limit.js';
 import { matches, maxAge } from '../plugins/use-http-caching.js';
+import { gzipWithTail } from './gzip-answer.js';
 import type { ResponseCacheSlot } from './recorder.js';
 import {
   dataBytes,
@@ -68,6 +70,8 @@ export interface ResponseCacheOptions {
   readonly observer?: UpstreamObserver;
   /** A hit is a view of the records it was built from: the plan's popularity counts them. */
   readonly popularity?: Pick<Popularity, 'record'>;
+  /** Hits of this many bytes or more go out in gzip to clients that accept it; absent: never. */
+  readonly compressFrom?: number;
 }
 
 /** The budget figures of a hit may lag this much: reading the shared ledger on every hit would cost a Redis round trip. */
@@ -159,11 +163,22 @@ export function withResponseCache(yoga: NodeHandler, options: ResponseCacheOptio
     // The stored data is written as the bytes it already is; only the extensions are new.
     const data = dataBytes(stored);
     const tail = Buffer.from(`,"extensions":{"cost":${JSON.stringify(cost)}${fresh}}}`);
-    headers['content-length'] = String(DATA_PREFIX.length + data.length + tail.length);
+    let body: readonly Buffer[] = [DATA_PREFIX, data, tail];
+    const compressFrom = options.compressFrom;
+    if (
+      compressFrom !== undefined &&
+      DATA_PREFIX.length + data.length + tail.length >= compressFrom &&
+      acceptsGzip(req)
+    ) {
+      // The stored part compressed once, the tail on each hit (gzip-answer.ts); the listener's
+      // compression layer leaves an answer that has its encoding already.
+      body = gzipWithTail(stored, [DATA_PREFIX, data], tail);
+      headers['content-encoding'] = 'gzip';
+    }
+    headers['content-length'] = String(body.reduce((length, part) => length + part.length, 0));
     res.writeHead(200, headers);
-    res.write(DATA_PREFIX);
-    res.write(data);
-    res.end(tail);
+    for (const part of body.slice(0, -1)) res.write(part);
+    res.end(body.at(-1));
     log(200);
 
     function log(status: number) {
@@ -285,6 +300,13 @@ function isJsonMediaType(contentType: string | undefined): boolean {
 }
 
 const DATA_PREFIX = Buffer.from('{"data":');
+
+function acceptsGzip(req: IncomingMessage): boolean {
+  return (
+    req.headers['accept-encoding'] !== undefined &&
+    new Negotiator(req).encodings(['gzip']).length > 0
+  );
+}
 
 /** The whole body, exactly `length` bytes as announced; undefined when the client aborts or sends more. */
 function readBody(req: IncomingMessage, length: number): Promise<Buffer | undefined> {
