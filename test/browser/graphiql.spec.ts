@@ -175,3 +175,41 @@ it('runs the MilestoneCrossed subscription tab: a milestone published upstream s
     await live.close();
   }
 });
+
+it('reads a page compressed, then the same page from the response cache in gzip', async () => {
+  const page = await openGraphiQL();
+  try {
+    const query =
+      '{ topArtistsByStreams(limit: 20) { rank artist { slug name history { date dailyStreams } } } }';
+    // From GraphiQL's own origin, as its fetcher asks: every response header is readable there.
+    const [miss, hit] = await page.evaluate(async (document) => {
+      const ask = async () => {
+        const response = await fetch('/graphql', {
+          method: 'POST',
+          headers: {
+            'content-type': 'application/json',
+            accept: 'application/graphql-response+json',
+          },
+          body: JSON.stringify({ query: document }),
+        });
+        return {
+          encoding: response.headers.get('content-encoding'),
+          body: (await response.json()) as {
+            data?: unknown;
+            extensions?: { cost?: { responseCache?: string } };
+          },
+        };
+      };
+      return [await ask(), await ask()];
+    }, query);
+    expect(['br', 'gzip']).toContain(miss?.encoding);
+    expect(hit?.encoding).toBe('gzip');
+    expect(hit?.body.extensions?.cost?.responseCache).toBe('hit');
+    expect(hit?.body.data).toEqual(miss?.body.data);
+    expect(
+      (miss?.body.data as { topArtistsByStreams: unknown[] }).topArtistsByStreams,
+    ).toHaveLength(20);
+  } finally {
+    await page.close();
+  }
+});
