@@ -430,6 +430,11 @@ export function createGateway(options: GatewayOptions) {
   ) => unknown;
   const yogaHandler = (req: IncomingMessage, res: ServerResponse, context: object) =>
     listener(req, res, context);
+  /** The smallest answer compressed for a client that accepts it; undefined: none is. */
+  const compressFrom =
+    options.compression === false
+      ? undefined
+      : (options.compression?.minBytes ?? DEFAULT_COMPRESSION_MIN_BYTES);
   const answering =
     options.answerCache === false
       ? (req: IncomingMessage, res: ServerResponse) => void yogaHandler(req, res, {})
@@ -454,9 +459,7 @@ export function createGateway(options: GatewayOptions) {
           ...(rateLimiter !== undefined ? { rateLimiter } : {}),
           ...(options.now ? { now: options.now } : {}),
           popularity,
-          ...(options.compression === false
-            ? {}
-            : { compressFrom: options.compression?.minBytes ?? DEFAULT_COMPRESSION_MIN_BYTES }),
+          ...(compressFrom === undefined ? {} : { compressFrom }),
         });
   const served = withServedPathsOnly(
     GRAPHQL_ENDPOINT,
@@ -465,9 +468,7 @@ export function createGateway(options: GatewayOptions) {
     options.logger,
   );
   const handler =
-    options.compression === false
-      ? served
-      : withCompressedResponses(served, options.compression?.minBytes);
+    compressFrom === undefined ? served : withCompressedResponses(served, compressFrom);
 
   return {
     yoga,

@@ -170,7 +170,7 @@ export function withResponseCache(yoga: NodeHandler, options: ResponseCacheOptio
       DATA_PREFIX.length + data.length + tail.length >= compressFrom &&
       acceptsGzip(req)
     ) {
-      // The stored part compressed once, the tail on each hit (gzip-answer.ts); the listener's
+      // The stored part compressed once, each hit's tail appended (gzip-answer.ts); the listener's
       // compression layer leaves an answer that has its encoding already.
       body = gzipWithTail(stored, [DATA_PREFIX, data], tail);
       headers['content-encoding'] = 'gzip';
