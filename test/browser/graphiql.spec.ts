@@ -141,6 +141,14 @@ it('runs the MilestoneCrossed subscription tab: a milestone published upstream s
     gateway: { refreshPollMs: 3_600_000 },
   });
   const page = await openGraphiQL(live.url);
+  // What GraphiQL sent, for the failure message should no subscription answer come.
+  const sent: string[] = [];
+  page.on('request', (request) => {
+    if (request.url().startsWith(`${live.url}/graphql`))
+      sent.push(
+        `${request.method()} ${request.url().slice(0, 120)} ${request.postData()?.slice(0, 160) ?? ''}`,
+      );
+  });
   try {
     await live.gateway.refreshPoll!.pollNow();
     await page
@@ -161,7 +169,12 @@ it('runs the MilestoneCrossed subscription tab: a milestone published upstream s
         ),
     );
     await page.locator('.graphiql-execute-button').click();
-    expect((await listening).status()).toBe(200);
+    const answered = await listening.catch(async (error: Error) => {
+      throw new Error(
+        `${error.message}\nGraphiQL sent:\n${sent.join('\n')}\nits result pane: ${await editorText(page, '.result-window')}`,
+      );
+    });
+    expect(answered.status()).toBe(200);
 
     const artist = simulator.data.allArtists()[11]!;
     simulator.publishMilestone(artist.slug);
