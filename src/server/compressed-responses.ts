@@ -20,6 +20,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { constants } from 'node:zlib';
 import compression from 'compression';
+import { GZIP_LEVEL } from './response-cache/gzip-answer.js';
 
 type Listener = (req: IncomingMessage, res: ServerResponse) => void;
 
@@ -37,7 +38,7 @@ export function withCompressedResponses(
     throw new Error(`minBytes must be a non-negative integer: ${minBytes}`);
   const compress = compression({
     threshold: minBytes,
-    level: 4,
+    level: GZIP_LEVEL,
     brotli: { params: { [constants.BROTLI_PARAM_QUALITY]: 1 } },
     filter: (_, res) => WHOLE_ANSWERS.test(String(res.getHeader('content-type') ?? '')),
   }) as unknown as (req: IncomingMessage, res: ServerResponse, next: () => void) => void;

@@ -22,8 +22,8 @@ import { constants, crc32, deflateRawSync } from 'node:zlib';
 
 /** Magic, DEFLATE, no flags, no time, no extra flags, unknown OS (RFC 1952). */
 const GZIP_HEADER = Buffer.from([0x1f, 0x8b, 0x08, 0, 0, 0, 0, 0, 0, 0xff]);
-/** As the compression middleware's gzip (compressed-responses.ts): speed first, for JSON. */
-const LEVEL = 4;
+/** Speed first, for JSON made on every request (compressed-responses.ts uses it too). */
+export const GZIP_LEVEL = 4;
 
 interface CompressedPart {
   readonly deflated: Buffer;
@@ -39,7 +39,7 @@ function compressedOnce(owner: object, parts: readonly Buffer[]): CompressedPart
   if (part === undefined) {
     const whole = Buffer.concat(parts);
     part = {
-      deflated: deflateRawSync(whole, { level: LEVEL, finishFlush: constants.Z_SYNC_FLUSH }),
+      deflated: deflateRawSync(whole, { level: GZIP_LEVEL, finishFlush: constants.Z_SYNC_FLUSH }),
       crc: crc32(whole),
       length: whole.length,
     };
