@@ -27,15 +27,6 @@ export function batched<K, V>(send: (keys: readonly K[]) => Promise<readonly V[]
   return (key: K): Promise<V> => loader.load(key);
 }
 
-/** The same question asked by many at once, asked once: every caller gets its one answer. */
-export function joined<V>(ask: () => Promise<V>): () => Promise<V> {
-  const read = batched(async (keys: readonly true[]) => {
-    const answer = await ask();
-    return keys.map(() => answer);
-  });
-  return () => read(true);
-}
-
 /** One command per distinct key of the batch (`ask`), each answer shared by every caller of its key. */
 export function joinedByKey<V>(ask: (key: string) => Promise<V>): (key: string) => Promise<V> {
   return batched(async (keys: readonly string[]) => {
@@ -45,4 +36,10 @@ export function joinedByKey<V>(ask: (key: string) => Promise<V>): (key: string) 
     );
     return keys.map((key) => answers.get(key) as V);
   });
+}
+
+/** The same question asked by many at once, asked once: every caller gets its one answer. */
+export function joined<V>(ask: () => Promise<V>): () => Promise<V> {
+  const read = joinedByKey(() => ask());
+  return () => read('');
 }
