@@ -24,11 +24,14 @@ export interface MovedClock {
 let installed: MovedClock | undefined;
 
 /**
- * Installs the moved clock, starting at the next real UTC midnight: the
- * simulated calendar is never behind the real one, so keys a store expires at
- * a calendar time (Redis EXPIREAT) stay in the future.
+ * Installs the moved clock, starting at `startAt` (epoch ms; by default the
+ * next real UTC midnight, so that a simulation starts with a whole day). It
+ * may start behind the real calendar too: nothing the gateway sends to Redis
+ * is an instant of its calendar, so Redis's own clock never has to agree.
  */
-export function installMovedClock(): MovedClock {
+export function installMovedClock(
+  startAt: number = nextUtcMidnight(new RealDate(RealDate.now())).getTime(),
+): MovedClock {
   if (installed !== undefined) throw new Error('the moved clock is already installed');
   let offsetMs = 0;
   const now = (): number => RealDate.now() + offsetMs;
@@ -56,7 +59,7 @@ export function installMovedClock(): MovedClock {
       installed = undefined;
     },
   };
-  clock.advanceTo(nextUtcMidnight(new RealDate(RealDate.now())).getTime());
+  offsetMs = startAt - RealDate.now();
   installed = clock;
   return clock;
 }

@@ -6,6 +6,15 @@ export function nextUtcMidnight(now: Date): Date {
   return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1));
 }
 
+/**
+ * What is left of the UTC day at `now`, in ms: calendar arithmetic whose result
+ * becomes a duration (a Redis TTL), so that no store has to agree with this
+ * process's calendar about an instant.
+ */
+export function msUntilEndOfDay(now: Date): number {
+  return Math.max(1, nextUtcMidnight(now).getTime() - now.getTime());
+}
+
 /** The UTC day of `now` as YYYY-MM-DD. */
 export function utcDay(now: Date): string {
   return now.toISOString().slice(0, 10);

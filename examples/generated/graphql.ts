@@ -315,14 +315,14 @@ export type Milestone = {
   artist: Artist;
   /** Day it was crossed. */
   crossedAt: Scalars['Date']['output'];
-  /** The upstream milestone id (compare it to poll for new milestones). When the upstream sends none, an id derived from the artist, song, metric, threshold and day, prefixed `derived:`. */
+  /** The upstream milestone id (compare it to poll for new milestones). When the upstream sends none, an id derived from the artist, song, metric, threshold and day (those the upstream sent), prefixed `derived:`. */
   id: Scalars['ID']['output'];
-  /** Whether the artist is flagged Afrobeats. */
-  isAfrobeats: Scalars['Boolean']['output'];
-  /** What was counted, `<platform>_streams`, e.g. `spotify_streams`. */
-  metric: Scalars['String']['output'];
-  /** The platform, i.e. the metric without `_streams`, e.g. `spotify`. */
-  platform: Scalars['String']['output'];
+  /** Whether the artist is flagged Afrobeats. Null when the upstream did not say (an artist's timeline may leave it out). */
+  isAfrobeats?: Maybe<Scalars['Boolean']['output']>;
+  /** What was counted, `<platform>_streams`, e.g. `spotify_streams`. Null when the upstream did not say (an artist's timeline promises only the threshold and the day). */
+  metric?: Maybe<Scalars['String']['output']>;
+  /** The platform, i.e. the metric without `_streams`, e.g. `spotify`. Null when the metric is. */
+  platform?: Maybe<Scalars['String']['output']>;
   /** The song, for a song milestone; null for an artist milestone. Its title comes at no extra cost. */
   song?: Maybe<Song>;
   /** Count observed when crossed. */
@@ -779,7 +779,7 @@ export type ArtistPageQueryVariables = Exact<{
 }>;
 
 
-export type ArtistPageQuery = { __typename?: 'Query', artist?: { __typename?: 'Artist', id: string, slug: string, name: string, imageUrl?: string | null, country?: string | null, isAfrobeats?: boolean | null, totalStreams?: number | null, dailyStreams?: number | null, monthlyListeners?: number | null, followers?: number | null, awards?: Array<{ __typename?: 'Award', name: string, category?: string | null, year?: number | null, won?: boolean | null }> | null, chartPositions?: Array<{ __typename?: 'ArtistChartPosition', week?: string | null, position: number, peakPosition?: number | null, weeksOnChart?: number | null, chart: { __typename?: 'ChartSummary', name: string, territory: string } }> | null, topSongs?: Array<{ __typename?: 'Song', slug: string, title: string, releaseDate?: string | null, totalStreams?: number | null, dailyStreams?: number | null, album?: { __typename?: 'Album', title: string } | null }> | null, songs?: { __typename?: 'SongConnection', totalCount: number, nodes: Array<{ __typename?: 'Song', slug: string, title: string, releaseDate?: string | null, totalStreams?: number | null }>, pageInfo: { __typename?: 'PageInfo', hasNextPage: boolean, endCursor?: string | null } } | null } & ({ __typename?: 'Artist', history?: Array<{ __typename?: 'StreamSnapshot', date: string, totalStreams?: number | null, dailyStreams?: number | null, monthlyListeners?: number | null }> | null } | { __typename?: 'Artist', history?: never }) & ({ __typename?: 'Artist', milestones?: Array<{ __typename?: 'Milestone', id: string, platform: string, threshold: number, crossedAt: string, song?: { __typename?: 'Song', title: string } | null }> | null } | { __typename?: 'Artist', milestones?: never }) | null };
+export type ArtistPageQuery = { __typename?: 'Query', artist?: { __typename?: 'Artist', id: string, slug: string, name: string, imageUrl?: string | null, country?: string | null, isAfrobeats?: boolean | null, totalStreams?: number | null, dailyStreams?: number | null, monthlyListeners?: number | null, followers?: number | null, awards?: Array<{ __typename?: 'Award', name: string, category?: string | null, year?: number | null, won?: boolean | null }> | null, chartPositions?: Array<{ __typename?: 'ArtistChartPosition', week?: string | null, position: number, peakPosition?: number | null, weeksOnChart?: number | null, chart: { __typename?: 'ChartSummary', name: string, territory: string } }> | null, topSongs?: Array<{ __typename?: 'Song', slug: string, title: string, releaseDate?: string | null, totalStreams?: number | null, dailyStreams?: number | null, album?: { __typename?: 'Album', title: string } | null }> | null, songs?: { __typename?: 'SongConnection', totalCount: number, nodes: Array<{ __typename?: 'Song', slug: string, title: string, releaseDate?: string | null, totalStreams?: number | null }>, pageInfo: { __typename?: 'PageInfo', hasNextPage: boolean, endCursor?: string | null } } | null } & ({ __typename?: 'Artist', history?: Array<{ __typename?: 'StreamSnapshot', date: string, totalStreams?: number | null, dailyStreams?: number | null, monthlyListeners?: number | null }> | null } | { __typename?: 'Artist', history?: never }) & ({ __typename?: 'Artist', milestones?: Array<{ __typename?: 'Milestone', id: string, platform?: string | null, threshold: number, crossedAt: string, song?: { __typename?: 'Song', title: string } | null }> | null } | { __typename?: 'Artist', milestones?: never }) | null };
 
 export type BrowseArtistsQueryVariables = Exact<{
   first?: InputMaybe<Scalars['Int']['input']>;
@@ -813,7 +813,7 @@ export type MilestoneCrossedSubscriptionVariables = Exact<{
 }>;
 
 
-export type MilestoneCrossedSubscription = { __typename?: 'Subscription', milestoneCrossed: { __typename?: 'Milestone', id: string, platform: string, threshold: number, crossedAt: string, artist: { __typename?: 'Artist', slug: string, name: string }, song?: { __typename?: 'Song', title: string } | null } };
+export type MilestoneCrossedSubscription = { __typename?: 'Subscription', milestoneCrossed: { __typename?: 'Milestone', id: string, platform?: string | null, threshold: number, crossedAt: string, artist: { __typename?: 'Artist', slug: string, name: string }, song?: { __typename?: 'Song', title: string } | null } };
 
 export type RecentMilestonesQueryVariables = Exact<{
   first?: InputMaybe<Scalars['Int']['input']>;
@@ -822,7 +822,7 @@ export type RecentMilestonesQueryVariables = Exact<{
 }>;
 
 
-export type RecentMilestonesQuery = { __typename?: 'Query', recentMilestones?: { __typename?: 'MilestoneConnection', totalCount: number, nodes: Array<{ __typename?: 'Milestone', id: string, platform: string, threshold: number, crossedAt: string, streamValue?: number | null, artist: { __typename?: 'Artist', slug: string, name: string }, song?: { __typename?: 'Song', title: string } | null }>, pageInfo: { __typename?: 'PageInfo', hasNextPage: boolean, endCursor?: string | null } } | null };
+export type RecentMilestonesQuery = { __typename?: 'Query', recentMilestones?: { __typename?: 'MilestoneConnection', totalCount: number, nodes: Array<{ __typename?: 'Milestone', id: string, platform?: string | null, threshold: number, crossedAt: string, streamValue?: number | null, artist: { __typename?: 'Artist', slug: string, name: string }, song?: { __typename?: 'Song', title: string } | null }>, pageInfo: { __typename?: 'PageInfo', hasNextPage: boolean, endCursor?: string | null } } | null };
 
 
 export const ApiUsageDocument = {"__meta__":{"hash":"9bac3acbb835a8676786095df0e9b2861e806f456b1e7e2aa83182e4988fc91e"},"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"ApiUsage"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"apiUsage"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"dailyLimit"}},{"kind":"Field","name":{"kind":"Name","value":"used"}},{"kind":"Field","name":{"kind":"Name","value":"remaining"}},{"kind":"Field","name":{"kind":"Name","value":"resetsAt"}}]}}]}}]} as unknown as DocumentNode<ApiUsageQuery, ApiUsageQueryVariables>;

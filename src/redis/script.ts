@@ -9,16 +9,20 @@ import type { Redis } from 'ioredis';
 
 export type ScriptCall = (...args: (string | number)[]) => Promise<unknown>;
 
-/** `run(...keys, ...args)`: the first `numberOfKeys` arguments are keys (prefixed as any key). */
+/**
+ * `run(...keys, ...args)`: the first `numberOfKeys` arguments are keys (prefixed as any key).
+ * With `numberOfKeys` undefined, the call names its own count first: `run(count, ...keys, ...args)`.
+ */
 export function redisScript(
   redis: Redis,
   name: string,
-  numberOfKeys: number,
+  numberOfKeys: number | undefined,
   lua: string,
 ): ScriptCall {
   const commands = redis as unknown as Record<string, ScriptCall | undefined>;
   // One definition per connection, however many stores of the same kind share it.
-  if (commands[name] === undefined) redis.defineCommand(name, { numberOfKeys, lua });
+  if (commands[name] === undefined)
+    redis.defineCommand(name, numberOfKeys === undefined ? { lua } : { numberOfKeys, lua });
   const command = commands[name]!;
   return (...args) => command.apply(redis, args);
 }

@@ -29,16 +29,25 @@ MilestoneRef.implement({
     id: t.exposeID('id', {
       description:
         'The upstream milestone id (compare it to poll for new milestones). When the upstream sends none, an id ' +
-        'derived from the artist, song, metric, threshold and day, prefixed `derived:`.',
+        'derived from the artist, song, metric, threshold and day (those the upstream sent), prefixed `derived:`.',
     }),
+    // Nullable (contract v3): recent milestones always carry metric and isAfrobeats (a record
+    // without them is left out of its page), but a timeline record promises only threshold and
+    // crossedAt. Absent is null; present but unreadable is still UPSTREAM_INVALID_RESPONSE.
     metric: t.string({
-      description: 'What was counted, `<platform>_streams`, e.g. `spotify_streams`.',
-      resolve: fromRecordRequired('metric'),
+      nullable: true,
+      description:
+        'What was counted, `<platform>_streams`, e.g. `spotify_streams`. Null when the upstream did not say ' +
+        "(an artist's timeline promises only the threshold and the day).",
+      resolve: fromRecord('metric'),
     }),
     platform: t.string({
-      description: 'The platform, i.e. the metric without `_streams`, e.g. `spotify`.',
+      nullable: true,
+      description:
+        'The platform, i.e. the metric without `_streams`, e.g. `spotify`. Null when the metric is.',
       resolve: (m) => {
-        const metric = requiredField(m, 'metric');
+        const metric = upstreamField(m, 'metric');
+        if (metric === null) return null;
         return metric.endsWith(STREAMS_SUFFIX) ? metric.slice(0, -STREAMS_SUFFIX.length) : metric;
       },
     }),
@@ -53,8 +62,10 @@ MilestoneRef.implement({
       resolve: fromRecordRequired('crossedAt'),
     }),
     isAfrobeats: t.boolean({
-      description: 'Whether the artist is flagged Afrobeats.',
-      resolve: fromRecordRequired('isAfrobeats'),
+      nullable: true,
+      description:
+        "Whether the artist is flagged Afrobeats. Null when the upstream did not say (an artist's timeline may leave it out).",
+      resolve: fromRecord('isAfrobeats'),
     }),
     streamValue: t.field({
       type: 'SafeInt',

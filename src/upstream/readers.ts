@@ -317,11 +317,14 @@ type MilestoneDraft = Omit<MilestoneRecord, 'id' | 'idDerived'> & { readonly id:
 
 /**
  * `artistSlug`: the artist the list belongs to (the timeline), when the
- * request says so. The timeline promises only threshold and crossedAt; the
- * recent list promises every field of Part 1's milestone record.
+ * request says so. The timeline promises only threshold and crossedAt, so
+ * its records may leave metric and isAfrobeats out (null, contract v3); the
+ * recent list promises every field of Part 1's milestone record, and one
+ * without them is left out of its page. Either way, a value that is present
+ * but unreadable is named in `unreadable`, never a silent null.
  */
 function readMilestoneOf(artistSlug: string | null): Reader<MilestoneDraft> {
-  const promised: Presence = artistSlug === null ? 'required' : 'expected';
+  const promised: Presence = artistSlug === null ? 'required' : 'optional';
   return (value, notes, at = '') => {
     const f = new Fields(value, 'a milestone', at, notes);
     const sentArtist = f.string('artistSlug', artistSlug === null ? 'required' : 'optional');
@@ -347,7 +350,10 @@ function readMilestoneOf(artistSlug: string | null): Reader<MilestoneDraft> {
 /**
  * Milestones without an upstream id get one derived from everything that
  * tells them apart, numbered when two records are alike in all of it, so
- * derived ids never collide within a list.
+ * derived ids never collide within a list. A part the upstream left out is
+ * empty, never guessed: a minimal timeline record (threshold and crossedAt
+ * only) is `derived:<artist>|||<threshold>|<crossedAt>`, the same on every
+ * read of the same timeline.
  */
 function withDerivedIds(drafts: readonly MilestoneDraft[]): MilestoneRecord[] {
   const seen = new Map<string, number>();

@@ -141,6 +141,7 @@ export interface MilestoneRecord extends UpstreamRecord {
   /** The upstream id, or one derived from the record's content when the upstream sent none (`idDerived`). */
   readonly id: string;
   readonly idDerived: boolean;
+  /** Present on every recent milestone; a timeline record may leave it out, and `isAfrobeats` too. */
   readonly metric: string | null;
   readonly threshold: number | null;
   readonly crossedAt: string | null;

@@ -13,7 +13,7 @@ import type { Redis } from 'ioredis';
 import { LRUCache } from 'lru-cache';
 import { joinedByKey } from '../redis/batched.js';
 import { redisScript, type ScriptCall } from '../redis/script.js';
-import { nextUtcMidnight, utcDay } from '../time.js';
+import { msUntilEndOfDay, utcDay } from '../time.js';
 import {
   type BudgetLedger,
   type BudgetOptions,
@@ -32,10 +32,10 @@ import { UpstreamError } from './errors.js';
 import type { DaySpending } from './spending-plan.js';
 
 /** Kept past midnight UTC so that a replica whose clock lags a little still finds the day it counts in. */
-const DAY_KEY_GRACE_SECONDS = 60 * 60;
+const DAY_KEY_GRACE_MS = 60 * 60 * 1000;
 
-// KEYS: day hash, pause key, client counter, client first-touch counter. ARGV: daily limit, expiry (unix
-// seconds), client cap (0: none), the count this replica last saw (a Redis restarted without its data learns
+// KEYS: day hash, pause key, client counter, client first-touch counter. ARGV: daily limit, how long the
+// day's keys live (ms, a duration: Redis's clock is never asked to agree with the gateway's calendar), client cap (0: none), the count this replica last saw (a Redis restarted without its data learns
 // the day back from its replicas), the plan's ceiling (spending-plan.ts): total (-1: none), the counter the
 // call adds to ('' none), its limit, and the client's first-touch limit (-1: none).
 // Answers {used, 0} when reserved, or {reason, detail}: -1 day spent, -2 paused (detail: ms left),
@@ -57,16 +57,16 @@ if cap > 0 then
   local mine = tonumber(redis.call('GET', KEYS[3]) or '0')
   if mine >= cap then return {-3, mine} end
   redis.call('INCR', KEYS[3])
-  redis.call('EXPIREAT', KEYS[3], ARGV[2])
+  redis.call('PEXPIRE', KEYS[3], ARGV[2])
 end
 if pacedCap >= 0 then
   redis.call('INCR', KEYS[4])
-  redis.call('EXPIREAT', KEYS[4], ARGV[2])
+  redis.call('PEXPIRE', KEYS[4], ARGV[2])
 end
 used = used + 1
 redis.call('HSET', KEYS[1], 'used', used)
 if ARGV[6] ~= '' then redis.call('HINCRBY', KEYS[1], ARGV[6], 1) end
-redis.call('EXPIREAT', KEYS[1], ARGV[2])
+redis.call('PEXPIRE', KEYS[1], ARGV[2])
 return {used, 0}
 `;
 
@@ -103,7 +103,7 @@ export class RedisBudgetLedger implements BudgetLedger {
         `budget-client:${clientId ?? '-'}:${day}`,
         `budget-client-paced:${clientId ?? '-'}:${day}`,
         this.options.dailyLimit,
-        this.#expiresAt(),
+        this.#dayKeyTtlMs(),
         cap,
         this.#lastUsed(keyId, day),
         ceiling?.total ?? -1,
@@ -138,7 +138,11 @@ export class RedisBudgetLedger implements BudgetLedger {
     const today = dayKey(keyId, utcDay(this.#now()));
     const written =
       kind.kind === 'daily'
-        ? this.redis.multi().hset(today, 'exhausted', '1').expireat(today, this.#expiresAt()).exec()
+        ? this.redis
+            .multi()
+            .hset(today, 'exhausted', '1')
+            .pexpire(today, this.#dayKeyTtlMs())
+            .exec()
         : this.redis.set(pauseKey(keyId), '1', 'PX', kind.ms);
     // Not shared while Redis is down: other replicas then make no call anyway.
     written.catch(() => undefined);
@@ -202,8 +206,12 @@ export class RedisBudgetLedger implements BudgetLedger {
     return known?.day === day ? known.used : 0;
   }
 
-  #expiresAt(): number {
-    return Math.floor(nextUtcMidnight(this.#now()).getTime() / 1000) + DAY_KEY_GRACE_SECONDS;
+  /**
+   * How long the day's keys live, measured on this gateway's calendar at the write and sent as a
+   * duration: an instant would be judged by Redis's own clock, which may be days off this one.
+   */
+  #dayKeyTtlMs(): number {
+    return msUntilEndOfDay(this.#now()) + DAY_KEY_GRACE_MS;
   }
 }
 

@@ -4,7 +4,8 @@
  * The first write of a day carries the previous day's set over at
  * DAILY_DECAY of its weight (one ZUNIONSTORE a day), so decay costs nothing
  * per view. Each
- * day's set expires two days after it ends.
+ * day's set expires two days after it ends (a duration measured on this
+ * gateway's calendar: no instant is sent for Redis's clock to judge).
  *
  * Counts are added up in the process and sent once a second in one script:
  * a view must not wait for a Redis round trip to be counted.
@@ -12,16 +13,16 @@
 import type { Redis } from 'ioredis';
 import { batched } from '../redis/batched.js';
 import { redisScript, type ScriptCall } from '../redis/script.js';
-import { DAY_MS, utcDay } from '../time.js';
+import { DAY_MS, msUntilEndOfDay, utcDay } from '../time.js';
 import { DAILY_DECAY, type Popularity } from './popularity.js';
 
-// KEYS: today's set, yesterday's set. ARGV: expiry (unix seconds), decay, then key/count pairs.
+// KEYS: today's set, yesterday's set. ARGV: how long today's set lives (ms, a duration), decay, then key/count pairs.
 const ADD = `
 if redis.call('EXISTS', KEYS[1]) == 0 and redis.call('EXISTS', KEYS[2]) == 1 then
   redis.call('ZUNIONSTORE', KEYS[1], 1, KEYS[2], 'WEIGHTS', ARGV[2])
 end
 for i = 3, #ARGV, 2 do redis.call('ZINCRBY', KEYS[1], ARGV[i + 1], ARGV[i]) end
-redis.call('EXPIREAT', KEYS[1], ARGV[1])
+redis.call('PEXPIRE', KEYS[1], ARGV[1])
 return 0
 `;
 
@@ -130,12 +131,13 @@ export class RedisPopularity implements Popularity {
     const batch = this.#pending;
     this.#pending = new Map();
     const now = this.now();
-    const expiresAt = Math.floor(now.getTime() / 1000) + (KEPT_DAYS_AFTER + 1) * (DAY_MS / 1000);
+    // Measured on this gateway's calendar and sent as a duration: Redis's clock may be days off it.
+    const keptMs = msUntilEndOfDay(now) + KEPT_DAYS_AFTER * DAY_MS;
     const pairs = [...batch].flatMap(([key, count]) => [key, String(count)]);
     this.#flushing = this.#add(
       this.#setOf(now),
       this.#yesterdayOf(now),
-      expiresAt,
+      keptMs,
       DAILY_DECAY,
       ...pairs,
     )

@@ -10,6 +10,7 @@ import { dirname, join } from 'node:path';
 import { afterAll, expect, it } from 'vitest';
 import { BudgetFile, NotABudgetFile } from '../../src/upstream/budget-file.js';
 import { MemoryBudgetLedger } from '../../src/upstream/memory-budget.js';
+import { todayAtUtc } from '../support/calendar.js';
 
 const folder = mkdtempSync(join(tmpdir(), 'budget-file-'));
 afterAll(() => rmSync(folder, { recursive: true, force: true }));
@@ -77,7 +78,7 @@ it('refuses a file that is not a budget file, and the ledger says which setting 
 
 it('a restarted ledger counts on from the newest whole slot', async () => {
   const path = freshPath();
-  const options = { dailyLimit: 10, clientShare: 1, now: () => new Date('2026-11-24T12:00:00Z') };
+  const options = { dailyLimit: 10, clientShare: 1, now: () => new Date(todayAtUtc(12)) };
   const first = new MemoryBudgetLedger(options, path);
   for (let call = 0; call < 3; call++) await first.reserve({ keyId: 'key' });
   // The third write (slot 0 again) was torn: that call never left, the two before it did.

@@ -9,11 +9,12 @@ import { join } from 'node:path';
 import { afterAll, expect, it } from 'vitest';
 import { BudgetFile } from '../../src/upstream/budget-file.js';
 import { MemoryBudgetLedger } from '../../src/upstream/memory-budget.js';
+import { todayAtUtc } from '../support/calendar.js';
 
 const folder = mkdtempSync(join(tmpdir(), 'file-ledger-'));
 afterAll(() => rmSync(folder, { recursive: true, force: true }));
 
-const options = { dailyLimit: 100, clientShare: 1, now: () => new Date('2026-11-24T12:00:00Z') };
+const options = { dailyLimit: 100, clientShare: 1, now: () => new Date(todayAtUtc(12)) };
 const usedOnDisk = (file: string): number =>
   (JSON.parse(new BudgetFile(file).read() ?? '{}') as { keys: Record<string, { used: number }> })
     .keys.key!.used;

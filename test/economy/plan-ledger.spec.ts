@@ -2,7 +2,10 @@
  * Both ledgers enforce the plan's ceilings with the count (issue 15): a call
  * is refused once its purpose's counter reaches the limit or the day's
  * total reaches the ceiling, the counters are kept per purpose, and the
- * file ledger remembers them across a restart. Redis is the real one.
+ * file ledger remembers them across a restart. Redis is the real one, and
+ * the ledgers' calendar is today's, 3 days behind Redis's or 400 days ahead
+ * of it: the day's keys live until the end of the gateway's day, as a
+ * duration, whatever Redis's clock says.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -13,29 +16,40 @@ import { type BudgetLedger, PlanRefusal } from '../../src/upstream/budget.js';
 import { MemoryBudgetLedger } from '../../src/upstream/memory-budget.js';
 import { RedisBudgetLedger } from '../../src/upstream/redis-budget.js';
 import type { Ceiling } from '../../src/upstream/spending-plan.js';
-import { deleteUnder, SHARED_REDIS_URL, uniquePrefix } from '../support/redis.js';
+import { CALENDARS_AGAINST_REDIS, HOUR_MS, todayAtUtc } from '../support/calendar.js';
+import { deleteUnder, keysUnder, SHARED_REDIS_URL, uniquePrefix } from '../support/redis.js';
 
 const prefix = uniquePrefix();
 const redis = new Redis(SHARED_REDIS_URL, { keyPrefix: prefix });
 const cleaner = new Redis(SHARED_REDIS_URL);
 const folder = mkdtempSync(join(tmpdir(), 'plan-ledger-'));
 afterAll(async () => {
+  // The day's keys live until the end of the ledger's day plus an hour, however far its calendar is.
+  const ttls = [...(await keysUnder(cleaner, prefix)).values()];
+  expect(ttls.length).toBeGreaterThan(0);
+  expect(ttls.filter((ttl) => ttl <= 0 || ttl > 25 * HOUR_MS)).toEqual([]);
   await deleteUnder(cleaner, prefix);
   redis.disconnect();
   cleaner.disconnect();
   rmSync(folder, { recursive: true, force: true });
 });
 
-const options = { dailyLimit: 10, clientShare: 1, now: () => new Date('2026-11-24T12:00:00Z') };
-const ledgers: [string, () => BudgetLedger][] = [
-  ['memory, with a file', () => new MemoryBudgetLedger(options, join(folder, 'budget.json'))],
-  ['redis', () => new RedisBudgetLedger(redis, options)],
-];
+const ledgers: [string, string, () => BudgetLedger][] = CALENDARS_AGAINST_REDIS.flatMap(
+  ([when, offset]) => {
+    const at = todayAtUtc(12) + offset;
+    const options = { dailyLimit: 10, clientShare: 1, now: () => new Date(at) };
+    const file = join(folder, `budget-${at}.json`);
+    return [
+      ['memory, with a file', when, () => new MemoryBudgetLedger(options, file)],
+      ['redis', when, () => new RedisBudgetLedger(redis, options)],
+    ] as [string, string, () => BudgetLedger][];
+  },
+);
 
 const paced: Ceiling = { counter: 'paced', total: 8, limit: 2 };
 const refresh: Ceiling = { counter: 'refreshed', total: 8, limit: 5 };
 
-describe.each(ledgers)('the %s ledger under the plan', (_, create) => {
+describe.each(ledgers)('the %s ledger under the plan, %s', (_, __, create) => {
   it('refuses past a purpose’s limit or the total, and counts by purpose', async () => {
     const ledger = create();
     const reserve = (ceiling: Ceiling) => ledger.reserve({ keyId: 'key', ceiling });

@@ -2,46 +2,56 @@
  * The popularity seam (issue 15), both stores side by side: counts per
  * record, ranks and the most asked, and the daily decay that lets
  * yesterday's favourites give way. Redis is the real one, under a prefix of
- * this test's own.
+ * this test's own; the stores' calendar is Redis's, days behind it or a year
+ * ahead, and Redis keeps each day's set two days past its end, no longer.
  */
 import { Redis } from 'ioredis';
 import { afterAll, describe, expect, it } from 'vitest';
 import { MemoryPopularity, type Popularity } from '../../src/upstream/popularity.js';
 import { RedisPopularity } from '../../src/upstream/redis-popularity.js';
-import { deleteUnder, SHARED_REDIS_URL, uniquePrefix } from '../support/redis.js';
+import { CALENDARS_AGAINST_REDIS, DAY_MS, todayAtUtc } from '../support/calendar.js';
+import { deleteUnder, keysUnder, SHARED_REDIS_URL, uniquePrefix } from '../support/redis.js';
 
-const DAY_MS = 86_400_000;
 const prefix = uniquePrefix();
 const redis = new Redis(SHARED_REDIS_URL, { keyPrefix: prefix });
 const cleaner = new Redis(SHARED_REDIS_URL);
 afterAll(async () => {
+  const ttls = [...(await keysUnder(cleaner, prefix)).values()];
+  expect(ttls.length).toBeGreaterThan(0);
+  // At noon: the rest of the day and two more, however far the stores' calendar is from Redis's.
+  expect(ttls.filter((ttl) => ttl <= 0 || ttl > 2.5 * DAY_MS)).toEqual([]);
   await deleteUnder(cleaner, prefix);
   redis.disconnect();
   cleaner.disconnect();
 });
 
-let day = Date.parse('2026-11-24T12:00:00Z');
-const now = () => new Date(day);
+const cases = CALENDARS_AGAINST_REDIS.flatMap(([when, offset]) => {
+  const start = todayAtUtc(12) + offset;
+  const calendar = { day: start, start };
+  const now = () => new Date(calendar.day);
+  /** The memory store lives as long as its process: one instance for all three tests. */
+  const memory = new MemoryPopularity(now);
+  const stores: [string, string, typeof calendar, () => Popularity, Settle][] = [
+    ['memory', when, calendar, () => memory, async (store) => store],
+    [
+      'redis',
+      when,
+      calendar,
+      () => new RedisPopularity(redis, now),
+      // Counts leave once a second; close() sends them now. A fresh instance reads what was sent.
+      async (store) => {
+        await store.close();
+        return new RedisPopularity(redis, now);
+      },
+    ],
+  ];
+  return stores;
+});
+type Settle = (store: Popularity) => Promise<Popularity>;
 
-/** The memory store lives as long as its process: one instance for both tests. */
-const memory = new MemoryPopularity(now);
-
-const stores: [string, () => Popularity, (store: Popularity) => Promise<Popularity>][] = [
-  ['memory', () => memory, async (store) => store],
-  [
-    'redis',
-    () => new RedisPopularity(redis, now),
-    // Counts leave once a second; close() sends them now. A fresh instance reads what was sent.
-    async (store) => {
-      await store.close();
-      return new RedisPopularity(redis, now);
-    },
-  ],
-];
-
-describe.each(stores)('popularity in %s', (_, create, settled) => {
+describe.each(cases)('popularity in %s, %s', (_, __, calendar, create, settled) => {
   it('ranks records by how often they were asked, and names the most asked', async () => {
-    day = Date.parse('2026-11-24T12:00:00Z');
+    calendar.day = calendar.start;
     const store = create();
     for (let i = 0; i < 5; i++) store.record(['/a']);
     for (let i = 0; i < 3; i++) store.record(['/b']);
@@ -59,7 +69,7 @@ describe.each(stores)('popularity in %s', (_, create, settled) => {
   });
 
   it('carries yesterday’s counts over at 70 %: today’s views soon outweigh them', async () => {
-    day += DAY_MS;
+    calendar.day += DAY_MS;
     const store = create();
     // Before anything is counted today, yesterday's order still answers.
     expect(await store.top(1)).toEqual(['/a']);

@@ -361,6 +361,55 @@ const milestoneVariations = (): Variation[] => [
     warnings: [[['artist', 'milestones'], 0]],
   },
   {
+    name: 'a timeline metric or isAfrobeats present but unreadable is an error at that field alone (contract v3)',
+    path: `/api/v1/milestones/timeline/${artist.slug}`,
+    rewrite: mapItems(
+      atIndex(0, (m) => ({
+        threshold: m.threshold,
+        crossedAt: m.crossedAt,
+        metric: { x: 1 },
+        isAfrobeats: 'maybe',
+      })),
+    ),
+    query: `query ($slug: String!) { artist(slug: $slug) { name milestones { metric platform isAfrobeats threshold } } }`,
+    data: { artist: { name: artist.name, milestones: expect.any(Array) } },
+    errors: [
+      ['UPSTREAM_INVALID_RESPONSE', ['artist', 'milestones', 0, 'metric']],
+      ['UPSTREAM_INVALID_RESPONSE', ['artist', 'milestones', 0, 'platform']],
+      ['UPSTREAM_INVALID_RESPONSE', ['artist', 'milestones', 0, 'isAfrobeats']],
+    ],
+  },
+  {
+    name: 'a recent milestone without metric is still left out (recent milestones promise it)',
+    path: '/api/v1/milestones/recent',
+    rewrite: (body) => ({
+      ...body,
+      data: body.data.map(atIndex(0, (m: Json) => without(m, 'metric'))),
+    }),
+    query: '{ recentMilestones(first: 3) { edges { node { id metric platform isAfrobeats } } } }',
+    data: {
+      recentMilestones: {
+        edges: [
+          {
+            node: {
+              metric: expect.any(String),
+              platform: expect.any(String),
+              isAfrobeats: expect.any(Boolean),
+            },
+          },
+          {
+            node: {
+              metric: expect.any(String),
+              platform: expect.any(String),
+              isAfrobeats: expect.any(Boolean),
+            },
+          },
+        ],
+      },
+    },
+    warnings: [[['recentMilestones'], 0]],
+  },
+  {
     name: 'a recent milestone without a documented field is left out; the page and its total stay',
     path: '/api/v1/milestones/recent',
     rewrite: (body) => ({
@@ -506,6 +555,70 @@ describe('details the table cannot show', () => {
       expect(new Set(milestones.map((m) => m.id)).size).toBe(milestones.length);
       expect(milestones.every((m) => m.id.startsWith('derived:'))).toBe(true);
     }
+  });
+
+  it('a timeline of records with only threshold and crossedAt answers every milestone, metric, platform and isAfrobeats null, no error (contract v3)', async () => {
+    const upstream = simulator.data.milestoneTimeline(artist.slug) ?? [];
+    expect(upstream.length).toBeGreaterThan(1);
+    const minimal: Variation = {
+      name: 'minimal timeline',
+      path: `/api/v1/milestones/timeline/${artist.slug}`,
+      rewrite: mapItems((m) => ({ threshold: m.threshold, crossedAt: m.crossedAt })),
+      query:
+        'query ($slug: String!) { artist(slug: $slug) { name milestones { id metric platform isAfrobeats threshold crossedAt streamValue artist { slug } } } }',
+      data: {},
+    };
+    type Answered = {
+      id: string;
+      metric: string | null;
+      platform: string | null;
+      isAfrobeats: boolean | null;
+      threshold: number;
+      crossedAt: string;
+      streamValue: number | null;
+      artist: { slug: string };
+    };
+    const answers: Answered[][] = [];
+    for (let read = 0; read < 2; read++) {
+      const { response } = await run(minimal);
+      expect(response.status).toBe(200);
+      expect(response.body.errors).toBeUndefined();
+      expect(response.body.extensions?.warnings ?? []).toEqual([]);
+      const answered = response.body.data!.artist as {
+        name: string;
+        milestones: Answered[] | null;
+      };
+      expect(answered.name).toBe(artist.name);
+      expect(answered.milestones).not.toBeNull();
+      answers.push(answered.milestones!);
+    }
+    const [milestones, again] = answers as [Answered[], Answered[]];
+
+    // Every record is answered, with what it has and nothing invented.
+    expect(milestones).toHaveLength(upstream.length);
+    for (const m of milestones) {
+      expect(m).toMatchObject({
+        metric: null,
+        platform: null,
+        isAfrobeats: null,
+        streamValue: null,
+        artist: { slug: artist.slug },
+      });
+    }
+    const pairs = (list: readonly { threshold: number; crossedAt: string }[]) =>
+      list.map((m) => `${m.crossedAt} ${m.threshold}`).sort();
+    expect(pairs(milestones)).toEqual(pairs(upstream));
+    // Oldest first, as documented.
+    const days = milestones.map((m) => m.crossedAt);
+    expect(days).toEqual([...days].sort());
+
+    // Ids come from the artist, threshold and day alone, never collide, and are the same on every read.
+    for (const m of milestones) {
+      const content = `derived:${artist.slug}|||${m.threshold}|${m.crossedAt}`;
+      expect(m.id === content || m.id.startsWith(`${content}#`), m.id).toBe(true);
+    }
+    expect(new Set(milestones.map((m) => m.id)).size).toBe(milestones.length);
+    expect(again.map((m) => m.id)).toEqual(milestones.map((m) => m.id));
   });
 
   it('a song milestone without artistName still finds its song through the parent artist', async () => {

@@ -16,7 +16,7 @@ import { deleteUnder, SHARED_REDIS_URL, uniquePrefix } from './redis.js';
 import { type Replica, startReplica } from './replicas.js';
 import { SERVER_KEY } from './stack.js';
 
-/** Replicas start at the next real UTC midnight: never behind the real calendar (Redis EXPIREAT stays ahead). */
+/** Replicas start at the next real UTC midnight: a whole simulated day before the first turn. */
 export const FIRST_DAY = nextUtcMidnight(new Date()).getTime();
 
 /** The simulated calendar: `now` for the simulator, moved by the deployment. */

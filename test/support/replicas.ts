@@ -5,6 +5,9 @@
  */
 import { type ChildProcess, type ChildProcessByStdio, spawn } from 'node:child_process';
 import { once } from 'node:events';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { type GraphQLResponse, postGraphQL } from './stack.js';
 
@@ -32,6 +35,8 @@ export interface Replica {
 export interface ReplicaOptions {
   /** The process's calendar starts at the next real UTC midnight and follows `setClock` (moved-clock-child.ts). */
   readonly movedClock?: boolean;
+  /** The calendar starts this far from the real one instead (implies `movedClock`). */
+  readonly clockOffsetMs?: number;
 }
 
 /** Environment every test replica shares: quiet, no per-client request limit unless a test sets one. */
@@ -44,13 +49,32 @@ const BASE_ENV = {
   BUDGET_PLAN: 'false',
 };
 
-function spawnGateway(env: Record<string, string>, { movedClock = false }: ReplicaOptions = {}) {
+function spawnGateway(
+  env: Record<string, string>,
+  { movedClock: moved = false, clockOffsetMs }: ReplicaOptions = {},
+) {
+  const movedClock = moved || clockOffsetMs !== undefined;
+  const offsetEnv =
+    clockOffsetMs === undefined ? {} : { MOVED_CLOCK_OFFSET_MS: String(clockOffsetMs) };
   const [node, ...args] = COMMAND;
   const clockArgs = movedClock ? ['--import', './test/support/moved-clock-child.ts'] : [];
+  // A budget file of its own (used without Redis; a test may name another), removed once the
+  // process has exited: the default, the checkout's .gateway/budget.json, is the operator's.
+  const folder = mkdtempSync(join(tmpdir(), 'gateway-replica-'));
   const child = spawn(node, [...args.slice(0, 2), ...clockArgs, ...args.slice(2)], {
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...BASE_ENV, ...env },
+    env: {
+      PATH: process.env.PATH ?? '',
+      HOME: process.env.HOME ?? '',
+      ...BASE_ENV,
+      BUDGET_FILE: join(folder, 'budget.json'),
+      ...offsetEnv,
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'pipe', movedClock ? 'ipc' : 'ignore'],
   }) as ChildProcessByStdio<null, Readable, Readable>;
+  const removeFolder = () => rmSync(folder, { recursive: true, force: true });
+  child.once('exit', removeFolder);
+  child.once('error', removeFolder);
   let output = '';
   child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));

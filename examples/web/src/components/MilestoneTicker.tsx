@@ -30,7 +30,8 @@ export function MilestoneTicker() {
             <li key={milestone.id} data-testid="ticker-item">
               <a href={artistHref(milestone.artist.slug)}>{milestone.artist.name}</a>
               {milestone.song ? ` · ${milestone.song.title}` : ''} passed{' '}
-              {formatCount(milestone.threshold)} {milestone.platform} streams
+              {formatCount(milestone.threshold)}
+              {milestone.platform == null ? '' : ` ${milestone.platform}`} streams
             </li>
           ))}
         </ul>

@@ -235,8 +235,9 @@ function Milestones({ artist }: { readonly artist: Artist }) {
                       ) : (
                         <strong>{artist.name}</strong>
                       )}{' '}
-                      passed {formatCount(milestone.threshold)} {humanize(milestone.platform)}{' '}
-                      streams
+                      {/* A timeline record may not say the platform (null): then just "streams". */}
+                      passed {formatCount(milestone.threshold)}{' '}
+                      {milestone.platform == null ? '' : `${humanize(milestone.platform)} `}streams
                     </span>
                   </li>
                 ))}
