@@ -4,15 +4,21 @@
  * UTC day (a morning burst of long-tail traffic leaves the evening its
  * share), records asked twice go first, the day's limit is never exceeded,
  * and a record once read is never refused. Figures are upstream calls
- * counted at the simulator, on the same calendar.
+ * counted at the simulator, on the same calendar. A cache TTL is a duration
+ * (Redis's clock ends it, not the calendar): the story waits for Redis's
+ * clock to pass it where it needs answers past their TTL.
  */
-import { describe, expect, it } from 'vitest';
+import { Redis } from 'ioredis';
+import { afterAll, describe, expect, it } from 'vitest';
 import { calendarAt, FIRST_DAY as DAY_1, useMovedDeployment } from '../support/moved-deployment.js';
+import { redisNowMs, SHARED_REDIS_URL, untilRedisPassed } from '../support/redis.js';
 import type { Replica } from '../support/replicas.js';
 import type { GraphQLResponse } from '../support/stack.js';
 
 const HOUR_MS = 60 * 60 * 1000;
 const DAILY_LIMIT = 100;
+/** Long enough for two steps of the story to share answers, short enough to wait for. */
+const TTL_MS = 10_000;
 
 const calendar = calendarAt(DAY_1);
 const moved = useMovedDeployment(
@@ -23,9 +29,14 @@ const moved = useMovedDeployment(
     BUDGET_BURST_CALLS: '8',
     // One poll a day: the plan reserves one call for it (this test never reaches its first try).
     REFRESH_POLL_SECONDS: '86400',
-    CACHE_TTL_SECONDS: '3600',
+    CACHE_TTL_SECONDS: String(TTL_MS / 1000),
   },
 );
+const redis = new Redis(SHARED_REDIS_URL);
+afterAll(() => redis.disconnect());
+/** Redis's time when the last step's reads were done: their answers are past their TTL once it has passed. */
+let lastReadsAt = 0;
+const pastTheirTtl = () => untilRedisPassed(redis, lastReadsAt, TTL_MS);
 
 const moveTo = (epochMs: number) => moved.deployment.moveTo(epochMs);
 
@@ -109,13 +120,15 @@ describe('the spending plan over three replicas with a moved calendar', () => {
     for (const slug of readSoFar) expect(answers.get(slug)?.code).toBeUndefined();
     expect(answered(answers)).toHaveLength(23);
     for (const slug of answered(answers)) readSoFar.add(slug);
+    lastReadsAt = await redisNowMs(redis);
   });
 
   it('23:00: the head is refreshed past its TTL, the evening still has its share of first touches, and the day stops short of its limit', async () => {
     await moveTo(DAY_1 + 23 * HOUR_MS);
+    await pastTheirTtl();
     const again = await view(firstThirty());
     expect(answered(again)).toHaveLength(30);
-    // The 23 read at 06:00 are past their one-hour TTL and among the 39 most asked: refreshed; 7 first touches.
+    // The 23 read at 06:00 are past their TTL and among the 39 most asked: refreshed; 7 first touches.
     expect(calls()).toBe(23 + 23 + 7);
     for (const slug of answered(again)) readSoFar.add(slug);
     const burst = await view(slugs(30, 100));
@@ -136,6 +149,7 @@ describe('the spending plan over three replicas with a moved calendar', () => {
         );
       expect([spent('poll'), spent('refresh'), spent('first-touch')]).toEqual([0, 23, 96 - 23]);
     }
+    lastReadsAt = await redisNowMs(redis);
   });
 
   it('a record once read is never refused: the same day with nothing left, and the next day past its TTL', async () => {
@@ -143,8 +157,9 @@ describe('the spending plan over three replicas with a moved calendar', () => {
     expect(refused(sameDay)).toEqual([]);
     expect(calls()).toBe(96);
 
-    // Day 2, 00:30: every answer is past its one-hour TTL. The most asked earn refreshes; the rest is served as held.
+    // Day 2, 00:30: every answer is past its TTL. The most asked earn refreshes; the rest is served as held.
     await moveTo(DAY_1 + 24.5 * HOUR_MS);
+    await pastTheirTtl();
     const before = calls();
     const nextDay = await view([...readSoFar]);
     expect(refused(nextDay)).toEqual([]);

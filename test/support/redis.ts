@@ -16,6 +16,20 @@ export function uniquePrefix(): string {
   return `test-${randomUUID().slice(0, 8)}:`;
 }
 
+/** Redis's own clock (`TIME`), in ms: the clock that decides how long a shared cache entry stays fresh. */
+export async function redisNowMs(redis: Redis): Promise<number> {
+  const [seconds, micros] = await redis.time();
+  return Number(seconds) * 1000 + Math.floor(Number(micros) / 1000);
+}
+
+/**
+ * Until Redis's clock has moved `durationMs` past `fromMs` (read with redisNowMs): what was
+ * stored by then, fresh for less than `durationMs`, is stale for every replica.
+ */
+export async function untilRedisPassed(redis: Redis, fromMs: number, durationMs: number) {
+  await until(async () => (await redisNowMs(redis)) > fromMs + durationMs);
+}
+
 /** Every key under `prefix`, with its remaining time to live in ms (-1: none). */
 export async function keysUnder(redis: Redis, prefix: string): Promise<Map<string, number>> {
   const found = new Map<string, number>();
