@@ -3,19 +3,15 @@
  * bad value is reported with its variable name, all at once.
  */
 import { z } from 'zod';
+import { ConfigError } from './config-error.js';
+import { DEFAULT_CIRCUIT } from './coordination/circuit-breaker.js';
+import { DEFAULT_HEAD_SHARE, defaultBurst } from './economy/spending-plan.js';
+import { DEFAULT_STALE_GRACE_MS } from './reads/cached-upstream.js';
 import { DEFAULT_COMPRESSION_MIN_BYTES } from './server/compressed-responses.js';
-import type { ProtectionOptions } from './server/gateway.js';
+import type { GatewayConfig } from './server/gateway-config.js';
 import { DEFAULT_RESPONSE_CACHE_MAX_BYTES } from './server/response-cache/stored-response.js';
 import { DEFAULT_SUBSCRIBER_BACKLOG_BYTES } from './server/subscriber-backlog.js';
-import { DEFAULT_STALE_GRACE_MS } from './upstream/cached-upstream.js';
-import { type CircuitOptions, DEFAULT_CIRCUIT } from './upstream/circuit-breaker.js';
-import type { UpstreamClientOptions } from './upstream/client.js';
-import {
-  DEFAULT_ASSUMPTIONS,
-  MAX_PAGE_SIZE,
-  type UpstreamAssumptions,
-} from './upstream/endpoints.js';
-import { DEFAULT_HEAD_SHARE, defaultBurst } from './upstream/spending-plan.js';
+import { DEFAULT_ASSUMPTIONS, MAX_PAGE_SIZE } from './upstream/endpoints.js';
 
 const DAY_SECONDS = 24 * 60 * 60;
 
@@ -149,77 +145,6 @@ const environment = z.object({
 });
 
 export type Environment = z.infer<typeof environment>;
-
-export interface GatewayConfig {
-  readonly host: string;
-  readonly port: number;
-  /** A second port serving only `/metrics`; absent: `/metrics` on the gateway port only. */
-  readonly metricsPort: number | undefined;
-  /** Absent: run the embedded simulator and use its key (server-key mode). */
-  readonly upstreamUrl: string | undefined;
-  /** Present: server-key mode. Absent with an upstream URL: pass-through mode. */
-  readonly upstreamApiKey: string | undefined;
-  readonly dailyLimit: number;
-  readonly client: Omit<UpstreamClientOptions, 'baseUrl'>;
-  readonly deadlineMs: number;
-  readonly retries: number;
-  readonly assumptions: UpstreamAssumptions;
-  readonly unknownKeysPerMinute: number;
-  readonly resilience: { readonly circuit: CircuitOptions; readonly staleGraceMs: number };
-  readonly cache: {
-    readonly ttlMs: number;
-    readonly notFoundTtlMs: number;
-    readonly retentionMs: number;
-    readonly maxEntries: number;
-    readonly maxBytes: number;
-    /**
-     * The response cache's own bound (stored answers never share the upstream answers' LRU);
-     * absent: DEFAULT_RESPONSE_CACHE_MAX_BYTES.
-     */
-    readonly responseMaxBytes?: number;
-  };
-  readonly protection: ProtectionOptions;
-  /** Answers compressed for clients that accept it, from `minBytes`; false: never. */
-  readonly compression: false | { readonly minBytes: number };
-  /** How often the deployment polls the upstream for its daily refresh (issue 11). */
-  readonly refreshPollMs: number;
-  /** How the gateway's own key spends its day (issue 15); absent: every call the day allows. */
-  readonly budgetPlan: BudgetPlanConfig | undefined;
-  /** How long in-flight requests get to finish on SIGTERM/SIGINT before their connections are closed. */
-  readonly shutdownTimeoutMs: number;
-  readonly scaleOut: ScaleOutConfig;
-  readonly logLevel: Environment['LOG_LEVEL'];
-  readonly simulator: {
-    readonly artists: number;
-    readonly seed: number;
-    readonly latencyMs: number;
-    readonly roughness: boolean;
-  };
-}
-
-/** Issue 15: the spending plan's settings (src/upstream/spending-plan.ts). */
-export interface BudgetPlanConfig {
-  readonly headShare: number;
-  readonly burst: number;
-}
-
-/** Issue 9: what replicas share, and what a single process keeps on disk. */
-export interface ScaleOutConfig {
-  /** Absent: everything stays in this process (and the budget in `budgetFile`). */
-  readonly redisUrl: string | undefined;
-  readonly redisKeyPrefix: string;
-  /** Used only without Redis. */
-  readonly budgetFile: string;
-  readonly clientBudgetShare: number;
-  /** Whether X-Forwarded-For names the client (RATE_LIMIT_TRUST_PROXY), for its budget share too. */
-  readonly trustProxy: boolean;
-  readonly keyAcceptedTtlMs: number;
-  readonly workers: number;
-}
-
-export class ConfigError extends Error {
-  override readonly name = 'ConfigError';
-}
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig {
   const parsed = environment.safeParse(env);

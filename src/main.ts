@@ -7,12 +7,14 @@
 import './production-mode.js';
 import cluster from 'node:cluster';
 import { exitWithPrimary, runPrimary } from './cluster.js';
-import { ConfigError, type GatewayConfig, loadConfig } from './config.js';
+import { loadConfig } from './config.js';
+import { ConfigError } from './config-error.js';
 import { createProcessLog } from './logger.js';
 import { listenMetrics } from './observability/metrics-server.js';
 import { startTracing } from './observability/tracing.js';
 import { connectRedis } from './redis/connection.js';
 import { createGateway } from './server/gateway.js';
+import type { GatewayConfig } from './server/gateway-config.js';
 import { listen } from './server/http-server.js';
 import { type Simulator, startSimulator } from './simulator/index.js';
 import { PUBLISH_PATH } from './simulator/server.js';

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from '../src/config.js';
+import { loadConfig } from '../src/config.js';
+import { ConfigError } from '../src/config-error.js';
 
 describe('configuration from the environment', () => {
   it('defaults to the embedded simulator on port 4000, an hourly refresh poll and a 48 h cache bound', () => {

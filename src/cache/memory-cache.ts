@@ -1,5 +1,5 @@
 import { LRUCache } from 'lru-cache';
-import type { UpstreamObserver } from '../observability/upstream-observer.js';
+import type { UpstreamObserver } from '../upstream/observer.js';
 import { type CacheEntry, type ResponseCache, retentionMs } from './cache.js';
 
 export interface MemoryCacheOptions {

@@ -14,8 +14,8 @@
  * calendar: every replica sees an entry turn stale at the same moment.
  */
 import type { Redis } from 'ioredis';
-import { sha256 } from '../digest.js';
 import { batched } from '../redis/batched.js';
+import { hashedKey } from '../redis/key-names.js';
 import { redisScript, type ScriptCall } from '../redis/script.js';
 import type { CacheEntry, ResponseCache } from './cache.js';
 
@@ -51,7 +51,7 @@ interface StoredEntry {
 }
 
 export function redisCacheKey(key: string, namespace = 'cache'): string {
-  return `${namespace}:${sha256(key).slice(0, 32)}`;
+  return hashedKey(key, namespace);
 }
 
 export interface RedisCacheOptions {

@@ -7,9 +7,9 @@
  */
 import { LRUCache } from 'lru-cache';
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
-import type { BudgetUsage } from '../upstream/budget.js';
+import type { BudgetUsage } from '../economy/ledger.js';
+import type { UpstreamObserver } from '../upstream/observer.js';
 import { BoundedLabels } from './bounded-labels.js';
-import type { UpstreamObserver } from './upstream-observer.js';
 
 /** What the budget gauge reads; the ledger's `usage()` may answer now or later (a shared store). */
 export interface BudgetSource {

@@ -6,7 +6,7 @@
  * and this costs a lookup.
  */
 import { trace } from '@opentelemetry/api';
-import type { UpstreamObserver } from './upstream-observer.js';
+import type { UpstreamObserver } from '../upstream/observer.js';
 
 const event = (name: string, attributes: Record<string, string>) =>
   trace.getActiveSpan()?.addEvent(name, attributes);

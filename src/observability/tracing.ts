@@ -10,8 +10,7 @@
  */
 import { UndiciInstrumentation } from '@opentelemetry/instrumentation-undici';
 import { NodeSDK } from '@opentelemetry/sdk-node';
-
-export const SERVICE_NAME = 'music-stats-gateway';
+import { SERVICE_NAME } from '../service-name.js';
 
 /** True when the environment asks for traces to be exported. */
 export function tracingRequested(env: NodeJS.ProcessEnv = process.env): boolean {

@@ -11,7 +11,7 @@
  */
 import { Redis } from 'ioredis';
 import type { Logger } from 'pino';
-import { ConfigError } from '../config.js';
+import { ConfigError } from '../config-error.js';
 
 export interface SharedRedis {
   readonly client: Redis;

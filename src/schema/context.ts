@@ -1,10 +1,10 @@
+import type { BudgetLedger } from '../economy/ledger.js';
 import type { GenerationView } from '../freshness/generation.js';
-import type { LiveFeed } from '../freshness/live-feed.js';
-import type { RequestLoader } from '../loaders/request-loader.js';
-import type { BudgetLedger } from '../upstream/budget.js';
-import type { Caller } from '../upstream/cached-upstream.js';
+import type { LiveFeed } from '../live/live-feed.js';
+import type { Caller } from '../reads/cached-upstream.js';
+import type { RequestLoader } from '../reads/request-loader.js';
+import type { RequestStats } from '../reads/request-stats.js';
 import type { UpstreamAssumptions } from '../upstream/endpoints.js';
-import type { RequestStats } from '../upstream/request-stats.js';
 
 /** What every resolver gets: the request's loader and the figures it accumulates. */
 export interface GatewayContext {

@@ -6,8 +6,8 @@
  */
 import { PothosValidationError } from '@pothos/core';
 import { GraphQLError } from 'graphql';
+import { CallCapReached } from '../reads/request-stats.js';
 import { UpstreamError } from '../upstream/errors.js';
-import { CallCapReached } from '../upstream/request-stats.js';
 
 export type ErrorCode =
   | 'BAD_USER_INPUT'

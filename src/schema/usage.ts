@@ -1,4 +1,4 @@
-import type { BudgetUsage } from '../upstream/budget.js';
+import type { BudgetUsage } from '../economy/ledger.js';
 import { builder } from './builder.js';
 
 const ApiUsageRef = builder.objectRef<BudgetUsage>('ApiUsage').implement({

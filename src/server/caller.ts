@@ -4,9 +4,9 @@
  * be a well-formed bearer token.
  */
 
+import { keyIdOf } from '../coordination/key-registry.js';
+import type { Caller } from '../reads/cached-upstream.js';
 import { unauthenticated } from '../schema/errors.js';
-import type { Caller } from '../upstream/cached-upstream.js';
-import { keyIdOf } from '../upstream/key-registry.js';
 
 /** Printable ASCII without spaces, as RFC 6750 allows for bearer tokens, and a sane length. */
 const BEARER = /^Bearer ([\x21-\x7E]{1,512})$/i;

@@ -10,47 +10,39 @@ import { createYoga, useReadinessCheck } from 'graphql-yoga';
 import type { Logger } from 'pino';
 import type { ResponseCache } from '../cache/cache.js';
 import { MemoryCache } from '../cache/memory-cache.js';
-import type { BudgetPlanConfig, GatewayConfig } from '../config.js';
-import { GenerationView } from '../freshness/generation.js';
-import { createLiveFeed } from '../freshness/live-feed.js';
-import { LocalPollLease, RedisPollLease } from '../freshness/poll-lease.js';
-import { RefreshPoll } from '../freshness/refresh-poll.js';
-import { RequestLoader } from '../loaders/request-loader.js';
-import { GatewayMetrics } from '../observability/metrics.js';
-import { traceObserver } from '../observability/trace-observer.js';
-import { observeAll } from '../observability/upstream-observer.js';
-import type { SharedRedis } from '../redis/connection.js';
-import type { GatewayContext } from '../schema/context.js';
-import { maskError } from '../schema/errors.js';
-import { schema } from '../schema/index.js';
-import { Allocator } from '../upstream/allocator.js';
-import {
-  CachedUpstream,
-  type Caller,
-  DEFAULT_STALE_GRACE_MS,
-} from '../upstream/cached-upstream.js';
 import {
   type CircuitOptions,
   DEFAULT_CIRCUIT,
   LocalCircuitBreaker,
   SharedCircuitBreaker,
-} from '../upstream/circuit-breaker.js';
+} from '../coordination/circuit-breaker.js';
+import { LocalPollLease, RedisPollLease } from '../coordination/poll-lease.js';
+import { Allocator } from '../economy/allocator.js';
+import { SpendingPlan } from '../economy/spending-plan.js';
+import { GenerationView } from '../freshness/generation.js';
+import { createLiveFeed } from '../live/live-feed.js';
+import { RefreshPoll } from '../live/refresh-poll.js';
+import { GatewayMetrics } from '../observability/metrics.js';
+import { traceObserver } from '../observability/trace-observer.js';
+import { CachedUpstream, type Caller, DEFAULT_STALE_GRACE_MS } from '../reads/cached-upstream.js';
+import { RequestLoader } from '../reads/request-loader.js';
+import { RequestStats } from '../reads/request-stats.js';
+import type { SharedRedis } from '../redis/connection.js';
+import type { GatewayContext } from '../schema/context.js';
+import { maskError } from '../schema/errors.js';
+import { schema } from '../schema/index.js';
 import { UpstreamClient, type UpstreamClientOptions } from '../upstream/client.js';
 import { DEFAULT_ASSUMPTIONS, type UpstreamAssumptions } from '../upstream/endpoints.js';
-import { RequestStats } from '../upstream/request-stats.js';
-import { SpendingPlan } from '../upstream/spending-plan.js';
+import { observeAll } from '../upstream/observer.js';
 import { UpstreamNotices } from '../upstream/upstream-notices.js';
 import { type AuthMode, callerFor, serverCaller } from './caller.js';
 import { clientOf } from './client-identity.js';
 import { DEFAULT_COMPRESSION_MIN_BYTES, withCompressedResponses } from './compressed-responses.js';
 import { exampleGraphiQL } from './examples.js';
+import type { BudgetPlanConfig, GatewayConfig, ProtectionOptions } from './gateway-config.js';
 import { withServedPathsOnly } from './graphql-path.js';
 import { useClientKeyCheck } from './plugins/use-client-key-check.js';
-import {
-  type ClientRateLimitOptions,
-  createClientRateLimiter,
-  useClientRateLimit,
-} from './plugins/use-client-rate-limit.js';
+import { createClientRateLimiter, useClientRateLimit } from './plugins/use-client-rate-limit.js';
 import { useCostReport } from './plugins/use-cost-report.js';
 import { generationReport, useFreshnessReport } from './plugins/use-freshness-report.js';
 import { DEFAULT_HTTP_CACHE_MAX_AGE_SECONDS, useHttpCaching } from './plugins/use-http-caching.js';
@@ -59,7 +51,6 @@ import { useNestingLimit } from './plugins/use-nesting-limit.js';
 import {
   DEFAULT_MANIFEST_PATH,
   loadManifest,
-  type PersistedOperationsMode,
   usePersistedOperations,
 } from './plugins/use-persisted-operations.js';
 import { useQueryOperationsOnly } from './plugins/use-query-operations-only.js';
@@ -71,7 +62,7 @@ import {
   useRequestSizeLimit,
 } from './plugins/use-request-size-limit.js';
 import { useSettledReads } from './plugins/use-settled-reads.js';
-import { type ShapeLimitOptions, useShapeLimits } from './plugins/use-shape-limits.js';
+import { useShapeLimits } from './plugins/use-shape-limits.js';
 import { useStreamArguments } from './plugins/use-stream-arguments.js';
 import { useSubscriptionLimit } from './plugins/use-subscription-limit.js';
 import { useTracing } from './plugins/use-tracing.js';
@@ -89,30 +80,6 @@ import {
   responseOutlet,
 } from './subscriber-backlog.js';
 import { yogaLogger } from './yoga-logger.js';
-
-/** Protections of issue 4 (docs/protection.md); every field has a default. */
-export interface ProtectionOptions {
-  /** Worst-case upstream calls allowed per operation (default 100). */
-  readonly maxUpstreamCost?: number;
-  readonly shape?: ShapeLimitOptions;
-  /** Largest request body accepted (default 64 KiB). */
-  readonly maxRequestBytes?: number;
-  readonly persistedOperations?: {
-    readonly mode?: PersistedOperationsMode;
-    /** Read at start; default `examples/generated/persisted-documents.json`. */
-    readonly manifestPath?: string;
-    /** Given inline instead of read from `manifestPath` (tests). */
-    readonly manifest?: Readonly<Record<string, string>>;
-  };
-  /** Longest `max-age` of cacheable GET answers (default 3600). */
-  readonly httpCacheMaxAgeSeconds?: number;
-  /** Per-client rate limit in server-key mode; absent: none. */
-  readonly rateLimit?: ClientRateLimitOptions;
-  /** Subscriptions one client may hold open at once on this replica (default 10). */
-  readonly subscriptionsPerClient?: number;
-  /** Bytes one subscriber may fall behind before its subscription is ended (default 1 MiB). */
-  readonly subscriberBacklogBytes?: number;
-}
 
 export interface GatewayOptions {
   readonly upstreamUrl: string;

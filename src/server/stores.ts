@@ -11,6 +11,19 @@ import type { CacheEntry, ResponseCache } from '../cache/cache.js';
 import { MemoryCache } from '../cache/memory-cache.js';
 import { RedisCache } from '../cache/redis-cache.js';
 import { TwoLevelCache } from '../cache/two-level-cache.js';
+import { type FlightLocks, LocalFlightLocks } from '../coordination/flight-locks.js';
+import {
+  DEFAULT_KEY_TTLS,
+  type KeyRegistry,
+  MemoryKeyRegistry,
+} from '../coordination/key-registry.js';
+import { RedisFlightLocks } from '../coordination/redis-flight-locks.js';
+import { RedisKeyRegistry } from '../coordination/redis-key-registry.js';
+import type { BudgetLedger, BudgetOptions } from '../economy/ledger.js';
+import { MemoryBudgetLedger } from '../economy/memory-ledger.js';
+import { MemoryPopularity, type Popularity } from '../economy/popularity.js';
+import { RedisBudgetLedger } from '../economy/redis-ledger.js';
+import { RedisPopularity } from '../economy/redis-popularity.js';
 import {
   type GenerationStore,
   type GenerationView,
@@ -18,15 +31,6 @@ import {
 } from '../freshness/generation.js';
 import { MemoryGenerationStore } from '../freshness/memory-generation-store.js';
 import { RedisGenerationStore } from '../freshness/redis-generation-store.js';
-import type { BudgetLedger, BudgetOptions } from '../upstream/budget.js';
-import { type FlightLocks, LocalFlightLocks } from '../upstream/flight-locks.js';
-import { DEFAULT_KEY_TTLS, type KeyRegistry, MemoryKeyRegistry } from '../upstream/key-registry.js';
-import { MemoryBudgetLedger } from '../upstream/memory-budget.js';
-import { MemoryPopularity, type Popularity } from '../upstream/popularity.js';
-import { RedisBudgetLedger } from '../upstream/redis-budget.js';
-import { RedisFlightLocks } from '../upstream/redis-flight-locks.js';
-import { RedisKeyRegistry } from '../upstream/redis-key-registry.js';
-import { RedisPopularity } from '../upstream/redis-popularity.js';
 import { isShared, SHARED_RESPONSE_RETENTION_MS } from './response-cache/stored-response.js';
 
 export interface StoreOptions {

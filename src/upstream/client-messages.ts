@@ -5,9 +5,10 @@
  * or anything else an upstream or a proxy put there. That text goes to the
  * debug log only, with secrets redacted (`upstreamTextForLog`).
  */
-import { keyPaused, rateLimitKindOf } from './budget.js';
+
 import type { UpstreamRequest } from './endpoints.js';
 import { UpstreamError } from './errors.js';
+import { keyPaused, rateLimitKindOf } from './rate-limits.js';
 
 /** The upstream's own text is never longer than this in a log line. */
 const MAX_LOGGED_TEXT = 300;

@@ -5,9 +5,9 @@
  */
 import pLimit from 'p-limit';
 import { Pool, errors as undiciErrors } from 'undici';
-import { SILENT_OBSERVER, type UpstreamObserver } from '../observability/upstream-observer.js';
 import { nextUtcMidnight } from '../time.js';
 import { errorForStatus, UpstreamError } from './errors.js';
+import { SILENT_OBSERVER, type UpstreamObserver } from './observer.js';
 import { WarmConnections } from './warm-connections.js';
 
 /**

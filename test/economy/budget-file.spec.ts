@@ -8,8 +8,8 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, expect, it } from 'vitest';
-import { BudgetFile, NotABudgetFile } from '../../src/upstream/budget-file.js';
-import { MemoryBudgetLedger } from '../../src/upstream/memory-budget.js';
+import { BudgetFile, NotABudgetFile } from '../../src/economy/budget-file.js';
+import { MemoryBudgetLedger } from '../../src/economy/memory-ledger.js';
 import { todayAtUtc } from '../support/calendar.js';
 
 const folder = mkdtempSync(join(tmpdir(), 'budget-file-'));

@@ -7,8 +7,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, expect, it } from 'vitest';
-import { BudgetFile } from '../../src/upstream/budget-file.js';
-import { MemoryBudgetLedger } from '../../src/upstream/memory-budget.js';
+import { BudgetFile } from '../../src/economy/budget-file.js';
+import { MemoryBudgetLedger } from '../../src/economy/memory-ledger.js';
 import { todayAtUtc } from '../support/calendar.js';
 
 const folder = mkdtempSync(join(tmpdir(), 'file-ledger-'));

@@ -12,10 +12,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { afterAll, describe, expect, it } from 'vitest';
-import { type BudgetLedger, PlanRefusal } from '../../src/upstream/budget.js';
-import { MemoryBudgetLedger } from '../../src/upstream/memory-budget.js';
-import { RedisBudgetLedger } from '../../src/upstream/redis-budget.js';
-import type { Ceiling } from '../../src/upstream/spending-plan.js';
+import { type BudgetLedger, PlanRefusal } from '../../src/economy/ledger.js';
+import { MemoryBudgetLedger } from '../../src/economy/memory-ledger.js';
+import { RedisBudgetLedger } from '../../src/economy/redis-ledger.js';
+import type { Ceiling } from '../../src/economy/spending-plan.js';
 import { CALENDARS_AGAINST_REDIS, HOUR_MS, todayAtUtc } from '../support/calendar.js';
 import { deleteUnder, keysUnder, SHARED_REDIS_URL, uniquePrefix } from '../support/redis.js';
 

@@ -4,7 +4,7 @@
  * enforced across replicas; these check the ceilings themselves.
  */
 import { describe, expect, it } from 'vitest';
-import { SpendingPlan } from '../../src/upstream/spending-plan.js';
+import { SpendingPlan } from '../../src/economy/spending-plan.js';
 
 const HOUR_MS = 60 * 60 * 1000;
 const plan = new SpendingPlan({

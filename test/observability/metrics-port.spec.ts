@@ -1,6 +1,7 @@
 /** METRICS_PORT: validated at start, and a second listener serving only the gateway's `/metrics`. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from '../../src/config.js';
+import { loadConfig } from '../../src/config.js';
+import { ConfigError } from '../../src/config-error.js';
 import { listenMetrics, type MetricsServer } from '../../src/observability/metrics-server.js';
 import { scrape, total } from '../support/prometheus.js';
 import { type Stack, startStack } from '../support/stack.js';

@@ -6,8 +6,8 @@
 import { Redis } from 'ioredis';
 import pino from 'pino';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { keyIdOf } from '../../src/coordination/key-registry.js';
 import { connectRedis, type SharedRedis } from '../../src/redis/connection.js';
-import { keyIdOf } from '../../src/upstream/key-registry.js';
 import { artistsQuery as artistsOf, bearer } from '../support/client-key-queries.js';
 import { deleteUnder, keysUnder, SHARED_REDIS_URL, uniquePrefix } from '../support/redis.js';
 import { until } from '../support/replicas.js';

@@ -8,9 +8,9 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { keyIdOf } from '../../src/coordination/key-registry.js';
+import { BudgetFile } from '../../src/economy/budget-file.js';
 import { utcDay } from '../../src/time.js';
-import { BudgetFile } from '../../src/upstream/budget-file.js';
-import { keyIdOf } from '../../src/upstream/key-registry.js';
 import { artistsQuery as artistsOf, bearer } from '../support/client-key-queries.js';
 import { CLIENT_KEY, type Stack, startStack } from '../support/stack.js';
 

@@ -12,14 +12,14 @@ import pino from 'pino';
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import type { CacheEntry } from '../../src/cache/cache.js';
 import { RedisCache, redisCacheKey } from '../../src/cache/redis-cache.js';
-import { connectRedis } from '../../src/redis/connection.js';
 import {
   DEFAULT_CIRCUIT,
   LocalCircuitBreaker,
   SharedCircuitBreaker,
-} from '../../src/upstream/circuit-breaker.js';
-import { RedisBudgetLedger } from '../../src/upstream/redis-budget.js';
-import { RedisPopularity } from '../../src/upstream/redis-popularity.js';
+} from '../../src/coordination/circuit-breaker.js';
+import { RedisBudgetLedger } from '../../src/economy/redis-ledger.js';
+import { RedisPopularity } from '../../src/economy/redis-popularity.js';
+import { connectRedis } from '../../src/redis/connection.js';
 import { freePort, startOwnRedis, uniquePrefix } from '../support/redis.js';
 import { startStack } from '../support/stack.js';
 

@@ -8,8 +8,8 @@
  */
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { RedisBudgetLedger } from '../../src/upstream/redis-budget.js';
-import { RedisFlightLocks } from '../../src/upstream/redis-flight-locks.js';
+import { RedisFlightLocks } from '../../src/coordination/redis-flight-locks.js';
+import { RedisBudgetLedger } from '../../src/economy/redis-ledger.js';
 import { freePort, startOwnRedis } from '../support/redis.js';
 
 let own: Awaited<ReturnType<typeof startOwnRedis>>;

@@ -16,9 +16,9 @@
  */
 import type { IncomingMessage } from 'node:http';
 import type { Plugin } from 'graphql-yoga';
+import type { KeyRegistry } from '../../coordination/key-registry.js';
 import type { GatewayContext } from '../../schema/context.js';
 import { clientRateLimited, unauthenticated } from '../../schema/errors.js';
-import type { KeyRegistry } from '../../upstream/key-registry.js';
 import { clientOf } from '../client-identity.js';
 import type { ClientRateLimiter } from './use-client-rate-limit.js';
 

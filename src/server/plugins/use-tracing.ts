@@ -10,7 +10,7 @@
 import { useOpenTelemetry } from '@envelop/opentelemetry';
 import { context, propagation, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import type { Plugin } from 'graphql-yoga';
-import { SERVICE_NAME } from '../../observability/tracing.js';
+import { SERVICE_NAME } from '../../service-name.js';
 
 const headerGetter = {
   get: (headers: Headers, key: string) => headers.get(key) ?? undefined,

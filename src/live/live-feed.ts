@@ -9,8 +9,8 @@ import { createRedisEventTarget } from '@graphql-yoga/redis-event-target';
 import { createPubSub } from 'graphql-yoga';
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
+import type { Generation } from '../freshness/generation.js';
 import type { MilestoneRecord } from '../upstream/records.js';
-import type { Generation } from './generation.js';
 
 type Topics = {
   [topic: string]: [MilestoneRecord] | [Generation];

@@ -10,7 +10,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
-import { redisCacheKey } from '../cache/redis-cache.js';
+import { hashedKey } from '../redis/key-names.js';
 import { redisScript, type ScriptCall } from '../redis/script.js';
 import { type FlightLease, type FlightLocks, NO_LEASE } from './flight-locks.js';
 
@@ -62,5 +62,5 @@ export class RedisFlightLocks implements FlightLocks {
 }
 
 function lockKeyOf(key: string): string {
-  return `lock:${redisCacheKey(key)}`;
+  return `lock:${hashedKey(key, 'cache')}`;
 }

@@ -11,7 +11,8 @@
  */
 import { performance } from 'node:perf_hooks';
 import { nextUtcMidnight, utcDay } from '../time.js';
-import { UpstreamError } from './errors.js';
+import type { UpstreamError } from '../upstream/errors.js';
+import { budgetSpent, keyPaused, type RateLimitKind } from '../upstream/rate-limits.js';
 import type { Ceiling, DaySpending } from './spending-plan.js';
 
 export interface BudgetUsage {
@@ -71,24 +72,6 @@ export interface BudgetLedger {
   resetsAt(): string;
 }
 
-/** The upstream's own wording when a key's day is spent (upstream-api.md, Errors). */
-const DAILY_LIMIT_MESSAGE = /^Daily limit of \d+ requests reached\b/;
-/** Pause after a 429 that is not the daily one and names no Retry-After. */
-export const DEFAULT_PAUSE_MS = 10_000;
-
-export type RateLimitKind =
-  | { readonly kind: 'daily' }
-  | { readonly kind: 'pause'; readonly ms: number };
-
-export function rateLimitKindOf(error: UpstreamError): RateLimitKind {
-  if (DAILY_LIMIT_MESSAGE.test(error.message)) return { kind: 'daily' };
-  const ms =
-    error.retryAfterSeconds === undefined
-      ? DEFAULT_PAUSE_MS
-      : Math.ceil(error.retryAfterSeconds * 1000);
-  return { kind: 'pause', ms: Math.max(1, ms) };
-}
-
 /** Largest number of calls one client may make in a day. */
 export function clientCap(options: BudgetOptions): number {
   return options.clientShare >= 1
@@ -129,34 +112,6 @@ export class LocalStops {
   isStoppedToday(keyId: string): boolean {
     return this.#stoppedDay.get(keyId) === utcDay(this.now());
   }
-}
-
-export function budgetSpent(resetsAt: string): UpstreamError {
-  return new UpstreamError(
-    'RATE_LIMITED',
-    'The daily upstream request budget of this API key is spent',
-    { resetsAt },
-  );
-}
-
-export function keyPaused(ms: number, resetsAt: string): UpstreamError {
-  const seconds = Math.max(1, Math.ceil(ms / 1000));
-  return new UpstreamError(
-    'RATE_LIMITED',
-    `The upstream API asked for a pause; retry in ${seconds} s`,
-    {
-      resetsAt,
-      retryAfterSeconds: seconds,
-    },
-  );
-}
-
-export function clientShareSpent(cap: number, resetsAt: string): UpstreamError {
-  return new UpstreamError(
-    'RATE_LIMITED',
-    `This client has used its share of today's upstream budget (${cap} calls); cached data is still served`,
-    { resetsAt },
-  );
 }
 
 /** Whether today's spending leaves room for a call under `ceiling`. */

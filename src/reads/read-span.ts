@@ -5,7 +5,7 @@
  * tracer hands out non-recording spans.
  */
 import { SpanStatusCode, trace } from '@opentelemetry/api';
-import { SERVICE_NAME } from './tracing.js';
+import { SERVICE_NAME } from '../service-name.js';
 
 export function readSpan<T>(resource: string, read: () => Promise<T>): Promise<T> {
   return trace

@@ -9,14 +9,14 @@
  * Durations come from timers only; Date gives the calendar "seen at" value.
  */
 import type { Logger } from 'pino';
-import type { CachedUpstream, Caller } from '../upstream/cached-upstream.js';
+import type { PollLease } from '../coordination/poll-lease.js';
+import type { GenerationStore, GenerationView } from '../freshness/generation.js';
+import type { CachedUpstream, Caller } from '../reads/cached-upstream.js';
+import { RequestStats } from '../reads/request-stats.js';
 import { endpoints } from '../upstream/endpoints.js';
 import { UpstreamError } from '../upstream/errors.js';
 import type { MilestoneRecord, Page } from '../upstream/records.js';
-import { RequestStats } from '../upstream/request-stats.js';
-import type { GenerationStore, GenerationView } from './generation.js';
 import type { LiveFeed } from './live-feed.js';
-import type { PollLease } from './poll-lease.js';
 
 export interface RefreshPollOptions {
   readonly intervalMs: number;

@@ -6,8 +6,9 @@
  * between them (a client's share of the first touches included); a refusal
  * tells the client when the plan would serve it.
  */
-import { type BudgetLedger, PlanRefusal, type Spender } from './budget.js';
-import { UpstreamError } from './errors.js';
+
+import { UpstreamError } from '../upstream/errors.js';
+import { type BudgetLedger, PlanRefusal, type Spender } from './ledger.js';
 import type { Popularity } from './popularity.js';
 import type { Purpose, SpendingPlan } from './spending-plan.js';
 

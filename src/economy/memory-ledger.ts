@@ -6,22 +6,20 @@
  * (budget-file.ts).
  */
 import { utcDay } from '../time.js';
+import type { UpstreamError } from '../upstream/errors.js';
+import { budgetSpent, clientShareSpent, rateLimitKindOf } from '../upstream/rate-limits.js';
+import { BudgetFile, NotABudgetFile } from './budget-file.js';
 import {
   type BudgetLedger,
   type BudgetOptions,
   type BudgetUsage,
-  budgetSpent,
   clientCap,
-  clientShareSpent,
   LocalStops,
   PlanRefusal,
-  rateLimitKindOf,
   resetsAtOf,
   type Spender,
   withinCeiling,
-} from './budget.js';
-import { BudgetFile, NotABudgetFile } from './budget-file.js';
-import type { UpstreamError } from './errors.js';
+} from './ledger.js';
 import type { DaySpending } from './spending-plan.js';
 
 interface DayCount {

@@ -7,28 +7,28 @@
  */
 import { LRUCache } from 'lru-cache';
 import type { CacheEntry, ResponseCache } from '../cache/cache.js';
+import { type CircuitBreaker, isUpstreamFailure } from '../coordination/circuit-breaker.js';
+import { awaitPeer, type FlightLocks } from '../coordination/flight-locks.js';
+import { KeyProofs } from '../coordination/key-proofs.js';
+import type { KeyRegistry } from '../coordination/key-registry.js';
+import type { Allocator } from '../economy/allocator.js';
+import type { BudgetLedger, Spender } from '../economy/ledger.js';
+import type { Popularity } from '../economy/popularity.js';
+import type { Purpose } from '../economy/spending-plan.js';
 import {
   type GenerationView,
   generationsBehind,
   isCurrentGeneration,
 } from '../freshness/generation.js';
-import { SILENT_OBSERVER, type UpstreamObserver } from '../observability/upstream-observer.js';
-import type { Allocator } from './allocator.js';
-import type { BudgetLedger, Spender } from './budget.js';
-import { type CircuitBreaker, isUpstreamFailure } from './circuit-breaker.js';
-import type { SendGate, UpstreamClient } from './client.js';
-import type { UpstreamRequest } from './endpoints.js';
-import { UpstreamError, upstreamTimedOut } from './errors.js';
-import { awaitPeer, type FlightLocks } from './flight-locks.js';
-import { KeyProofs } from './key-proofs.js';
-import type { KeyRegistry } from './key-registry.js';
-import type { Popularity } from './popularity.js';
-import { ShapeError } from './readers.js';
-import { ReadNotes } from './reading.js';
+import type { SendGate, UpstreamClient } from '../upstream/client.js';
+import type { UpstreamRequest } from '../upstream/endpoints.js';
+import { UpstreamError, upstreamTimedOut } from '../upstream/errors.js';
+import { SILENT_OBSERVER, type UpstreamObserver } from '../upstream/observer.js';
+import { ShapeError } from '../upstream/readers.js';
+import { ReadNotes } from '../upstream/reading.js';
+import { type RetryPolicy, withRetries } from '../upstream/retry.js';
+import type { UpstreamNotices } from '../upstream/upstream-notices.js';
 import { RequestStats } from './request-stats.js';
-import { type RetryPolicy, withRetries } from './retry.js';
-import type { Purpose } from './spending-plan.js';
-import type { UpstreamNotices } from './upstream-notices.js';
 
 /** Who is asking: the key the upstream call is made with, and whether it is the gateway's own. */
 export interface Caller {

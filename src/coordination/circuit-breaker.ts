@@ -14,7 +14,7 @@
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import { joined } from '../redis/batched.js';
-import { UpstreamError } from './errors.js';
+import { UpstreamError } from '../upstream/errors.js';
 
 export type CircuitState = 'closed' | 'open' | 'half-open';
 

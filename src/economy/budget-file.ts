@@ -26,7 +26,7 @@ import {
   writeSync,
 } from 'node:fs';
 import { dirname } from 'node:path';
-import { ConfigError } from '../config.js';
+import { ConfigError } from '../config-error.js';
 
 const FORMAT = 'music-stats-budget 1';
 const HEADER = new RegExp(`^${FORMAT} (\\d+) (\\d+) ([0-9a-f]{40})$`);

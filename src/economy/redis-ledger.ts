@@ -14,21 +14,23 @@ import { LRUCache } from 'lru-cache';
 import { joinedByKey } from '../redis/batched.js';
 import { redisScript, type ScriptCall } from '../redis/script.js';
 import { msUntilEndOfDay, utcDay } from '../time.js';
+import { UpstreamError } from '../upstream/errors.js';
+import {
+  budgetSpent,
+  clientShareSpent,
+  keyPaused,
+  rateLimitKindOf,
+} from '../upstream/rate-limits.js';
 import {
   type BudgetLedger,
   type BudgetOptions,
   type BudgetUsage,
-  budgetSpent,
   clientCap,
-  clientShareSpent,
-  keyPaused,
   LocalStops,
   PlanRefusal,
-  rateLimitKindOf,
   resetsAtOf,
   type Spender,
-} from './budget.js';
-import { UpstreamError } from './errors.js';
+} from './ledger.js';
 import type { DaySpending } from './spending-plan.js';
 
 /** Kept past midnight UTC so that a replica whose clock lags a little still finds the day it counts in. */

@@ -13,12 +13,12 @@
  */
 import DataLoader from 'dataloader';
 import type { Logger } from 'pino';
-import { readSpan } from '../observability/read-span.js';
-import type { CachedUpstream, Caller } from '../upstream/cached-upstream.js';
 import { clientFacing, upstreamTextForLog } from '../upstream/client-messages.js';
 import type { UpstreamRequest } from '../upstream/endpoints.js';
 import { UpstreamError } from '../upstream/errors.js';
-import type { RequestStats } from '../upstream/request-stats.js';
+import type { CachedUpstream, Caller } from './cached-upstream.js';
+import { readSpan } from './read-span.js';
+import type { RequestStats } from './request-stats.js';
 
 export class RequestLoader {
   readonly #loader: DataLoader<UpstreamRequest<unknown>, unknown, string>;

@@ -1,0 +1,103 @@
+/**
+ * What a gateway is built from (createGateway): the settings config.ts reads
+ * from the environment, in the shapes the parts below it take. Kept here, at
+ * the server layer, so that the server never imports the environment parser.
+ */
+import type { LevelWithSilent } from 'pino';
+import type { CircuitOptions } from '../coordination/circuit-breaker.js';
+import type { UpstreamClientOptions } from '../upstream/client.js';
+import type { UpstreamAssumptions } from '../upstream/endpoints.js';
+import type { ClientRateLimitOptions } from './plugins/use-client-rate-limit.js';
+import type { PersistedOperationsMode } from './plugins/use-persisted-operations.js';
+import type { ShapeLimitOptions } from './plugins/use-shape-limits.js';
+
+export interface GatewayConfig {
+  readonly host: string;
+  readonly port: number;
+  /** A second port serving only `/metrics`; absent: `/metrics` on the gateway port only. */
+  readonly metricsPort: number | undefined;
+  /** Absent: run the embedded simulator and use its key (server-key mode). */
+  readonly upstreamUrl: string | undefined;
+  /** Present: server-key mode. Absent with an upstream URL: pass-through mode. */
+  readonly upstreamApiKey: string | undefined;
+  readonly dailyLimit: number;
+  readonly client: Omit<UpstreamClientOptions, 'baseUrl'>;
+  readonly deadlineMs: number;
+  readonly retries: number;
+  readonly assumptions: UpstreamAssumptions;
+  readonly unknownKeysPerMinute: number;
+  readonly resilience: { readonly circuit: CircuitOptions; readonly staleGraceMs: number };
+  readonly cache: {
+    readonly ttlMs: number;
+    readonly notFoundTtlMs: number;
+    readonly retentionMs: number;
+    readonly maxEntries: number;
+    readonly maxBytes: number;
+    /**
+     * The response cache's own bound (stored answers never share the upstream answers' LRU);
+     * absent: DEFAULT_RESPONSE_CACHE_MAX_BYTES.
+     */
+    readonly responseMaxBytes?: number;
+  };
+  readonly protection: ProtectionOptions;
+  /** Answers compressed for clients that accept it, from `minBytes`; false: never. */
+  readonly compression: false | { readonly minBytes: number };
+  /** How often the deployment polls the upstream for its daily refresh (issue 11). */
+  readonly refreshPollMs: number;
+  /** How the gateway's own key spends its day (issue 15); absent: every call the day allows. */
+  readonly budgetPlan: BudgetPlanConfig | undefined;
+  /** How long in-flight requests get to finish on SIGTERM/SIGINT before their connections are closed. */
+  readonly shutdownTimeoutMs: number;
+  readonly scaleOut: ScaleOutConfig;
+  readonly logLevel: LevelWithSilent;
+  readonly simulator: {
+    readonly artists: number;
+    readonly seed: number;
+    readonly latencyMs: number;
+    readonly roughness: boolean;
+  };
+}
+
+/** Issue 15: the spending plan's settings (src/upstream/spending-plan.ts). */
+export interface BudgetPlanConfig {
+  readonly headShare: number;
+  readonly burst: number;
+}
+
+/** Issue 9: what replicas share, and what a single process keeps on disk. */
+export interface ScaleOutConfig {
+  /** Absent: everything stays in this process (and the budget in `budgetFile`). */
+  readonly redisUrl: string | undefined;
+  readonly redisKeyPrefix: string;
+  /** Used only without Redis. */
+  readonly budgetFile: string;
+  readonly clientBudgetShare: number;
+  /** Whether X-Forwarded-For names the client (RATE_LIMIT_TRUST_PROXY), for its budget share too. */
+  readonly trustProxy: boolean;
+  readonly keyAcceptedTtlMs: number;
+  readonly workers: number;
+}
+
+/** Protections of issue 4 (docs/protection.md); every field has a default. */
+export interface ProtectionOptions {
+  /** Worst-case upstream calls allowed per operation (default 100). */
+  readonly maxUpstreamCost?: number;
+  readonly shape?: ShapeLimitOptions;
+  /** Largest request body accepted (default 64 KiB). */
+  readonly maxRequestBytes?: number;
+  readonly persistedOperations?: {
+    readonly mode?: PersistedOperationsMode;
+    /** Read at start; default `examples/generated/persisted-documents.json`. */
+    readonly manifestPath?: string;
+    /** Given inline instead of read from `manifestPath` (tests). */
+    readonly manifest?: Readonly<Record<string, string>>;
+  };
+  /** Longest `max-age` of cacheable GET answers (default 3600). */
+  readonly httpCacheMaxAgeSeconds?: number;
+  /** Per-client rate limit in server-key mode; absent: none. */
+  readonly rateLimit?: ClientRateLimitOptions;
+  /** Subscriptions one client may hold open at once on this replica (default 10). */
+  readonly subscriptionsPerClient?: number;
+  /** Bytes one subscriber may fall behind before its subscription is ended (default 1 MiB). */
+  readonly subscriberBacklogBytes?: number;
+}
