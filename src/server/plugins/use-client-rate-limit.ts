@@ -10,6 +10,7 @@
  * while Redis is unreachable; in memory otherwise.
  */
 import type { IncomingMessage } from 'node:http';
+import type { GraphQLError } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import type { Redis } from 'ioredis';
 import {
@@ -82,14 +83,27 @@ export function createClientRateLimiter({
   };
 }
 
+/**
+ * Counts one request of `clientId`: its RATE_LIMITED refusal, or null when it may go on. The one
+ * decision for Yoga's requests (the plugin below) and response-cache hits (fast-path.ts).
+ */
+export async function rateLimitRefusal(
+  limiter: ClientRateLimiter,
+  clientId: string,
+): Promise<GraphQLError | null> {
+  const retryAfterSeconds = await limiter.consume(clientId);
+  return retryAfterSeconds === null
+    ? null
+    : clientRateLimited(retryAfterSeconds, limiter.requests, limiter.windowSeconds);
+}
+
 /** The limit as a Yoga plugin: over it, RATE_LIMITED with HTTP 429 before anything else runs. */
 export function useClientRateLimit(limiter: ClientRateLimiter): Plugin {
   return {
     async onParams({ request, context }) {
       const client = clientOf(request, context as { req?: IncomingMessage }, limiter.trustProxy);
-      const retryAfterSeconds = await limiter.consume(client);
-      if (retryAfterSeconds !== null)
-        throw clientRateLimited(retryAfterSeconds, limiter.requests, limiter.windowSeconds);
+      const refusal = await rateLimitRefusal(limiter, client);
+      if (refusal !== null) throw refusal;
     },
   };
 }

@@ -1,7 +1,6 @@
 /**
- * Adds `extensions.cost` to every response, in the spirit of GitHub's and
- * Shopify's rate-limit reports: what this request cost upstream and what is
- * left of the key's day. Stale answers are listed in `extensions.stale`.
+ * Adds `extensions.cost` to every response Yoga answers (answer/cost-extension.ts
+ * writes it, for response-cache hits too). Stale answers are listed in `extensions.stale`.
  * `estimated` is the worst case computed before execution (see
  * `use-upstream-cost-limit.ts`), absent when that plugin is not in use.
  * Records left out of lists are listed in `extensions.warnings`. With
@@ -9,6 +8,7 @@
  */
 import type { Plugin } from 'graphql-yoga';
 import type { GatewayContext } from '../../schema/context.js';
+import { costExtension } from '../answer/cost-extension.js';
 import { onFinalResult } from './on-final-result.js';
 import { estimatedCostOf } from './use-upstream-cost-limit.js';
 
@@ -24,17 +24,15 @@ export function useCostReport(): Plugin<GatewayContext> {
               ...result,
               extensions: {
                 ...result.extensions,
-                cost: {
-                  ...withEstimate(estimatedCostOf(args.contextValue)),
-                  upstreamCalls: stats.upstreamCalls,
-                  cacheHits: stats.cacheHits,
-                  deduplicated: stats.deduplicated,
-                  budget: {
-                    dailyLimit: usage.dailyLimit,
-                    remaining: usage.remaining,
-                    resetsAt: usage.resetsAt,
+                cost: costExtension(
+                  {
+                    estimated: estimatedCostOf(args.contextValue),
+                    upstreamCalls: stats.upstreamCalls,
+                    cacheHits: stats.cacheHits,
+                    deduplicated: stats.deduplicated,
                   },
-                },
+                  usage,
+                ),
                 ...(stats.stale.length > 0 ? { stale: stats.stale } : {}),
                 ...(stats.warnings.length > 0 ? { warnings: stats.warnings } : {}),
               },
@@ -44,6 +42,3 @@ export function useCostReport(): Plugin<GatewayContext> {
     },
   };
 }
-
-const withEstimate = (estimated: number | undefined) =>
-  estimated === undefined ? {} : { estimated };

@@ -1,12 +1,12 @@
 /**
- * One structured log line per HTTP request: method, path, status, duration,
- * and for GraphQL operations their name and upstream cost. Keys never appear,
- * only their hash prefix.
+ * The request log line (answer/request-log.ts) of every request Yoga
+ * answers, with the operation it named and what it cost.
  */
 import { getOperationAST } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import type { Logger } from 'pino';
 import type { GatewayContext } from '../../schema/context.js';
+import { logRequest } from '../answer/request-log.js';
 
 interface Operation {
   readonly name: string | null;
@@ -32,29 +32,26 @@ export function useRequestLog(logger: Logger): Plugin<GatewayContext> {
       }
     },
     onResponse({ request, response }) {
-      const start = started.get(request);
       const operation = operations.get(request);
       const stats = operation?.context.stats;
-      logger.info(
-        {
-          method: request.method,
-          path: new URL(request.url).pathname,
-          status: response.status,
-          durationMs:
-            start === undefined ? undefined : Math.round((performance.now() - start) * 10) / 10,
-          ...(operation !== undefined
-            ? {
-                operation: operation.name,
-                key: operation.context.caller.keyId.slice(0, 8),
+      logRequest(logger, {
+        method: request.method,
+        path: new URL(request.url).pathname,
+        status: response.status,
+        startedAt: started.get(request),
+        ...(operation === undefined
+          ? {}
+          : {
+              operation: {
+                name: operation.name,
+                keyId: operation.context.caller.keyId,
                 upstreamCalls: stats?.upstreamCalls,
                 cacheHits: stats?.cacheHits,
                 deduplicated: stats?.deduplicated,
                 stale: stats?.stale.length,
-              }
-            : {}),
-        },
-        'request',
-      );
+              },
+            }),
+      });
     },
   };
 }

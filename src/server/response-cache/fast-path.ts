@@ -10,11 +10,13 @@
  * and answered from stored bytes; everything else, and every miss, goes to
  * Yoga unchanged (a POST body already read is handed over as `req.body`).
  *
- * What a hit still does, as every answer must: the per-client rate limit,
- * the client key check in pass-through mode (only a key the upstream has
- * accepted is answered from the cache; any other goes to Yoga, which checks
- * it), the cost report (`responseCache: "hit"`, 0 upstream calls, the key's
- * budget), ETag/304 and Cache-Control for GET, and the request log line.
+ * What a hit still does, as every answer must, through the same functions
+ * Yoga's plugins use (answer/, use-client-rate-limit.ts, use-http-caching.ts):
+ * the per-client rate limit, the client key check in pass-through mode (only
+ * a key the upstream has accepted is answered from the cache; any other goes
+ * to Yoga, which checks it), CORS, the cost report (`responseCache: "hit"`,
+ * 0 upstream calls, the estimate its miss made, the key's budget), ETag/304
+ * and Cache-Control for GET, and the request log line.
  */
 import { isUtf8 } from 'node:buffer';
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -25,12 +27,18 @@ import type { ResponseCache } from '../../cache/cache.js';
 import { type KeyRegistry, keyIdOf } from '../../coordination/key-registry.js';
 import type { BudgetLedger, BudgetUsage } from '../../economy/ledger.js';
 import type { Popularity } from '../../economy/popularity.js';
-import { bodyNotUtf8, clientRateLimited } from '../../schema/errors.js';
+import { bodyNotUtf8 } from '../../schema/errors.js';
 import type { UpstreamObserver } from '../../upstream/observer.js';
+import { corsHeaders } from '../answer/cors.js';
+import { costExtension } from '../answer/cost-extension.js';
+import { logRequest } from '../answer/request-log.js';
 import { type AuthMode, bearerKey } from '../caller.js';
 import { clientAddress, clientIdOf } from '../client-identity.js';
 import { acceptsPage, refuse } from '../listener-refusal.js';
-import type { ClientRateLimiter } from '../plugins/use-client-rate-limit.js';
+import {
+  type ClientRateLimiter,
+  rateLimitRefusal as sharedRateLimitRefusal,
+} from '../plugins/use-client-rate-limit.js';
 import { matches, maxAge } from '../plugins/use-http-caching.js';
 import { gzipWithTail } from './gzip-answer.js';
 import type { ResponseCacheSlot } from './recorder.js';
@@ -110,8 +118,7 @@ export function withResponseCache(yoga: NodeHandler, options: ResponseCacheOptio
       req.socket.remoteAddress,
       limiter.trustProxy,
     );
-    const wait = await limiter.consume(clientIdOf(address));
-    return wait === null ? null : clientRateLimited(wait, limiter.requests, limiter.windowSeconds);
+    return sharedRateLimitRefusal(limiter, clientIdOf(address));
   };
   const rateLimited = async (req: IncomingMessage): Promise<boolean> =>
     (await rateLimitRefusal(req)) !== null;
@@ -125,20 +132,16 @@ export function withResponseCache(yoga: NodeHandler, options: ResponseCacheOptio
   ) => {
     const budget = await budgetOf(keyId);
     if (stored.reads !== undefined) options.popularity?.record(stored.reads);
-    const headers: Record<string, string> = { 'content-type': stored.contentType };
-    // Yoga's default CORS, as on a miss: a browser app on another origin (examples/web) reads hits too.
-    const origin = req.headers.origin;
-    if (origin !== undefined) {
-      headers['access-control-allow-origin'] = origin;
-      headers['access-control-allow-credentials'] = 'true';
-      headers.vary = 'Origin';
-    }
+    const headers: Record<string, string> = {
+      'content-type': stored.contentType,
+      ...corsHeaders(req),
+    };
     if (req.method === 'GET' && stored.etag !== null && stored.cacheScope !== null) {
       headers.etag = stored.etag;
       headers['cache-control'] =
         `${stored.cacheScope}, max-age=${maxAge(now(), options.httpCacheMaxAgeSeconds)}`;
       if (stored.vary !== null)
-        headers.vary = headers.vary === undefined ? stored.vary : `${stored.vary}, Origin`;
+        headers.vary = headers.vary === undefined ? stored.vary : `${stored.vary}, ${headers.vary}`;
       if (matches(req.headers['if-none-match'] ?? null, stored.etag)) {
         res.writeHead(304, headers).end();
         log(304);
@@ -147,17 +150,16 @@ export function withResponseCache(yoga: NodeHandler, options: ResponseCacheOptio
     } else {
       headers['cache-control'] = 'no-store';
     }
-    const cost = {
-      upstreamCalls: 0,
-      cacheHits: 0,
-      deduplicated: 0,
-      responseCache: 'hit',
-      budget: {
-        dailyLimit: budget.dailyLimit,
-        remaining: budget.remaining,
-        resetsAt: budget.resetsAt,
+    const cost = costExtension(
+      {
+        estimated: stored.estimated,
+        upstreamCalls: 0,
+        cacheHits: 0,
+        deduplicated: 0,
+        responseCache: 'hit',
       },
-    };
+      budget,
+    );
     const freshness = options.freshness?.();
     const fresh = freshness === undefined ? '' : `,"freshness":${JSON.stringify(freshness)}`;
     // The stored data is written as the bytes it already is; only the extensions are new.
@@ -182,19 +184,21 @@ export function withResponseCache(yoga: NodeHandler, options: ResponseCacheOptio
     log(200);
 
     function log(status: number) {
-      options.logger.info(
-        {
-          method: req.method,
-          path: endpoint,
-          status,
-          durationMs: Math.round((performance.now() - started) * 10) / 10,
-          operation: stored.operationName,
-          key: keyId.slice(0, 8),
+      logRequest(options.logger, {
+        method: req.method,
+        path: endpoint,
+        status,
+        startedAt: started,
+        operation: {
+          name: stored.operationName,
+          keyId,
           upstreamCalls: 0,
+          cacheHits: 0,
+          deduplicated: 0,
+          stale: 0,
           responseCache: 'hit',
         },
-        'request',
-      );
+      });
     }
   };
 

@@ -10,6 +10,7 @@ import type { Plugin } from 'graphql-yoga';
 import type { GatewayContext } from '../../schema/context.js';
 import { encodedData } from '../encoded-data.js';
 import { answerVary, selectsUncacheable } from '../plugins/use-http-caching.js';
+import { estimatedCostOf } from '../plugins/use-upstream-cost-limit.js';
 import { keepDataBytes, type StoredResponse } from './stored-response.js';
 
 /** Filled by the recorder during a miss, read by the fast path once the answer is sent. */
@@ -21,6 +22,7 @@ export interface ResponseCacheSlot {
     operationName: string | null;
     freshUntil: number;
     reads: readonly string[];
+    estimated: number | undefined;
   };
   response?: StoredResponse;
   freshUntil?: number;
@@ -86,6 +88,7 @@ export function useResponseCacheRecorder(): Plugin<
             operationName,
             freshUntil: stats.freshUntil,
             reads: [...stats.reads],
+            estimated: estimatedCostOf(args.contextValue),
           };
           slot.record = record;
           // Yoga writes the answer with this instead of encoding the same data a second time.
@@ -110,6 +113,7 @@ export function useResponseCacheRecorder(): Plugin<
         operationName: record.operationName,
         data: record.data,
         reads: record.reads,
+        ...(record.estimated === undefined ? {} : { estimated: record.estimated }),
         contentType,
         etag: response.headers.get('etag'),
         // A hit adds `Origin` when its own request has one.

@@ -28,6 +28,8 @@ export interface StoredResponse {
   readonly vary: string | null;
   /** `public` or `private`, for GET answers; the max-age is computed when served. */
   readonly cacheScope: string | null;
+  /** The operation's estimated worst-case upstream calls, reported again by each hit. */
+  readonly estimated?: number;
 }
 
 /** The response cache's own lru-cache bound (RESPONSE_CACHE_MAX_BYTES). */

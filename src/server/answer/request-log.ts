@@ -1,0 +1,55 @@
+/**
+ * The one structured log line per HTTP request, for Yoga's answers
+ * (use-request-log.ts) and response-cache hits (fast-path.ts) alike: method,
+ * path, status, duration, and for GraphQL operations their name and upstream
+ * cost. Keys never appear, only their hash prefix.
+ */
+import type { Logger } from 'pino';
+
+export interface RequestLogFields {
+  readonly method: string | undefined;
+  readonly path: string;
+  readonly status: number;
+  /** performance.now() when the request arrived; undefined when not known. */
+  readonly startedAt: number | undefined;
+  /** Set once the request named a GraphQL operation. */
+  readonly operation?: {
+    readonly name: string | null;
+    readonly keyId: string;
+    readonly upstreamCalls: number | undefined;
+    readonly cacheHits: number | undefined;
+    readonly deduplicated: number | undefined;
+    readonly stale: number | undefined;
+    /** Set on an answer from the response cache. */
+    readonly responseCache?: 'hit';
+  };
+}
+
+export function logRequest(logger: Logger, fields: RequestLogFields): void {
+  const { operation } = fields;
+  logger.info(
+    {
+      method: fields.method,
+      path: fields.path,
+      status: fields.status,
+      durationMs:
+        fields.startedAt === undefined
+          ? undefined
+          : Math.round((performance.now() - fields.startedAt) * 10) / 10,
+      ...(operation === undefined
+        ? {}
+        : {
+            operation: operation.name,
+            key: operation.keyId.slice(0, 8),
+            upstreamCalls: operation.upstreamCalls,
+            cacheHits: operation.cacheHits,
+            deduplicated: operation.deduplicated,
+            stale: operation.stale,
+            ...(operation.responseCache === undefined
+              ? {}
+              : { responseCache: operation.responseCache }),
+          }),
+    },
+    'request',
+  );
+}
