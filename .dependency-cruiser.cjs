@@ -3,7 +3,7 @@
  * folder and anything below; never a layer above, and never in a circle.
  * `npm run lint` runs this (depcruise), so an import that points up fails CI.
  *
- *   0 leaves        config-error.ts, time.ts, digest.ts, production-mode.ts
+ *   0 leaves        config-error.ts, error-codes.ts, time.ts, digest.ts, production-mode.ts
  *   1 redis/        connections, scripts, batched reads, key names
  *   2 upstream/     the REST API alone: endpoints, records, readers, client
  *   3 cache/ economy/ coordination/ freshness/   stores, each an interface
@@ -19,7 +19,7 @@
  * entry points (which start it when UPSTREAM_URL is unset).
  */
 const LAYERS = [
-  ['^src/(config-error|time|digest|production-mode)\\.ts$'],
+  ['^src/(config-error|error-codes|time|digest|production-mode)\\.ts$'],
   ['^src/redis/'],
   ['^src/upstream/'],
   ['^src/(cache|economy|coordination|freshness)/'],

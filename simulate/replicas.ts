@@ -15,7 +15,7 @@ import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
 import pino from 'pino';
 import { loadConfig } from '../src/config.js';
-import { RedisPollLease } from '../src/coordination/poll-lease.js';
+import { RedisPollLease } from '../src/coordination/redis-poll-lease.js';
 import { connectRedis } from '../src/redis/connection.js';
 import { createGateway, type Gateway } from '../src/server/gateway.js';
 import { listen, type RunningServer } from '../src/server/http-server.js';

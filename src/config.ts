@@ -5,11 +5,34 @@
 import { z } from 'zod';
 import { ConfigError } from './config-error.js';
 import { DEFAULT_CIRCUIT } from './coordination/circuit-breaker.js';
+import { DEFAULT_KEY_TTLS } from './coordination/key-registry.js';
 import { DEFAULT_HEAD_SHARE, defaultBurst } from './economy/spending-plan.js';
-import { DEFAULT_STALE_GRACE_MS } from './reads/cached-upstream.js';
+import { DEFAULT_STALE_GRACE_MS } from './reads/grace.js';
 import { DEFAULT_COMPRESSION_MIN_BYTES } from './server/compressed-responses.js';
+import { DEFAULT_UNKNOWN_KEYS_PER_MINUTE } from './server/gateway.js';
 import type { GatewayConfig } from './server/gateway-config.js';
+import { DEFAULT_GRACE_MS } from './server/http-server.js';
+import {
+  DEFAULT_RATE_LIMIT_REQUESTS,
+  DEFAULT_RATE_LIMIT_WINDOW_SECONDS,
+} from './server/plugins/use-client-rate-limit.js';
+import { DEFAULT_HTTP_CACHE_MAX_AGE_SECONDS } from './server/plugins/use-http-caching.js';
+import {
+  DEFAULT_MANIFEST_PATH,
+  DEFAULT_PERSISTED_OPERATIONS_MODE,
+} from './server/plugins/use-persisted-operations.js';
+import { DEFAULT_MAX_REQUEST_BYTES } from './server/plugins/use-request-size-limit.js';
+import {
+  DEFAULT_INTROSPECTION,
+  DEFAULT_MAX_ALIASES,
+  DEFAULT_MAX_DEPTH,
+  DEFAULT_MAX_DIRECTIVES,
+  DEFAULT_MAX_TOKENS,
+} from './server/plugins/use-shape-limits.js';
+import { DEFAULT_SUBSCRIPTIONS_PER_CLIENT } from './server/plugins/use-subscription-limit.js';
+import { DEFAULT_MAX_UPSTREAM_COST } from './server/plugins/use-upstream-cost-limit.js';
 import { DEFAULT_RESPONSE_CACHE_MAX_BYTES } from './server/response-cache/stored-response.js';
+import { DEFAULT_CLIENT_BUDGET_SHARE } from './server/stores.js';
 import { DEFAULT_SUBSCRIBER_BACKLOG_BYTES } from './server/subscriber-backlog.js';
 import { DEFAULT_ASSUMPTIONS, MAX_PAGE_SIZE } from './upstream/endpoints.js';
 
@@ -89,7 +112,7 @@ const environment = z.object({
   BUDGET_PLAN: flag(true),
   BUDGET_HEAD_SHARE: fraction(DEFAULT_HEAD_SHARE),
   BUDGET_BURST_CALLS: optionalInteger(1, 1_000_000),
-  PASS_THROUGH_NEW_KEYS_PER_MINUTE: integer(10, 1, 100_000),
+  PASS_THROUGH_NEW_KEYS_PER_MINUTE: integer(DEFAULT_UNKNOWN_KEYS_PER_MINUTE, 1, 100_000),
   CACHE_STALE_GRACE_MS: integer(DEFAULT_STALE_GRACE_MS, 0, 60_000),
   CIRCUIT_FAILURE_THRESHOLD: integer(DEFAULT_CIRCUIT.failureThreshold, 1, 1_000),
   CIRCUIT_OPEN_MS: integer(DEFAULT_CIRCUIT.openMs, 100, 60 * 60 * 1000),
@@ -100,28 +123,24 @@ const environment = z.object({
     1_024,
     64 * 1024 * 1024 * 1024,
   ),
-  MAX_UPSTREAM_COST: integer(100, 0, 1_000_000),
-  GRAPHQL_MAX_DEPTH: integer(10, 1, 1_000),
-  GRAPHQL_MAX_ALIASES: integer(15, 0, 10_000),
-  GRAPHQL_MAX_DIRECTIVES: integer(10, 0, 10_000),
-  GRAPHQL_MAX_TOKENS: integer(2_000, 10, 1_000_000),
-  GRAPHQL_MAX_REQUEST_BYTES: integer(64 * 1024, 256, 100 * 1024 * 1024),
-  GRAPHQL_INTROSPECTION: flag(true),
-  PERSISTED_OPERATIONS: z.enum(['apq', 'allow-list']).default('apq'),
-  PERSISTED_OPERATIONS_MANIFEST: z
-    .string()
-    .trim()
-    .min(1)
-    .default('examples/generated/persisted-documents.json'),
-  HTTP_CACHE_MAX_AGE_SECONDS: integer(60 * 60, 0, DAY_SECONDS),
+  MAX_UPSTREAM_COST: integer(DEFAULT_MAX_UPSTREAM_COST, 0, 1_000_000),
+  GRAPHQL_MAX_DEPTH: integer(DEFAULT_MAX_DEPTH, 1, 1_000),
+  GRAPHQL_MAX_ALIASES: integer(DEFAULT_MAX_ALIASES, 0, 10_000),
+  GRAPHQL_MAX_DIRECTIVES: integer(DEFAULT_MAX_DIRECTIVES, 0, 10_000),
+  GRAPHQL_MAX_TOKENS: integer(DEFAULT_MAX_TOKENS, 10, 1_000_000),
+  GRAPHQL_MAX_REQUEST_BYTES: integer(DEFAULT_MAX_REQUEST_BYTES, 256, 100 * 1024 * 1024),
+  GRAPHQL_INTROSPECTION: flag(DEFAULT_INTROSPECTION),
+  PERSISTED_OPERATIONS: z.enum(['apq', 'allow-list']).default(DEFAULT_PERSISTED_OPERATIONS_MODE),
+  PERSISTED_OPERATIONS_MANIFEST: z.string().trim().min(1).default(DEFAULT_MANIFEST_PATH),
+  HTTP_CACHE_MAX_AGE_SECONDS: integer(DEFAULT_HTTP_CACHE_MAX_AGE_SECONDS, 0, DAY_SECONDS),
   RESPONSE_COMPRESSION: flag(true),
   RESPONSE_COMPRESSION_MIN_BYTES: integer(DEFAULT_COMPRESSION_MIN_BYTES, 0, 1024 * 1024 * 1024),
-  RATE_LIMIT_REQUESTS: integer(120, 0, 1_000_000),
-  RATE_LIMIT_WINDOW_SECONDS: integer(60, 1, DAY_SECONDS),
+  RATE_LIMIT_REQUESTS: integer(DEFAULT_RATE_LIMIT_REQUESTS, 0, 1_000_000),
+  RATE_LIMIT_WINDOW_SECONDS: integer(DEFAULT_RATE_LIMIT_WINDOW_SECONDS, 1, DAY_SECONDS),
   RATE_LIMIT_TRUST_PROXY: flag(false),
-  SUBSCRIPTIONS_PER_CLIENT: integer(10, 1, 10_000),
+  SUBSCRIPTIONS_PER_CLIENT: integer(DEFAULT_SUBSCRIPTIONS_PER_CLIENT, 1, 10_000),
   SUBSCRIBER_BACKLOG_BYTES: integer(DEFAULT_SUBSCRIBER_BACKLOG_BYTES, 1_024, 1024 * 1024 * 1024),
-  SHUTDOWN_TIMEOUT_MS: integer(10_000, 0, 600_000),
+  SHUTDOWN_TIMEOUT_MS: integer(DEFAULT_GRACE_MS, 0, 600_000),
   REDIS_URL: optionalText.pipe(
     z
       .string()
@@ -134,8 +153,8 @@ const environment = z.object({
   ),
   REDIS_KEY_PREFIX: z.string().trim().min(1).max(100).default('music-gateway:'),
   BUDGET_FILE: z.string().trim().min(1).default('.gateway/budget.json'),
-  CLIENT_BUDGET_SHARE: fraction(0.5),
-  KEY_ACCEPTED_TTL_SECONDS: integer(300, 1, DAY_SECONDS),
+  CLIENT_BUDGET_SHARE: fraction(DEFAULT_CLIENT_BUDGET_SHARE),
+  KEY_ACCEPTED_TTL_SECONDS: integer(DEFAULT_KEY_TTLS.acceptedTtlMs / 1000, 1, DAY_SECONDS),
   WORKERS: integer(1, 1, 64),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   SIMULATOR_ARTISTS: integer(300, 1, 20_000),
@@ -145,6 +164,11 @@ const environment = z.object({
 });
 
 export type Environment = z.infer<typeof environment>;
+
+/** Every variable the schema reads (docs/configuration.md has a row for each). */
+export const ENVIRONMENT_VARIABLES = Object.keys(
+  environment.shape,
+) as readonly (keyof Environment)[];
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig {
   const parsed = environment.safeParse(env);

@@ -6,14 +6,10 @@
  * waiting out their deadline. Then one probe call is let through
  * (half-open); its success closes the circuit, its failure opens it again.
  *
- * With Redis the open state is shared: a replica that opens the circuit
- * writes a key with the open time as its TTL, and every replica checks it
- * before a call, so an outage seen by one costs the others nothing.
- * Durations come from performance.now() and Redis TTLs, never the wall clock.
+ * One seam, two breakers side by side: one process's own
+ * (local-circuit-breaker.ts), and that one with an open state every replica
+ * shares through Redis (redis-circuit-breaker.ts).
  */
-import type { Redis } from 'ioredis';
-import type { Logger } from 'pino';
-import { joined } from '../redis/batched.js';
 import { UpstreamError } from '../upstream/errors.js';
 
 export type CircuitState = 'closed' | 'open' | 'half-open';
@@ -56,103 +52,4 @@ export function isUpstreamFailure(error: unknown): boolean {
   )
     return false;
   return error.status === undefined || error.status >= 500;
-}
-
-/** The breaker of one process. */
-export class LocalCircuitBreaker implements CircuitBreaker {
-  #failures = 0;
-  #openUntil = 0;
-  /** When the half-open probe left; a probe that never reports (refused by the budget) is retried after `openMs`. */
-  #probingSince: number | undefined;
-
-  constructor(
-    private readonly options: CircuitOptions,
-    private readonly logger?: Logger,
-  ) {}
-
-  get state(): CircuitState {
-    if (this.#openUntil === 0) return 'closed';
-    return performance.now() < this.#openUntil ? 'open' : 'half-open';
-  }
-
-  async admit(): Promise<void> {
-    const state = this.state;
-    if (state === 'closed') return;
-    const probing =
-      this.#probingSince !== undefined &&
-      performance.now() - this.#probingSince < this.options.openMs;
-    if (state === 'open' || probing) throw circuitOpenError();
-    this.#probingSince = performance.now();
-  }
-
-  succeeded(): void {
-    if (this.#openUntil !== 0)
-      this.logger?.info('upstream circuit closed: the probe call succeeded');
-    this.#failures = 0;
-    this.#openUntil = 0;
-    this.#probingSince = undefined;
-  }
-
-  failed(): void {
-    this.#failures += 1;
-    const probeFailed = this.#probingSince !== undefined;
-    this.#probingSince = undefined;
-    if (probeFailed || this.#failures >= this.options.failureThreshold)
-      this.open(this.options.openMs);
-  }
-
-  /** Opens for `ms` (another replica may have opened it for less than the full time). */
-  open(ms: number): void {
-    const wasClosed = this.#openUntil === 0;
-    this.#openUntil = performance.now() + ms;
-    if (wasClosed) {
-      this.logger?.warn(
-        { failures: this.#failures, openMs: ms },
-        'upstream circuit open: no upstream calls for a while',
-      );
-    }
-  }
-}
-
-const OPEN_KEY = 'circuit:open';
-
-/** The local breaker, plus an open state shared by every replica through Redis. */
-export class SharedCircuitBreaker implements CircuitBreaker {
-  /** Whether another replica opened it, asked once for the calls that leave together. */
-  readonly #openTtl: () => Promise<number>;
-
-  constructor(
-    private readonly local: LocalCircuitBreaker,
-    private readonly redis: Redis,
-    private readonly options: CircuitOptions,
-  ) {
-    this.#openTtl = joined(() => redis.pttl(OPEN_KEY));
-  }
-
-  get state(): CircuitState {
-    return this.local.state;
-  }
-
-  async admit(): Promise<void> {
-    if (this.local.state === 'closed') {
-      // Another replica may have opened it; an unreachable Redis says nothing either way.
-      const ttl = await this.#openTtl().catch(() => -2);
-      if (ttl > 0) this.local.open(ttl);
-    }
-    return this.local.admit();
-  }
-
-  succeeded(): void {
-    const wasOpen = this.local.state !== 'closed';
-    this.local.succeeded();
-    if (wasOpen) this.redis.del(OPEN_KEY).catch(() => undefined);
-  }
-
-  failed(): void {
-    const wasOpen = this.local.state !== 'closed';
-    this.local.failed();
-    if (!wasOpen && (this.local.state as CircuitState) === 'open') {
-      this.redis.set(OPEN_KEY, '1', 'PX', this.options.openMs).catch(() => undefined);
-    }
-  }
 }

@@ -2,7 +2,8 @@
  * Which process fetches a resource that several want at once. Within one
  * process the in-flight map of CachedUpstream already shares the call; across
  * replicas a short lease per resource decides (redis-flight-locks.ts), and
- * the others wait for the answer to appear in the shared cache.
+ * the others wait for the answer to appear in the shared cache. One seam, two
+ * stores side by side: memory-flight-locks.ts for a process alone.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 
@@ -18,20 +19,8 @@ export interface FlightLocks {
   isHeld(key: string): Promise<boolean>;
 }
 
-const NO_LEASE: FlightLease = { release: async () => undefined };
-
-/** One process alone: it always fetches itself. */
-export class LocalFlightLocks implements FlightLocks {
-  async acquire(): Promise<FlightLease> {
-    return NO_LEASE;
-  }
-
-  async isHeld(): Promise<boolean> {
-    return false;
-  }
-}
-
-export { NO_LEASE };
+/** A lease there is nothing to give back for: this process fetches without holding anything shared. */
+export const NO_LEASE: FlightLease = { release: async () => undefined };
 
 /**
  * Waits while another process holds the lease of `key`, looking every

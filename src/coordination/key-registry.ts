@@ -4,10 +4,10 @@
  * Cached answers are shared between keys (the data is public and identical
  * for every key), so a key may read the cache only once the upstream has
  * accepted it; a key the upstream rejected is refused without another call.
- * Keys are remembered by a hash, never in clear. One seam, two stores: this
- * process's memory, or Redis shared by every replica (redis-key-registry.ts).
+ * Keys are remembered by a hash, never in clear. One seam, two stores side by
+ * side: this process's memory (memory-key-registry.ts), or Redis shared by
+ * every replica (redis-key-registry.ts).
  */
-import { LRUCache } from 'lru-cache';
 import { sha256 } from '../digest.js';
 
 export type KeyStatus = 'accepted' | 'rejected' | 'unknown';
@@ -42,42 +42,4 @@ export interface KeyRegistry {
 
 export function keyIdOf(apiKey: string): string {
   return sha256(apiKey).slice(0, 24);
-}
-
-const MAX_KEYS = 10_000;
-
-/**
- * Accepted and rejected keys are kept apart, each bounded: a flood of
- * made-up keys fills only the rejected list and can never evict the
- * acceptance of a real one.
- */
-export class MemoryKeyRegistry implements KeyRegistry {
-  readonly #accepted = new LRUCache<string, true>({ max: MAX_KEYS });
-  readonly #rejected = new LRUCache<string, true>({ max: MAX_KEYS });
-  readonly #known = new LRUCache<string, true>({ max: MAX_KEYS, ttl: KNOWN_KEY_TTL_MS });
-
-  constructor(private readonly ttls: KeyRegistryOptions = DEFAULT_KEY_TTLS) {}
-
-  async status(keyId: string): Promise<KeyStatus> {
-    if (this.#rejected.has(keyId)) return 'rejected';
-    return this.#accepted.has(keyId) ? 'accepted' : 'unknown';
-  }
-
-  async wasAccepted(keyId: string): Promise<boolean> {
-    return this.#known.has(keyId);
-  }
-
-  async markAccepted(keyId: string): Promise<void> {
-    this.#rejected.delete(keyId);
-    this.#known.set(keyId, true);
-    // Not renewed on each success: the TTL bounds how long a revoked key keeps reading the cache.
-    if (!this.#accepted.has(keyId))
-      this.#accepted.set(keyId, true, { ttl: this.ttls.acceptedTtlMs });
-  }
-
-  async markRejected(keyId: string): Promise<void> {
-    this.#accepted.delete(keyId);
-    this.#known.delete(keyId);
-    this.#rejected.set(keyId, true, { ttl: this.ttls.rejectedTtlMs });
-  }
 }

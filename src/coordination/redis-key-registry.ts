@@ -10,8 +10,8 @@ import {
   type KeyRegistryOptions,
   type KeyStatus,
   KNOWN_KEY_TTL_MS,
-  MemoryKeyRegistry,
 } from './key-registry.js';
+import { MemoryKeyRegistry } from './memory-key-registry.js';
 
 export class RedisKeyRegistry implements KeyRegistry {
   readonly #local: MemoryKeyRegistry;

@@ -15,14 +15,6 @@ export interface Generation {
   readonly seenAt: string;
 }
 
-/** What the response cache of issue 12 (and anything else) plugs into. */
-export interface DataGeneration {
-  /** The newest generation this process knows of; undefined before any poll has run anywhere. */
-  current(): Promise<Generation | undefined>;
-  /** Called with each newer generation this process learns of; returns an unsubscribe function. */
-  onChange(listener: (generation: Generation) => void): () => void;
-}
-
 /** The outcome of comparing one poll's page with what was known. */
 export interface Advance {
   readonly generation: Generation;
@@ -44,20 +36,20 @@ export interface GenerationStore {
 /** How many ids are remembered: a page of 100 and room for ids that drop off and come back. */
 export const KNOWN_IDS_LIMIT = 1_000;
 
-/** The local view of the generation, fed by the poll and by other replicas; `current()` for issue 12. */
-export class GenerationView implements DataGeneration {
+/** The local view of the generation, fed by the poll and by other replicas. */
+export class GenerationView {
   #generation: Generation | undefined;
   readonly #listeners = new Set<(generation: Generation) => void>();
 
-  /** The generation now, without waiting (resolvers and the cache read it on every access). */
+  /**
+   * The newest generation this process knows of, without waiting (resolvers and the cache read
+   * it on every access); undefined before any poll has run anywhere.
+   */
   now(): Generation | undefined {
     return this.#generation;
   }
 
-  async current(): Promise<Generation | undefined> {
-    return this.#generation;
-  }
-
+  /** Called with each newer generation this process learns of; returns an unsubscribe function. */
   onChange(listener: (generation: Generation) => void): () => void {
     this.#listeners.add(listener);
     return () => this.#listeners.delete(listener);

@@ -11,7 +11,8 @@
 import type { Logger } from 'pino';
 import type { PollLease } from '../coordination/poll-lease.js';
 import type { GenerationStore, GenerationView } from '../freshness/generation.js';
-import type { CachedUpstream, Caller } from '../reads/cached-upstream.js';
+import type { CachedUpstream } from '../reads/cached-upstream.js';
+import type { Caller } from '../reads/caller.js';
 import { RequestStats } from '../reads/request-stats.js';
 import { endpoints } from '../upstream/endpoints.js';
 import { UpstreamError } from '../upstream/errors.js';

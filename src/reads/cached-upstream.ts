@@ -4,54 +4,47 @@
  * replica through FlightLocks) share one call, the daily budget, retries,
  * and stale-if-error. DataLoaders sit in front of it, one set per GraphQL
  * request.
+ *
+ * A read, in steps: the caller's key (an unknown pass-through key is proven
+ * by one call first); the cache, and what a held entry that is not current
+ * is good for (held-entries.ts); the call, shared (single-flight.ts) and let
+ * out only when the circuit, the request's cap and the day allow it
+ * (send-gate.ts); its answer made into an entry (entries.ts), or its failure
+ * into what the reader gets (failure-triage.ts); and a held entry standing
+ * in for an upstream that fails or is slow (grace.ts).
  */
 import { LRUCache } from 'lru-cache';
 import type { CacheEntry, ResponseCache } from '../cache/cache.js';
-import { type CircuitBreaker, isUpstreamFailure } from '../coordination/circuit-breaker.js';
-import { awaitPeer, type FlightLocks } from '../coordination/flight-locks.js';
-import { KeyProofs } from '../coordination/key-proofs.js';
+import type { CircuitBreaker } from '../coordination/circuit-breaker.js';
+import type { FlightLocks } from '../coordination/flight-locks.js';
+import { KeyProofs, type Proof } from '../coordination/key-proofs.js';
 import type { KeyRegistry } from '../coordination/key-registry.js';
 import type { Allocator } from '../economy/allocator.js';
-import type { BudgetLedger, Spender } from '../economy/ledger.js';
+import type { BudgetLedger } from '../economy/ledger.js';
 import type { Popularity } from '../economy/popularity.js';
 import type { Purpose } from '../economy/spending-plan.js';
-import {
-  type GenerationView,
-  generationsBehind,
-  isCurrentGeneration,
-} from '../freshness/generation.js';
-import type { SendGate, UpstreamClient } from '../upstream/client.js';
+import type { GenerationView } from '../freshness/generation.js';
+import type { UpstreamClient } from '../upstream/client.js';
 import type { UpstreamRequest } from '../upstream/endpoints.js';
 import { UpstreamError, upstreamTimedOut } from '../upstream/errors.js';
 import { SILENT_OBSERVER, type UpstreamObserver } from '../upstream/observer.js';
-import { ShapeError } from '../upstream/readers.js';
-import { ReadNotes } from '../upstream/reading.js';
 import { type RetryPolicy, withRetries } from '../upstream/retry.js';
 import type { UpstreamNotices } from '../upstream/upstream-notices.js';
+import type { Caller } from './caller.js';
+import { type CachePolicy, entryFor, readBody, stampOf, totalKey, unwrap } from './entries.js';
+import { clientKeyRefused, heldAnswers, notFoundOrThrow } from './failure-triage.js';
+import { withinGrace } from './grace.js';
+import {
+  answerHeld,
+  answerStale,
+  heldPolicy,
+  refreshAffordable,
+  servable,
+  standInOf,
+} from './held-entries.js';
 import { RequestStats } from './request-stats.js';
-
-/** Who is asking: the key the upstream call is made with, and whether it is the gateway's own. */
-export interface Caller {
-  readonly apiKey: string;
-  /** A hash of the key: what budgets and logs use. */
-  readonly keyId: string;
-  /** `server`: the gateway's configured key; `client`: a key the client passed through. */
-  readonly mode: 'server' | 'client';
-  /** Hashed identity of the client (server-key mode), for its share of the day's budget. */
-  readonly clientId?: string;
-}
-
-export interface CachePolicy {
-  /** Without a known data generation, how long an answer is served without asking again. */
-  readonly ttlMs: number;
-  readonly notFoundTtlMs: number;
-  /**
-   * How long a paid-for answer is kept at most (memory pressure usually
-   * evicts first). Until then it answers whenever no call is made for it:
-   * the upstream fails, or the plan spends the day elsewhere.
-   */
-  readonly retentionMs: number;
-}
+import { sendGate, toldToCircuit } from './send-gate.js';
+import { SingleFlight } from './single-flight.js';
 
 export interface CachedUpstreamOptions {
   readonly client: UpstreamClient;
@@ -79,20 +72,8 @@ export interface CachedUpstreamOptions {
   readonly popularity?: Popularity;
 }
 
-/**
- * Share of the day's budget kept for reads nothing cached can answer: below
- * it, answers of the previous generation are served on instead of refreshed.
- */
-export const REVALIDATION_RESERVE_SHARE = 0.1;
-
 export class CachedUpstream {
-  readonly #inFlight = new Map<string, Promise<CacheEntry>>();
-  /**
-   * Background refreshes, apart from the reads: one of them gives up when
-   * another replica holds the lease, which a read waiting on it must not
-   * take for its answer (a read makes or awaits the refresh itself).
-   */
-  readonly #refreshing = new Map<string, Promise<CacheEntry>>();
+  readonly #flights: SingleFlight;
   /** The requests this process has read, by key: what a refresh of a popular record re-reads. */
   readonly #known = new LRUCache<string, UpstreamRequest<unknown>>({ max: KNOWN_REQUESTS });
 
@@ -106,6 +87,14 @@ export class CachedUpstream {
       pollMs: PEER_POLL_MS,
       timedOut: () => upstreamTimedOut(),
     });
+    this.#flights = new SingleFlight({
+      locks: options.locks,
+      cache: options.cache,
+      deadlineMs: options.deadlineMs,
+      pollMs: PEER_POLL_MS,
+      observer: this.#observer,
+      servable: (entry) => this.#servable(entry),
+    });
   }
 
   get #observer(): UpstreamObserver {
@@ -114,7 +103,7 @@ export class CachedUpstream {
 
   /** Distinct upstream reads under way now, shared by however many requests wait on them. */
   get inFlight(): number {
-    return this.#inFlight.size + this.#refreshing.size;
+    return this.#flights.size;
   }
 
   /** True when a fresh cached answer says the resource does not exist; never calls the upstream. */
@@ -153,21 +142,10 @@ export class CachedUpstream {
   }
 
   async read<T>(request: UpstreamRequest<T>, caller: Caller, stats: RequestStats): Promise<T> {
-    const { cache, deadlineMs } = this.options;
-    // A client key must be proven good by one real call before it may read what other keys cached:
-    // this read makes that call (`proof`), or waits for the read that does and goes on with its verdict.
-    const verdict =
-      caller.mode === 'client'
-        ? await this.#proofs.verdict(caller.keyId, AbortSignal.timeout(deadlineMs))
-        : 'accepted';
-    if (verdict === 'rejected') {
-      stats.unauthenticated = true;
-      throw new UpstreamError('UNAUTHENTICATED', 'Invalid or revoked API key');
-    }
-    const proof = verdict === 'accepted' ? undefined : verdict;
+    const proof = caller.mode === 'client' ? await this.#proofOf(caller, stats) : undefined;
     this.#known.set(request.key, request);
     stats.reads.add(request.key);
-    const found = proof === undefined ? await cache.get(request.key) : undefined;
+    const found = proof === undefined ? await this.options.cache.get(request.key) : undefined;
     // A record the upstream said it does not have is no view of a record: the plan never ranks it.
     if (found?.outcome !== 'not-found') this.options.popularity?.record([request.key]);
     if (found !== undefined && this.#servable(found)) {
@@ -176,88 +154,73 @@ export class CachedUpstream {
       return unwrap<T>(found, request);
     }
     // A not-found answer is not held: past its TTL or its generation, the record is unknown again.
-    const cached = found?.outcome === 'not-found' ? undefined : found;
-    if (cached !== undefined) {
-      const policy = await this.#heldPolicy(cached, request, caller);
-      if (policy !== 'refresh-first') {
-        this.#answerHeld(cached, stats);
-        if (cached.freshUntil > Date.now()) stats.previousGeneration += 1;
-        if (policy === 'serve-then-refresh' && !(await this.#revalidate(request, caller)))
+    const held = found?.outcome === 'not-found' ? undefined : found;
+    if (held !== undefined) {
+      const use = await heldPolicy(
+        held,
+        request.key,
+        this.#planned(caller),
+        this.options.generation,
+      );
+      if (use !== 'refresh-first') {
+        answerHeld(held, stats);
+        if (use === 'serve-then-refresh' && !(await this.#revalidate(request, caller)))
           stats.revalidationDeferred = true;
-        return unwrap<T>(cached, request);
+        return unwrap<T>(held, request);
       }
     }
 
+    const purpose: Purpose = held === undefined ? 'first-touch' : 'refresh';
     const flight =
       proof === undefined
-        ? this.#sharedFlight(
-            request,
-            caller,
-            stats,
-            cached === undefined ? 'first-touch' : 'refresh',
+        ? this.#flights.join(request, stats, (signal) =>
+            this.#fetchAndStore(request, caller, stats, purpose, signal),
           )
         : // A proof is alone in its key by construction: it shares no flight, and it always ends.
           this.#fetchAndStore(request, caller, stats, 'first-touch').finally(() => proof.done());
+    return this.#answer(request, caller, stats, flight, standInOf(held));
+  }
 
-    const standIn = cached !== undefined && cached.staleUntil > Date.now() ? cached : undefined;
-    const serveStale = (): T => {
-      const entry = standIn as CacheEntry;
-      stats.heldFrom(entry);
-      stats.stale.push({
-        resource: request.resource,
-        path: pathOf(request),
-        ageSeconds: Math.round((Date.now() - entry.storedAt) / 1000),
-      });
-      this.#observer.staleServed(request.resource);
-      return unwrap<T>(entry, request);
-    };
+  /**
+   * A client key must be proven good by one real call before it may read what other keys cached:
+   * this read makes that call (its proof), or waits for the read that does and goes on with its
+   * verdict (undefined: accepted).
+   */
+  async #proofOf(caller: Caller, stats: RequestStats): Promise<Proof | undefined> {
+    const verdict = await this.#proofs.verdict(
+      caller.keyId,
+      AbortSignal.timeout(this.options.deadlineMs),
+    );
+    if (verdict === 'rejected') {
+      stats.unauthenticated = true;
+      throw new UpstreamError('UNAUTHENTICATED', 'Invalid or revoked API key');
+    }
+    return verdict === 'accepted' ? undefined : verdict;
+  }
+
+  /** The call's answer; or, when the call fails or is slow, the held entry that may stand in for it. */
+  async #answer<T>(
+    request: UpstreamRequest<T>,
+    caller: Caller,
+    stats: RequestStats,
+    flight: Promise<CacheEntry>,
+    standIn: CacheEntry | undefined,
+  ): Promise<T> {
     try {
       // A slow upstream does not hold up an answer that a stale entry can give: past the grace,
       // the reader gets the stale entry and the call goes on, refreshing the cache when it lands.
       const entry =
         standIn === undefined ? await flight : await withinGrace(flight, this.options.staleGraceMs);
-      if (entry === undefined) return serveStale();
+      if (entry === undefined)
+        return answerStale<T>(standIn as CacheEntry, request, stats, this.#observer);
       stats.answeredFrom(entry.freshUntil);
       return unwrap<T>(entry, request);
     } catch (error) {
-      if (
-        error instanceof UpstreamError &&
-        error.code === 'UNAUTHENTICATED' &&
-        caller.mode === 'client'
-      ) {
-        stats.unauthenticated = true;
-      }
-      // Any failure that is the upstream's, a garbled 200 included, is answered by a stale entry;
-      // so is a call the day's budget or plan does not make: a record once read is never refused.
-      if (
-        standIn !== undefined &&
-        error instanceof UpstreamError &&
-        (error.isTransient || error.code === 'UPSTREAM_INVALID_RESPONSE')
-      ) {
-        return serveStale();
-      }
+      if (clientKeyRefused(error, caller)) stats.unauthenticated = true;
+      if (standIn !== undefined && heldAnswers(error))
+        return answerStale<T>(standIn, request, stats, this.#observer);
       throw error;
     }
-  }
-
-  /** The call under way for `request` in this process, joined; or a new one, with its lease. */
-  #sharedFlight(
-    request: UpstreamRequest<unknown>,
-    caller: Caller,
-    stats: RequestStats,
-    purpose: Purpose,
-  ): Promise<CacheEntry> {
-    const joined = this.#inFlight.get(request.key);
-    if (joined !== undefined) {
-      stats.deduplicated += 1;
-      this.#observer.singleFlightJoined(request.resource);
-      return joined;
-    }
-    const flight = this.#fetchOnce(request, caller, stats, purpose).finally(() =>
-      this.#inFlight.delete(request.key),
-    );
-    this.#inFlight.set(request.key, flight);
-    return flight;
   }
 
   /**
@@ -295,43 +258,12 @@ export class CachedUpstream {
     const entry = await this.#fetch(request, caller, stats, 'poll');
     return {
       value: unwrap<T>(entry, request),
-      keep: () => this.#store(request, { ...entry, ...this.#stamp() }),
+      keep: () => this.#store(request, { ...entry, ...stampOf(this.options.generation) }),
     };
   }
 
-  /** Fresh by its TTL and read in the current generation (or no generation is known). */
   #servable(entry: CacheEntry): boolean {
-    if (entry.freshUntil <= Date.now()) return false;
-    return isCurrentGeneration(entry.generation, this.options.generation?.now());
-  }
-
-  /**
-   * What a held entry that is not current is good for. Without the plan:
-   * one of an older generation answers at once while it is refreshed in the
-   * background (stale-while-revalidate); one past its TTL is asked for again.
-   * With the plan (allocator.ts), by popularity: the tail is served as it is;
-   * the head is served and refreshed in the background; the records after it
-   * are served as they are while one generation behind and refreshed before
-   * they answer once two behind; past its TTL (no generation tells), a
-   * popular record is asked for again.
-   */
-  async #heldPolicy(
-    cached: CacheEntry,
-    request: UpstreamRequest<unknown>,
-    caller: Caller,
-  ): Promise<'serve' | 'serve-then-refresh' | 'refresh-first'> {
-    const olderGeneration = cached.freshUntil > Date.now();
-    const planned = this.#planned(caller);
-    if (planned === undefined) return olderGeneration ? 'serve-then-refresh' : 'refresh-first';
-    const lag = await planned.allowedLag(request.key);
-    if (lag === Number.POSITIVE_INFINITY) return 'serve';
-    // Never served two generations behind: a popular record is always at most one refresh old.
-    if (
-      !olderGeneration ||
-      generationsBehind(cached.generation, this.options.generation?.now()) >= 2
-    )
-      return 'refresh-first';
-    return lag === 0 ? 'serve-then-refresh' : 'serve';
+    return servable(entry, this.options.generation);
   }
 
   /** The allocator, when the plan applies to this caller: the gateway's own key. */
@@ -339,113 +271,24 @@ export class CachedUpstream {
     return caller.mode === 'server' ? this.options.allocator : undefined;
   }
 
-  /** Answers from a held entry that is not current: its age goes into the report, and nothing reuses it. */
-  #answerHeld(entry: CacheEntry, stats: RequestStats): void {
-    stats.cacheHits += 1;
-    stats.heldFrom(entry);
-    stats.answeredFrom(Date.now());
-  }
-
-  #stamp(): { generation?: number } {
-    const current = this.options.generation?.now();
-    return current === undefined ? {} : { generation: current.id };
-  }
-
   /**
    * One background refresh of an answer from an older generation: once per
-   * process (the in-flight map) and once across replicas (the flight lease;
-   * a replica that does not get it leaves the refresh to the holder). With
-   * the plan, only the head gets here. False when, without the plan, the
-   * budget is low: the previous generation is served on.
+   * process and once across replicas (single-flight.ts). With the plan, only
+   * the head gets here. False when, without the plan, the budget is low: the
+   * previous generation is served on.
    */
   async #revalidate(request: UpstreamRequest<unknown>, caller: Caller): Promise<boolean> {
-    if (this.#refreshing.has(request.key) || this.#inFlight.has(request.key)) return true;
+    if (this.#flights.has(request.key)) return true;
     // The plan has its own share for refreshes; without it, the last part of the day is kept for reads nothing answers.
-    if (this.#planned(caller) === undefined) {
-      const usage = await this.options.budget.usage(caller.keyId);
-      if (usage.remaining <= Math.ceil(usage.dailyLimit * REVALIDATION_RESERVE_SHARE)) return false;
-    }
-    const refresh = (async (): Promise<CacheEntry> => {
-      const lease = await this.options.locks.acquire(request.key);
-      if (lease === undefined) throw new Error('another replica refreshes it');
-      try {
-        const stored = await this.options.cache.get(request.key);
-        if (stored !== undefined && this.#servable(stored)) return stored;
-        return await this.#fetchAndStore(request, caller, new RequestStats(), 'refresh');
-      } finally {
-        await lease.release();
-      }
-    })();
-    const flight = refresh.finally(() => this.#refreshing.delete(request.key));
-    this.#refreshing.set(request.key, flight);
-    // Its failure changes nothing: the cached answer stands, the next read tries again.
-    flight.catch(() => undefined);
+    if (
+      this.#planned(caller) === undefined &&
+      !(await refreshAffordable(this.options.budget, caller.keyId))
+    )
+      return false;
+    this.#flights.refresh(request.key, (signal) =>
+      this.#fetchAndStore(request, caller, new RequestStats(), 'refresh', signal),
+    );
     return true;
-  }
-
-  #readBody(request: UpstreamRequest<unknown>, body: unknown): unknown {
-    const notes = new ReadNotes();
-    try {
-      return request.read(body, notes);
-    } catch (error) {
-      if (!(error instanceof ShapeError)) throw error;
-      throw new UpstreamError(
-        'UPSTREAM_INVALID_RESPONSE',
-        `The upstream API answered the ${request.resource} request with an unreadable body: ${error.message}`,
-        { path: pathOf(request), cause: error },
-      );
-    } finally {
-      this.options.notices.bodyRead(request, notes.notes);
-    }
-  }
-
-  /**
-   * Cross-replica single flight: the process holding the resource's lease
-   * fetches; the others poll the shared cache for its answer. When the lease
-   * ends without an answer (the fetch failed, or its process died and the
-   * lease ran out), the next process to take the lease fetches.
-   */
-  async #fetchOnce(
-    request: UpstreamRequest<unknown>,
-    caller: Caller,
-    stats: RequestStats,
-    purpose: Purpose,
-  ): Promise<CacheEntry> {
-    const { cache, locks, deadlineMs } = this.options;
-    const signal = AbortSignal.timeout(deadlineMs);
-    for (;;) {
-      const lease = await locks.acquire(request.key);
-      if (lease !== undefined) {
-        try {
-          // Another replica may have stored the answer between our cache miss and our lease.
-          const stored = await cache.get(request.key);
-          if (stored !== undefined && this.#servable(stored)) {
-            stats.deduplicated += 1;
-            return stored;
-          }
-          return await this.#fetchAndStore(request, caller, stats, purpose, signal);
-        } finally {
-          await lease.release();
-        }
-      }
-      const entry = await awaitPeer(
-        locks,
-        request.key,
-        async () => {
-          const stored = await cache.get(request.key);
-          return stored !== undefined && this.#servable(stored) ? stored : undefined;
-        },
-        {
-          pollMs: PEER_POLL_MS,
-          signal,
-          timedOut: () => upstreamTimedOut(pathOf(request)),
-        },
-      );
-      if (entry !== undefined) {
-        stats.deduplicated += 1;
-        return entry;
-      }
-    }
   }
 
   async #fetchAndStore(
@@ -488,160 +331,36 @@ export class CachedUpstream {
     purpose: Purpose,
     signal = AbortSignal.timeout(this.options.deadlineMs),
   ): Promise<CacheEntry> {
-    const { client, budget, keys, cachePolicy, retry, deadlineMs, circuit } = this.options;
-    const planned = this.#planned(caller);
+    const { client, budget, keys, cachePolicy, retry, deadlineMs, circuit, notices } = this.options;
     // The generation when the read starts: an answer that was on its way while a newer one was seen may predate it.
-    const stamp = this.#stamp();
-    const gate: SendGate = {
-      async admit() {
-        // An upstream known to be down costs nothing: no call, no budget.
-        await circuit.admit();
-        // The request's own cap first: a call it refuses spends nothing of the day.
-        stats.countCall();
-        const spender: Spender = {
-          keyId: caller.keyId,
-          ...(caller.clientId === undefined ? {} : { clientId: caller.clientId }),
-        };
-        try {
-          await (planned === undefined
-            ? budget.reserve(spender)
-            : planned.reserve(spender, purpose, request.key));
-        } catch (error) {
-          stats.upstreamCalls -= 1;
-          throw error;
-        }
-        // The request goes upstream: whatever else it reads will need connections too.
-        if (stats.upstreamCalls === 1) client.expectCalls(stats.estimatedCalls);
-      },
-      rateLimited: (error) => budget.rateLimited(caller.keyId, error),
-    };
-    const attempt = () =>
-      client.get(request.key, caller.apiKey, signal, gate, request.resource).then(
-        (response) => {
-          circuit.succeeded();
-          return response;
-        },
-        (error: unknown) => {
-          if (isUpstreamFailure(error)) circuit.failed();
-          else if (error instanceof UpstreamError && error.status !== undefined)
-            circuit.succeeded();
-          throw error;
-        },
-      );
-
+    const stamp = stampOf(this.options.generation);
+    const gate = sendGate({
+      circuit,
+      budget,
+      client,
+      planned: this.#planned(caller),
+      caller,
+      stats,
+      purpose,
+      key: request.key,
+    });
+    const attempt = toldToCircuit(circuit, () =>
+      client.get(request.key, caller.apiKey, signal, gate, request.resource),
+    );
     try {
       const response = await withRetries(attempt, retry, performance.now() + deadlineMs, signal);
       if (caller.mode === 'client') await keys.markAccepted(caller.keyId);
-      return entryFor(
-        'value',
-        this.#readBody(request, response.body),
-        response.bytes,
-        cachePolicy.ttlMs,
-      );
+      const value = readBody(request, response.body, notices);
+      return entryFor('value', value, response.bytes, cachePolicy, stamp);
     } catch (error) {
-      if (!(error instanceof UpstreamError)) throw error;
-      switch (error.code) {
-        case 'NOT_FOUND': {
-          if (caller.mode === 'client') await keys.markAccepted(caller.keyId);
-          return entryFor(
-            'not-found',
-            error.message,
-            error.message.length,
-            cachePolicy.notFoundTtlMs,
-          );
-        }
-        case 'BAD_USER_INPUT':
-          if (request.assumption !== undefined)
-            this.options.notices.assumptionContradicted(request, error.message);
-          throw error;
-        case 'UNAUTHENTICATED':
-          if (caller.mode === 'server') {
-            // The gateway's own key failing is an outage for clients, not their mistake.
-            throw new UpstreamError(
-              'UPSTREAM_ERROR',
-              "The upstream API rejected the gateway's API key",
-              {
-                status: error.status,
-                path: error.path,
-              },
-            );
-          }
-          await Promise.all([keys.markRejected(caller.keyId), budget.forget(caller.keyId)]);
-          throw error;
-        case 'RATE_LIMITED':
-          throw new UpstreamError('RATE_LIMITED', error.message, {
-            status: error.status,
-            path: error.path,
-            resetsAt: error.resetsAt ?? budget.resetsAt(),
-            ...(error.retryAfterSeconds === undefined
-              ? {}
-              : { retryAfterSeconds: error.retryAfterSeconds }),
-          });
-        default:
-          throw error;
-      }
-    }
-
-    function entryFor(
-      outcome: CacheEntry['outcome'],
-      value: unknown,
-      bytes: number,
-      ttlMs: number,
-    ): CacheEntry {
-      const now = Date.now();
-      // What was paid for is kept to answer when no call is made; a not-found answer only for its TTL.
-      const keptMs = outcome === 'value' ? Math.max(ttlMs, cachePolicy.retentionMs) : ttlMs;
-      return {
-        outcome,
-        value,
-        bytes,
-        storedAt: now,
-        freshUntil: now + ttlMs,
-        staleUntil: now + keptMs,
-        ...stamp,
-      };
+      const message = await notFoundOrThrow(error, request, caller, this.options);
+      return entryFor('not-found', message, message.length, cachePolicy, stamp);
     }
   }
 }
-
-/** The flight's entry, or undefined when it takes longer than `graceMs` (it goes on; its failure is not lost). */
-function withinGrace(
-  flight: Promise<CacheEntry>,
-  graceMs: number,
-): Promise<CacheEntry | undefined> {
-  let cancel = () => {};
-  const grace = new Promise<undefined>((resolve) => {
-    const timer = setTimeout(() => resolve(undefined), graceMs);
-    cancel = () => clearTimeout(timer);
-  });
-  flight.catch(() => undefined);
-  return Promise.race([flight, grace]).finally(cancel);
-}
-
-/** How long a read waits for a slow upstream before a stale entry answers (CACHE_STALE_GRACE_MS). */
-export const DEFAULT_STALE_GRACE_MS = 1_000;
 
 /** Requests remembered for refreshes of the head: far more than any head, a few MB at most. */
 const KNOWN_REQUESTS = 20_000;
 
-/** How often a process waiting for another replica's fetch looks for its answer. */
+/** How often a process waiting for another replica's fetch (or key proof) looks for its answer. */
 const PEER_POLL_MS = 25;
-
-/** Where a list's length is kept; upstream keys are paths (`/api/...`), so this prefix never collides with one. */
-function totalKey(listKey: string): string {
-  return `list-total ${listKey}`;
-}
-
-function pathOf(request: UpstreamRequest<unknown>): string {
-  return request.key.split('?')[0] ?? request.key;
-}
-
-function unwrap<T>(entry: CacheEntry, request: UpstreamRequest<T>): T {
-  if (entry.outcome === 'not-found') {
-    throw new UpstreamError('NOT_FOUND', String(entry.value), {
-      status: 404,
-      path: pathOf(request),
-    });
-  }
-  return entry.value as T;
-}

@@ -16,7 +16,8 @@ import type { Logger } from 'pino';
 import { clientFacing, upstreamTextForLog } from '../upstream/client-messages.js';
 import type { UpstreamRequest } from '../upstream/endpoints.js';
 import { UpstreamError } from '../upstream/errors.js';
-import type { CachedUpstream, Caller } from './cached-upstream.js';
+import type { CachedUpstream } from './cached-upstream.js';
+import type { Caller } from './caller.js';
 import { readSpan } from './read-span.js';
 import type { RequestStats } from './request-stats.js';
 

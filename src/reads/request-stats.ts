@@ -1,3 +1,5 @@
+import type { ErrorCode } from '../error-codes.js';
+
 /** What one GraphQL request cost upstream: the figures behind `extensions.cost`. */
 export interface StaleRead {
   readonly resource: string;
@@ -20,7 +22,7 @@ export class CallCapReached extends Error {
 
 /** A record the upstream sent unreadable, left out of a list: `path` is the list's, `index` its place upstream. */
 export interface ListWarning {
-  readonly code: 'UPSTREAM_INVALID_RESPONSE';
+  readonly code: Extract<ErrorCode, 'UPSTREAM_INVALID_RESPONSE'>;
   readonly message: string;
   readonly path: readonly (string | number)[];
   readonly index: number;

@@ -2,9 +2,11 @@ import { endpoints } from '../upstream/endpoints.js';
 import { builder } from './builder.js';
 import { type Edge, pagedConnection } from './connections.js';
 import { AlbumSortEnum, AlbumTypeEnum } from './enums.js';
+import { ASSUMED_LIST_SIZES, type FieldReads, READS_NOTHING } from './field-reads.js';
 import { slugArg } from './inputs.js';
 import { AlbumRef, ArtistRef, SongRef, TrackRef } from './object-refs.js';
 import {
+  ALBUM_LEVELS,
   type AlbumShape,
   albumField,
   albumFromSummary,
@@ -15,20 +17,25 @@ import {
 } from './refs.js';
 import { fromRecordRequired, listItems, reportDropped, upstreamList } from './upstream-fields.js';
 
+const albumsReads = { pages: endpoints.albumsPage, connection: 'summary' } satisfies FieldReads;
+
 builder.node(AlbumRef, {
   description: 'An album, single or EP, with its tracks.',
+  extensions: { upstream: ALBUM_LEVELS },
   isTypeOf: (value) => (value as AlbumShape).kind === 'album',
-  id: { resolve: (album) => album.slug },
+  id: { resolve: (album) => album.slug, extensions: { upstream: READS_NOTHING } },
   loadOne: (slug, context) => nodeLoaders.Album(slugArg(slug, 'id'), context),
   fields: (t) => ({
     slug: t.exposeString('slug', { description: 'Stable identifier used in upstream URLs.' }),
     title: t.string({
       description: 'Title of the release.',
+      extensions: { upstream: { needs: 'summary' } },
       resolve: (a, _, c) => albumField(a, 'title', c),
     }),
     artist: t.field({
       type: ArtistRef,
       description: 'The main artist.',
+      extensions: { upstream: { needs: 'summary', knows: 'link' } },
       resolve: async (a, _, c) => {
         const [slug, name] = await Promise.all([
           albumField(a, 'artistSlug', c),
@@ -42,40 +49,47 @@ builder.node(AlbumRef, {
       type: AlbumTypeEnum,
       nullable: true,
       description: 'Album, single or EP.',
+      extensions: { upstream: { needs: 'summary' } },
       resolve: (a, _, c) => albumField(a, 'albumType', c),
     }),
     releaseDate: t.field({
       type: 'Date',
       nullable: true,
       description: 'Release day.',
+      extensions: { upstream: { needs: 'summary' } },
       resolve: (a, _, c) => albumField(a, 'releaseDate', c),
     }),
     isAfrobeats: t.boolean({
       nullable: true,
       description: 'Whether the release is flagged Afrobeats.',
+      extensions: { upstream: { needs: 'summary' } },
       resolve: (a, _, c) => albumField(a, 'isAfrobeats', c),
     }),
     imageUrl: t.field({
       type: 'URL',
       nullable: true,
       description: 'Cover art.',
+      extensions: { upstream: { needs: 'summary' } },
       resolve: (a, _, c) => albumField(a, 'imageUrl', c),
     }),
     trackCount: t.int({
       nullable: true,
       description: 'Number of tracks.',
+      extensions: { upstream: { needs: 'summary' } },
       resolve: (a, _, c) => albumField(a, 'trackCount', c),
     }),
     totalStreams: t.field({
       type: 'SafeInt',
       nullable: true,
       description: 'All-time streams of all tracks.',
+      extensions: { upstream: { needs: 'summary' } },
       resolve: (a, _, c) => albumField(a, 'totalStreams', c),
     }),
     dailyStreams: t.field({
       type: 'SafeInt',
       nullable: true,
       description: 'Streams of all tracks on the latest day.',
+      extensions: { upstream: { needs: 'summary' } },
       resolve: (a, _, c) => albumField(a, 'dailyStreams', c),
     }),
     tracks: t.field({
@@ -83,6 +97,7 @@ builder.node(AlbumRef, {
       nullable: true,
       description:
         'Tracks in order (needs the full album record); null when the upstream lists none.',
+      extensions: { upstream: { needs: 'record', size: ASSUMED_LIST_SIZES.albumTracks } },
       resolve: async (a, _, c, info) => listItems(await albumField(a, 'tracks', c), c, info),
     }),
   }),
@@ -93,11 +108,13 @@ TrackRef.implement({
   fields: (t) => ({
     trackNumber: t.int({
       description: 'Position on the album, from 1.',
+      extensions: { upstream: READS_NOTHING },
       resolve: fromRecordRequired('trackNumber'),
     }),
     song: t.field({
       type: SongRef,
       description: 'The song.',
+      extensions: { upstream: { knows: 'summary' } },
       resolve: (track) => songFromSummary(track.song),
     }),
   }),
@@ -108,6 +125,7 @@ builder.queryFields((t) => ({
     type: AlbumRef,
     nullable: true,
     description: 'An album by slug; null with a NOT_FOUND error when there is none.',
+    extensions: { upstream: { read: endpoints.album, knows: 'record' } },
     args: {
       slug: t.arg.string({
         required: true,
@@ -121,6 +139,7 @@ builder.queryFields((t) => ({
       type: AlbumRef,
       nullable: true,
       description: 'Browse albums, singles and EPs.',
+      extensions: { upstream: albumsReads },
       args: {
         isAfrobeats: t.arg.boolean({
           description: 'Only Afrobeats releases (true) or only others (false).',
@@ -136,7 +155,7 @@ builder.queryFields((t) => ({
         };
         return pagedConnection(
           args,
-          upstreamList(c, (page) => endpoints.albumsPage(page, filter)),
+          upstreamList(c, (page) => albumsReads.pages(page, filter)),
           (album, cursor): Edge<AlbumShape> => ({ cursor, node: albumFromSummary(album) }),
           (dropped) => reportDropped(dropped, c, info),
         );
@@ -148,6 +167,7 @@ builder.queryFields((t) => ({
       fields: (t) => ({
         totalCount: t.int({
           description: 'Number of albums matching the filters (upstream `meta.total`).',
+          extensions: { upstream: READS_NOTHING },
           resolve: (c) => c.totalCount,
         }),
       }),

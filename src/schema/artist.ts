@@ -2,6 +2,7 @@ import { endpoints } from '../upstream/endpoints.js';
 import { builder } from './builder.js';
 import { arrayConnection, type Edge, pagedConnection, windowRequest } from './connections.js';
 import { ArtistSortEnum } from './enums.js';
+import { ASSUMED_LIST_SIZES, type FieldReads, READS_NOTHING } from './field-reads.js';
 import { artistSlugArg, countryArg, letterArg, optionalSearchArg, thresholdArg } from './inputs.js';
 import {
   ArtistChartPositionRef,
@@ -14,6 +15,7 @@ import {
 } from './object-refs.js';
 import { prefetchArtistChildren } from './prefetch.js';
 import {
+  ARTIST_LEVELS,
   type ArtistShape,
   artistField,
   artistFromSummary,
@@ -22,11 +24,28 @@ import {
 } from './refs.js';
 import { listItems, reportDropped, upstreamList } from './upstream-fields.js';
 
+/** The reads of an artist's own fields (beyond its profile), declared on each field and made through it. */
+const songsReads = {
+  bySlug: (slug, c) => endpoints.songsOfArtist(slug, c.assumptions.songsOfArtistLimit),
+  // Refused arguments cost no read (the cold fan-out makes the same check: prefetch.ts).
+  checkArgs: windowRequest,
+  connection: 'summary',
+} satisfies FieldReads;
+const historyReads = { bySlug: endpoints.artistHistory } satisfies FieldReads;
+const milestonesReads = {
+  bySlug: endpoints.timeline,
+  size: ASSUMED_LIST_SIZES.timeline,
+} satisfies FieldReads;
+const streamMilestoneReads = { read: endpoints.artistStreamFact } satisfies FieldReads;
+const listenerMilestoneReads = { read: endpoints.artistListenerFact } satisfies FieldReads;
+const artistsReads = { pages: endpoints.artistsPage, connection: 'summary' } satisfies FieldReads;
+
 builder.node(ArtistRef, {
   description:
     'A recording artist, with streaming totals, awards, chart positions, songs and milestones.',
+  extensions: { upstream: ARTIST_LEVELS },
   isTypeOf: (value) => (value as ArtistShape).kind === 'artist',
-  id: { resolve: (artist) => artist.slug },
+  id: { resolve: (artist) => artist.slug, extensions: { upstream: READS_NOTHING } },
   // Loading the profile proves the artist exists, so node(id:) answers null for unknown slugs.
   loadOne: (slug, context) => nodeLoaders.Artist(artistSlugArg(slug, 'id'), context),
   fields: (t) => ({
@@ -35,52 +54,61 @@ builder.node(ArtistRef, {
     }),
     name: t.string({
       description: 'Display name.',
+      extensions: { upstream: { needs: 'link' } },
       resolve: (a, _, c) => artistField(a, 'name', c),
     }),
     imageUrl: t.field({
       type: 'URL',
       nullable: true,
       description: 'Portrait image.',
+      extensions: { upstream: { needs: 'milestone' } },
       resolve: (a, _, c) => artistField(a, 'imageUrl', c),
     }),
     country: t.string({
       nullable: true,
       description: 'ISO 3166-1 alpha-2 country code (`UK` for the United Kingdom).',
+      extensions: { upstream: { needs: 'summary' } },
       resolve: (a, _, c) => artistField(a, 'country', c),
     }),
     isAfrobeats: t.boolean({
       nullable: true,
       description: 'Whether the artist is flagged Afrobeats; null when the upstream does not say.',
+      extensions: { upstream: { needs: 'milestone' } },
       resolve: (a, _, c) => artistField(a, 'isAfrobeats', c),
     }),
     totalStreams: t.field({
       type: 'SafeInt',
       nullable: true,
       description: 'All-time streams across platforms.',
+      extensions: { upstream: { needs: 'summary' } },
       resolve: (a, _, c) => artistField(a, 'totalStreams', c),
     }),
     dailyStreams: t.field({
       type: 'SafeInt',
       nullable: true,
       description: 'Streams on the latest day.',
+      extensions: { upstream: { needs: 'summary' } },
       resolve: (a, _, c) => artistField(a, 'dailyStreams', c),
     }),
     monthlyListeners: t.field({
       type: 'SafeInt',
       nullable: true,
       description: 'Listeners over the last 28 days.',
+      extensions: { upstream: { needs: 'summary' } },
       resolve: (a, _, c) => artistField(a, 'monthlyListeners', c),
     }),
     followers: t.field({
       type: 'SafeInt',
       nullable: true,
       description: 'Followers across platforms (needs the full profile).',
+      extensions: { upstream: { needs: 'record' } },
       resolve: (a, _, c) => artistField(a, 'followers', c),
     }),
     awards: t.field({
       type: [AwardRef],
       nullable: true,
       description: 'Awards won and nominations; null when the profile lists none.',
+      extensions: { upstream: { needs: 'record' } },
       resolve: async (a, _, c, info) => listItems(await artistField(a, 'awards', c), c, info),
     }),
     chartPositions: t.field({
@@ -88,6 +116,7 @@ builder.node(ArtistRef, {
       nullable: true,
       description:
         "The artist's current positions on the weekly charts; null when the profile lists none.",
+      extensions: { upstream: { needs: 'record', size: ASSUMED_LIST_SIZES.charts } },
       resolve: async (a, _, c, info) =>
         listItems(await artistField(a, 'charts', c), c, info)?.map((record) => ({
           chart: { name: record.chartName, territory: record.chartTerritory },
@@ -98,6 +127,9 @@ builder.node(ArtistRef, {
       type: [SongRef],
       nullable: true,
       description: 'Up to 10 most-streamed songs, most first; null when the profile lists none.',
+      extensions: {
+        upstream: { needs: 'record', size: ASSUMED_LIST_SIZES.topSongs, knows: 'summary' },
+      },
       resolve: async (a, _, c, info) =>
         listItems(await artistField(a, 'topSongs', c), c, info)?.map(songFromSummary) ?? null,
     }),
@@ -106,12 +138,10 @@ builder.node(ArtistRef, {
         type: SongRef,
         nullable: true,
         description: 'All songs of the artist, most-streamed first.',
+        extensions: { upstream: songsReads },
         resolve: async (a, args, c, info) => {
-          // Refused arguments cost no read (the cold fan-out makes the same check: prefetch.ts).
-          const window = windowRequest(args);
-          const songs = await c.loader.load(
-            endpoints.songsOfArtist(a.slug, c.assumptions.songsOfArtistLimit),
-          );
+          const window = songsReads.checkArgs(args);
+          const songs = await c.loader.load(songsReads.bySlug(a.slug, c));
           return arrayConnection(window, listItems(songs, c, info)?.map(songFromSummary) ?? []);
         },
       },
@@ -121,6 +151,7 @@ builder.node(ArtistRef, {
         fields: (t) => ({
           totalCount: t.int({
             description: 'Number of songs in the whole list.',
+            extensions: { upstream: READS_NOTHING },
             resolve: (c) => c.totalCount,
           }),
         }),
@@ -131,16 +162,18 @@ builder.node(ArtistRef, {
       type: [StreamSnapshotRef],
       nullable: true,
       description: 'Daily snapshots of the last 90 days, oldest first.',
+      extensions: { upstream: historyReads },
       resolve: async (a, _, c, info) =>
-        listItems(await c.loader.load(endpoints.artistHistory(a.slug)), c, info),
+        listItems(await c.loader.load(historyReads.bySlug(a.slug)), c, info),
     }),
     milestones: t.field({
       type: [MilestoneRef],
       nullable: true,
       description:
         "The artist's milestone timeline (artist and song thresholds crossed), oldest first.",
+      extensions: { upstream: milestonesReads },
       resolve: async (a, _, c, info) =>
-        listItems(await c.loader.load(endpoints.timeline(a.slug)), c, info),
+        listItems(await c.loader.load(milestonesReads.bySlug(a.slug)), c, info),
     }),
     streamMilestone: t.field({
       type: MilestoneFactRef,
@@ -153,8 +186,9 @@ builder.node(ArtistRef, {
           description: 'A stream count, e.g. 1000000000.',
         }),
       },
+      extensions: { upstream: streamMilestoneReads },
       resolve: (a, args, c) =>
-        c.loader.load(endpoints.artistStreamFact(a.slug, thresholdArg(args.threshold))),
+        c.loader.load(streamMilestoneReads.read(a.slug, thresholdArg(args.threshold))),
     }),
     listenerMilestone: t.field({
       type: MilestoneFactRef,
@@ -167,8 +201,9 @@ builder.node(ArtistRef, {
           description: 'A listener count, e.g. 10000000.',
         }),
       },
+      extensions: { upstream: listenerMilestoneReads },
       resolve: (a, args, c) =>
-        c.loader.load(endpoints.artistListenerFact(a.slug, thresholdArg(args.threshold))),
+        c.loader.load(listenerMilestoneReads.read(a.slug, thresholdArg(args.threshold))),
     }),
   }),
 });
@@ -179,6 +214,8 @@ builder.queryFields((t) => ({
     nullable: true,
     description: 'An artist by slug; null with a NOT_FOUND error when there is none.',
     args: { slug: t.arg.string({ required: true, description: 'Artist slug, e.g. `burna-boy`.' }) },
+    // The profile (nodeLoaders.Artist); the selected children's reads start with it (prefetch.ts).
+    extensions: { upstream: { read: endpoints.artist, knows: 'record' } },
     resolve: async (_, args, c, info) => {
       const slug = artistSlugArg(args.slug);
       // The children's reads start with the profile's: one upstream round trip for a whole page.
@@ -194,6 +231,7 @@ builder.queryFields((t) => ({
       type: ArtistRef,
       nullable: true,
       description: 'Browse artists, sorted by total streams unless `sortBy` says otherwise.',
+      extensions: { upstream: artistsReads },
       args: {
         letter: t.arg.string({ description: 'Only artists whose name starts with this letter.' }),
         country: t.arg.string({
@@ -215,7 +253,7 @@ builder.queryFields((t) => ({
         };
         return pagedConnection(
           args,
-          upstreamList(c, (page) => endpoints.artistsPage(page, filter)),
+          upstreamList(c, (page) => artistsReads.pages(page, filter)),
           (artist, cursor): Edge<ArtistShape> => ({ cursor, node: artistFromSummary(artist) }),
           (dropped) => reportDropped(dropped, c, info),
         );
@@ -227,6 +265,7 @@ builder.queryFields((t) => ({
       fields: (t) => ({
         totalCount: t.int({
           description: 'Number of artists matching the filters (upstream `meta.total`).',
+          extensions: { upstream: READS_NOTHING },
           resolve: (c) => c.totalCount,
         }),
       }),

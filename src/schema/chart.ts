@@ -2,6 +2,13 @@ import { endpoints, MAX_CHART_SIZE } from '../upstream/endpoints.js';
 import { builder } from './builder.js';
 import type { GatewayContext } from './context.js';
 import { ChartTrendEnum } from './enums.js';
+import {
+  ASSUMED_LIST_SIZES,
+  clamp,
+  type FieldReads,
+  type ObjectReads,
+  READS_NOTHING,
+} from './field-reads.js';
 import { limitArg, slugArg, territoryArg } from './inputs.js';
 import {
   ArtistChartPositionRef,
@@ -20,6 +27,26 @@ import {
   upstreamField,
 } from './upstream-fields.js';
 
+/**
+ * A chart from an artist's positions holds no week nor entry count: the chart
+ * list has them, read once per request whoever needs it.
+ */
+const CHART_SUMMARY_LEVELS: ObjectReads = {
+  levels: [
+    { holds: 'position' },
+    { holds: 'listed', loadedBy: endpoints.charts, oncePerRequest: true },
+  ],
+};
+const chartsReads = {
+  read: endpoints.charts,
+  size: ASSUMED_LIST_SIZES.charts,
+  knows: 'listed',
+} satisfies FieldReads;
+const chartReads = {
+  read: endpoints.chart,
+  childLists: (args) => ({ entries: clamp(args.limit, MAX_CHART_SIZE, MAX_CHART_SIZE) }),
+} satisfies FieldReads;
+
 /** latestWeek and totalEntries come from the chart list, read only when one of them is selected. */
 async function chartListing<K extends 'latestWeek' | 'totalEntries'>(
   chart: ChartSummaryShape,
@@ -28,7 +55,7 @@ async function chartListing<K extends 'latestWeek' | 'totalEntries'>(
 ): Promise<number | string | null> {
   const known = chart[field];
   if (known !== undefined) return known;
-  const { items: charts } = await context.loader.load(endpoints.charts());
+  const { items: charts } = await context.loader.load(chartsReads.read());
   const listed = charts.find(
     (c) => c.chartName === chart.name && c.chartTerritory === chart.territory,
   );
@@ -37,6 +64,7 @@ async function chartListing<K extends 'latestWeek' | 'totalEntries'>(
 
 ChartSummaryRef.implement({
   description: 'A weekly chart that the upstream publishes.',
+  extensions: { upstream: CHART_SUMMARY_LEVELS },
   fields: (t) => ({
     name: t.exposeString('name', {
       description: 'Chart identifier, e.g. `official_afrobeats_chart`.',
@@ -46,11 +74,13 @@ ChartSummaryRef.implement({
       type: 'Date',
       nullable: true,
       description: 'Week of the latest edition.',
+      extensions: { upstream: { needs: 'listed' } },
       resolve: async (chart, _, c) => (await chartListing(chart, 'latestWeek', c)) as string | null,
     }),
     totalEntries: t.int({
       nullable: true,
       description: 'Number of entries in the latest edition.',
+      extensions: { upstream: { needs: 'listed' } },
       resolve: async (chart, _, c) =>
         (await chartListing(chart, 'totalEntries', c)) as number | null,
     }),
@@ -60,25 +90,34 @@ ChartSummaryRef.implement({
 ArtistChartPositionRef.implement({
   description: "An artist's current place on one chart.",
   fields: (t) => ({
-    chart: t.field({ type: ChartSummaryRef, description: 'The chart.', resolve: (p) => p.chart }),
+    chart: t.field({
+      type: ChartSummaryRef,
+      description: 'The chart.',
+      extensions: { upstream: { knows: 'position' } },
+      resolve: (p) => p.chart,
+    }),
     week: t.field({
       type: 'Date',
       nullable: true,
       description: 'Week of the chart edition.',
+      extensions: { upstream: READS_NOTHING },
       resolve: (p) => upstreamField(p.record, 'chartWeek'),
     }),
     position: t.int({
       description: 'Current position, from 1.',
+      extensions: { upstream: READS_NOTHING },
       resolve: (p) => requiredField(p.record, 'position'),
     }),
     peakPosition: t.int({
       nullable: true,
       description: 'Best position reached.',
+      extensions: { upstream: READS_NOTHING },
       resolve: (p) => upstreamField(p.record, 'peakPosition'),
     }),
     weeksOnChart: t.int({
       nullable: true,
       description: 'Weeks spent on the chart.',
+      extensions: { upstream: READS_NOTHING },
       resolve: (p) => upstreamField(p.record, 'weeksOnChart'),
     }),
   }),
@@ -92,12 +131,15 @@ ChartRef.implement({
     week: t.expose('chartWeek', { type: 'Date', description: 'Week of this edition.' }),
     totalEntries: t.int({
       description: 'Entries in the whole chart, whatever `limit` was.',
+      extensions: { upstream: READS_NOTHING },
       resolve: fromRecordRequired('total'),
     }),
     entries: t.field({
       type: [ChartEntryRef],
       description:
         'Entries by position; entries the upstream sent unreadable are left out and listed in `extensions.warnings`.',
+      // As many as `chart(limit:)` asked for (its `childLists`).
+      extensions: { upstream: READS_NOTHING },
       resolve: (chart, _, c, info) => listItems(chart.entries, c, info) ?? [],
     }),
   }),
@@ -108,36 +150,44 @@ ChartEntryRef.implement({
   fields: (t) => ({
     position: t.int({
       description: 'Position this week, from 1.',
+      extensions: { upstream: READS_NOTHING },
       resolve: fromRecordRequired('position'),
     }),
     songTitle: t.string({
       description: 'Title as the chart prints it.',
+      extensions: { upstream: READS_NOTHING },
       resolve: fromRecordRequired('songTitle'),
     }),
     artistName: t.string({
       description: 'Artist as the chart prints it.',
+      extensions: { upstream: READS_NOTHING },
       resolve: fromRecordRequired('artistName'),
     }),
     peakPosition: t.int({
       description: 'Best position reached.',
+      extensions: { upstream: READS_NOTHING },
       resolve: fromRecordRequired('peakPosition'),
     }),
     weeksOnChart: t.int({
       description: 'Weeks spent on the chart.',
+      extensions: { upstream: READS_NOTHING },
       resolve: fromRecordRequired('weeksOnChart'),
     }),
     trend: t.field({
       type: ChartTrendEnum,
       description: "Movement since last week's chart.",
+      extensions: { upstream: READS_NOTHING },
       resolve: fromRecordRequired('trend'),
     }),
     delta: t.int({
       description: 'Places gained since last week (negative when down).',
+      extensions: { upstream: READS_NOTHING },
       resolve: fromRecordRequired('delta'),
     }),
     previousPosition: t.int({
       nullable: true,
       description: 'Position last week; null for a NEW entry.',
+      extensions: { upstream: READS_NOTHING },
       resolve: fromRecord('prevRank'),
     }),
     song: t.field({
@@ -145,6 +195,8 @@ ChartEntryRef.implement({
       nullable: true,
       description:
         'The song, found by title and artist name (one search per entry, only when selected); null when no song matches.',
+      // The search `findSong` makes.
+      extensions: { upstream: { read: endpoints.searchSongs, knows: 'summary' } },
       resolve: async (entry, _, c) => {
         const lookup = {
           title: requiredField(entry, 'songTitle'),
@@ -163,8 +215,9 @@ builder.queryFields((t) => ({
     type: [ChartSummaryRef],
     nullable: true,
     description: 'Every chart the upstream publishes, with its latest week.',
+    extensions: { upstream: chartsReads },
     resolve: async (_, __, c, info) =>
-      listItems(await c.loader.load(endpoints.charts()), c, info)?.map((chart) => ({
+      listItems(await c.loader.load(chartsReads.read()), c, info)?.map((chart) => ({
         name: chart.chartName,
         territory: chart.chartTerritory,
         latestWeek: upstreamField(chart, 'latestWeek'),
@@ -176,6 +229,7 @@ builder.queryFields((t) => ({
     nullable: true,
     description:
       'The latest edition of a chart; null with a NOT_FOUND error when there is no such chart.',
+    extensions: { upstream: chartReads },
     args: {
       name: t.arg.string({
         required: true,
@@ -187,7 +241,7 @@ builder.queryFields((t) => ({
     resolve: async (_, args, c) => {
       const limit = limitArg(args.limit, MAX_CHART_SIZE, MAX_CHART_SIZE);
       const chart = await c.loader.load(
-        endpoints.chart(slugArg(args.name, 'name'), territoryArg(args.territory)),
+        chartReads.read(slugArg(args.name, 'name'), territoryArg(args.territory)),
       );
       return {
         ...chart,

@@ -1,7 +1,7 @@
 import type { BudgetLedger } from '../economy/ledger.js';
 import type { GenerationView } from '../freshness/generation.js';
 import type { LiveFeed } from '../live/live-feed.js';
-import type { Caller } from '../reads/cached-upstream.js';
+import type { Caller } from '../reads/caller.js';
 import type { RequestLoader } from '../reads/request-loader.js';
 import type { RequestStats } from '../reads/request-stats.js';
 import type { UpstreamAssumptions } from '../upstream/endpoints.js';

@@ -6,31 +6,25 @@
  */
 import { PothosValidationError } from '@pothos/core';
 import { GraphQLError } from 'graphql';
+import type { ErrorCode } from '../error-codes.js';
 import { CallCapReached } from '../reads/request-stats.js';
 import { UpstreamError } from '../upstream/errors.js';
 
-export type ErrorCode =
-  | 'BAD_USER_INPUT'
-  | 'NOT_FOUND'
-  | 'UNAUTHENTICATED'
-  | 'RATE_LIMITED'
-  | 'QUERY_TOO_COSTLY'
-  | 'PERSISTED_QUERY_NOT_FOUND'
-  | 'PERSISTED_QUERY_ONLY'
-  | 'PERSISTED_QUERY_HASH_MISMATCH'
-  | 'PAYLOAD_TOO_LARGE'
-  | 'BAD_REQUEST'
-  | 'OPERATION_NOT_SUPPORTED'
-  | 'QUERY_TOO_COMPLEX'
-  | 'UPSTREAM_ERROR'
-  | 'UPSTREAM_INVALID_RESPONSE'
-  | 'INTERNAL_SERVER_ERROR';
+/** An error's extensions as the gateway writes them: its code first, then what goes with it. */
+type CodedExtensions = { readonly code: ErrorCode } & Record<string, unknown>;
+
+/** A GraphQL error with one of the gateway's codes (src/error-codes.ts). */
+function coded(
+  message: string,
+  code: ErrorCode,
+  extensions: Record<string, unknown> = {},
+): GraphQLError {
+  return new GraphQLError(message, { extensions: { code, ...extensions } });
+}
 
 /** An argument the gateway refuses before any upstream call. */
 export function badUserInput(message: string, argumentName?: string): GraphQLError {
-  return new GraphQLError(message, {
-    extensions: { code: 'BAD_USER_INPUT', ...(argumentName ? { argumentName } : {}) },
-  });
+  return coded(message, 'BAD_USER_INPUT', argumentName ? { argumentName } : {});
 }
 
 /**
@@ -38,18 +32,13 @@ export function badUserInput(message: string, argumentName?: string): GraphQLErr
  * `application/graphql-response+json`, as for variables that cannot be coerced.
  */
 export function badUserInputBeforeExecution(message: string, argumentName: string): GraphQLError {
-  return new GraphQLError(message, {
-    extensions: { code: 'BAD_USER_INPUT', argumentName, http: { spec: true, status: 400 } },
-  });
+  return coded(message, 'BAD_USER_INPUT', { argumentName, http: { spec: true, status: 400 } });
 }
 
 /** The whole request fails with HTTP 401: no data is served to an unknown key. */
 export function unauthenticated(message: string): GraphQLError {
-  return new GraphQLError(message, {
-    extensions: {
-      code: 'UNAUTHENTICATED',
-      http: { status: 401, headers: { 'WWW-Authenticate': 'Bearer' } },
-    },
+  return coded(message, 'UNAUTHENTICATED', {
+    http: { status: 401, headers: { 'WWW-Authenticate': 'Bearer' } },
   });
 }
 
@@ -59,98 +48,88 @@ export function unauthenticated(message: string): GraphQLError {
  * GraphQL-over-HTTP spec asks for a request that is refused before execution.
  */
 export function queryTooCostly(estimated: number, maximum: number): GraphQLError {
-  return new GraphQLError(
+  return coded(
     `This operation could cost up to ${estimated} upstream calls; the maximum is ${maximum}. ` +
       'Ask for fewer items (first/limit) or fewer nested fields, or split the operation.',
-    {
-      extensions: {
-        code: 'QUERY_TOO_COSTLY',
-        estimated,
-        maximum,
-        http: { spec: true, status: 400 },
-      },
-    },
+    'QUERY_TOO_COSTLY',
+    { estimated, maximum, http: { spec: true, status: 400 } },
   );
 }
 
 /** A shape limit (depth, aliases, directives, tokens) refused the document; reported as a validation error. */
 export function queryTooComplex(message: string): GraphQLError {
-  return new GraphQLError(message.replace(/^Syntax Error: /, ''), {
-    extensions: { code: 'QUERY_TOO_COMPLEX', http: { spec: true, status: 400 } },
+  return coded(message.replace(/^Syntax Error: /, ''), 'QUERY_TOO_COMPLEX', {
+    http: { spec: true, status: 400 },
   });
 }
 
-/** This client sent too many requests in the current window (server-key mode); other clients are unaffected. */
 /** The gateway's error shape, for answers written before Yoga sees the request. */
-export function errorBody(message: string, code: string): string {
+export function errorBody(message: string, code: ErrorCode): string {
   return JSON.stringify({ errors: [{ message, extensions: { code } }] });
 }
 
+/** This client sent too many requests in the current window (server-key mode); other clients are unaffected. */
 export function clientRateLimited(
   retryAfterSeconds: number,
   limit: number,
   windowSeconds: number,
   what = 'requests',
 ): GraphQLError {
-  return new GraphQLError(
+  return coded(
     `Too many ${what}: at most ${limit} per ${windowSeconds} s per client. Retry in ${retryAfterSeconds} s.`,
+    'RATE_LIMITED',
     {
-      extensions: {
-        code: 'RATE_LIMITED',
-        retryAfterSeconds,
-        http: { status: 429, headers: { 'Retry-After': String(retryAfterSeconds) } },
-      },
+      retryAfterSeconds,
+      http: { status: 429, headers: { 'Retry-After': String(retryAfterSeconds) } },
     },
   );
 }
 
 /** Past the per-client bound of open subscriptions (use-subscription-limit.ts). */
 export function tooManySubscriptions(perClient: number): GraphQLError {
-  return new GraphQLError(
+  return coded(
     `Too many open subscriptions: at most ${perClient} at once per client. Close one to open another.`,
-    { extensions: { code: 'TOO_MANY_SUBSCRIPTIONS', maximum: perClient, http: { status: 429 } } },
+    'TOO_MANY_SUBSCRIPTIONS',
+    { maximum: perClient, http: { status: 429 } },
   );
 }
 
 /** Automatic Persisted Queries: the client must send the query with its hash once (Apollo's wording, which its links match). */
 export function persistedQueryNotFound(): GraphQLError {
-  return new GraphQLError('PersistedQueryNotFound', {
-    extensions: { code: 'PERSISTED_QUERY_NOT_FOUND', http: { spec: true, status: 400 } },
+  return coded('PersistedQueryNotFound', 'PERSISTED_QUERY_NOT_FOUND', {
+    http: { spec: true, status: 400 },
   });
 }
 
 /** Allow-list mode: only operations of the trusted-documents manifest run. */
 export function persistedQueryOnly(): GraphQLError {
-  return new GraphQLError(
+  return coded(
     'Only persisted operations are allowed: send a `documentId` from the manifest.',
-    {
-      extensions: { code: 'PERSISTED_QUERY_ONLY', http: { spec: true, status: 400 } },
-    },
+    'PERSISTED_QUERY_ONLY',
+    { http: { spec: true, status: 400 } },
   );
 }
 
 /** Neither a query nor a persisted operation id: Yoga's own wording and status for a missing query. */
 export function missingQuery(): GraphQLError {
-  return new GraphQLError('Must provide query string.', {
-    extensions: { code: 'BAD_REQUEST', http: { status: 400 } },
-  });
+  return coded('Must provide query string.', 'BAD_REQUEST', { http: { status: 400 } });
 }
 
 export function persistedQueryHashMismatch(): GraphQLError {
-  return new GraphQLError('provided sha does not match query', {
-    extensions: { code: 'PERSISTED_QUERY_HASH_MISMATCH', http: { spec: true, status: 400 } },
+  return coded('provided sha does not match query', 'PERSISTED_QUERY_HASH_MISMATCH', {
+    http: { spec: true, status: 400 },
   });
 }
 
 /** An HTTP request the gateway cannot read as a GraphQL request (malformed parameters, unsupported media type). */
 export function badRequest(message: string, status = 400): GraphQLError {
-  return new GraphQLError(message, { extensions: { code: 'BAD_REQUEST', http: { status } } });
+  return coded(message, 'BAD_REQUEST', { http: { status } });
 }
 
 /** The schema is read-only: mutations and subscriptions are refused at validation. */
 export function operationNotSupported(operation: string): GraphQLError {
-  return new GraphQLError(readOnly(operation), {
-    extensions: { code: 'OPERATION_NOT_SUPPORTED', http: { spec: true, status: 400 } },
+  return coded(readOnly(operation), 'OPERATION_NOT_SUPPORTED', {
+    http: { spec: true, status: 400 },
   });
 }
 
@@ -159,11 +138,8 @@ export function operationNotSupported(operation: string): GraphQLError {
  * a 405 to name the methods allowed (mutations are POST's, though this API has none).
  */
 export function mutationViaGet(): GraphQLError {
-  return new GraphQLError(readOnly('Mutation'), {
-    extensions: {
-      code: 'OPERATION_NOT_SUPPORTED',
-      http: { status: 405, headers: { Allow: 'POST' } },
-    },
+  return coded(readOnly('Mutation'), 'OPERATION_NOT_SUPPORTED', {
+    http: { status: 405, headers: { Allow: 'POST' } },
   });
 }
 
@@ -178,20 +154,21 @@ export function bodyNotUtf8(): GraphQLError {
 
 /** A path the gateway does not serve. */
 export function pathNotFound(endpoint: string, otherPaths: readonly string[]): GraphQLError {
-  return new GraphQLError(
+  return coded(
     `Not found: the GraphQL endpoint is ${endpoint}; the other paths are ${otherPaths.join(', ')}`,
-    { extensions: { code: 'NOT_FOUND', http: { status: 404 } } },
+    'NOT_FOUND',
+    { http: { status: 404 } },
   );
 }
 
 /** The request body is larger than the gateway accepts. */
 export function payloadTooLarge(maxBytes: number): GraphQLError {
-  return new GraphQLError(`The request body must be at most ${maxBytes} bytes`, {
-    extensions: { code: 'PAYLOAD_TOO_LARGE', http: { status: 413 } },
+  return coded(`The request body must be at most ${maxBytes} bytes`, 'PAYLOAD_TOO_LARGE', {
+    http: { status: 413 },
   });
 }
 
-function extensionsFor(error: UpstreamError): Record<string, unknown> {
+function extensionsFor(error: UpstreamError): CodedExtensions {
   return {
     code: error.code,
     ...(error.status !== undefined ? { upstreamStatus: error.status } : {}),
@@ -203,7 +180,7 @@ function extensionsFor(error: UpstreamError): Record<string, unknown> {
 function relocated(
   at: GraphQLError | undefined,
   message: string,
-  extensions: Record<string, unknown>,
+  extensions: CodedExtensions,
 ): GraphQLError {
   return new GraphQLError(message, {
     nodes: at?.nodes,

@@ -7,6 +7,7 @@
  */
 import type { MilestoneRecord } from '../upstream/records.js';
 import { builder } from './builder.js';
+import { READS_NOTHING } from './field-reads.js';
 import { MilestoneRef } from './object-refs.js';
 
 builder.subscriptionType({
@@ -20,6 +21,8 @@ builder.subscriptionField('milestoneCrossed', (t) =>
     description:
       'Each milestone the upstream publishes from now on, once, as soon as the refresh poll (every ' +
       '`REFRESH_POLL_SECONDS`) sees it.',
+    // The milestone arrives whole; its links' reads are theirs.
+    extensions: { upstream: READS_NOTHING },
     args: {
       isAfrobeats: t.arg.boolean({
         description: 'Only Afrobeats artists (true) or only others (false).',

@@ -3,6 +3,7 @@ import type { TierArtistRecord, TierSongRecord } from '../upstream/records.js';
 import { builder } from './builder.js';
 import { type Edge, pagedConnection } from './connections.js';
 import { ArtistTierEnum, SongTierEnum } from './enums.js';
+import { type FieldReads, READS_NOTHING } from './field-reads.js';
 import { ArtistRef, MilestoneRef, SongRef } from './object-refs.js';
 import {
   type ArtistShape,
@@ -23,6 +24,20 @@ import {
 
 const STREAMS_SUFFIX = '_streams';
 
+const recentMilestonesReads = {
+  pages: endpoints.recentMilestonesPage,
+  connection: 'record',
+} satisfies FieldReads;
+const artistsByTierReads = {
+  pages: (page: number, tier: string, isAfrobeats: boolean | null | undefined) =>
+    endpoints.artistsByTierPage(tier, page, isAfrobeats),
+  connection: 'summary',
+} satisfies FieldReads;
+const songsByTierReads = {
+  pages: (page: number, tier: string) => endpoints.songsByTierPage(tier, page),
+  connection: 'summary',
+} satisfies FieldReads;
+
 MilestoneRef.implement({
   description: 'The day an artist or one of their songs crossed a stream threshold on a platform.',
   fields: (t) => ({
@@ -39,12 +54,14 @@ MilestoneRef.implement({
       description:
         'What was counted, `<platform>_streams`, e.g. `spotify_streams`. Null when the upstream did not say ' +
         "(an artist's timeline promises only the threshold and the day).",
+      extensions: { upstream: READS_NOTHING },
       resolve: fromRecord('metric'),
     }),
     platform: t.string({
       nullable: true,
       description:
         'The platform, i.e. the metric without `_streams`, e.g. `spotify`. Null when the metric is.',
+      extensions: { upstream: READS_NOTHING },
       resolve: (m) => {
         const metric = upstreamField(m, 'metric');
         if (metric === null) return null;
@@ -54,28 +71,33 @@ MilestoneRef.implement({
     threshold: t.field({
       type: 'SafeInt',
       description: 'The threshold crossed, e.g. 1000000000.',
+      extensions: { upstream: READS_NOTHING },
       resolve: fromRecordRequired('threshold'),
     }),
     crossedAt: t.field({
       type: 'Date',
       description: 'Day it was crossed.',
+      extensions: { upstream: READS_NOTHING },
       resolve: fromRecordRequired('crossedAt'),
     }),
     isAfrobeats: t.boolean({
       nullable: true,
       description:
         "Whether the artist is flagged Afrobeats. Null when the upstream did not say (an artist's timeline may leave it out).",
+      extensions: { upstream: READS_NOTHING },
       resolve: fromRecord('isAfrobeats'),
     }),
     streamValue: t.field({
       type: 'SafeInt',
       nullable: true,
       description: 'Count observed when crossed.',
+      extensions: { upstream: READS_NOTHING },
       resolve: fromRecord('streamValue'),
     }),
     artist: t.field({
       type: ArtistRef,
       description: 'The artist (name, slug and image come with the milestone at no extra cost).',
+      extensions: { upstream: { knows: 'milestone' } },
       resolve: (m) => {
         const slug = requiredField(m, 'artistSlug');
         return artistRef(slug, {
@@ -91,6 +113,7 @@ MilestoneRef.implement({
       nullable: true,
       description:
         'The song, for a song milestone; null for an artist milestone. Its title comes at no extra cost.',
+      extensions: { upstream: { knows: 'lookup' } },
       resolve: (m) =>
         m.songId === null && m.songTitle === null
           ? null
@@ -116,6 +139,7 @@ builder.queryFields((t) => ({
       nullable: true,
       description:
         'Milestones crossed recently, newest first. Poll it (about hourly) and compare ids to spot new ones.',
+      extensions: { upstream: recentMilestonesReads },
       args: {
         isAfrobeats: t.arg.boolean({
           description: 'Only Afrobeats artists (true) or only others (false).',
@@ -124,7 +148,7 @@ builder.queryFields((t) => ({
       resolve: (_, args, c, info) =>
         pagedConnection(
           args,
-          upstreamList(c, (page) => endpoints.recentMilestonesPage(page, args.isAfrobeats)),
+          upstreamList(c, (page) => recentMilestonesReads.pages(page, args.isAfrobeats)),
           (milestone, cursor) => ({ cursor, node: milestone }),
           (dropped) => reportDropped(dropped, c, info),
         ),
@@ -134,6 +158,7 @@ builder.queryFields((t) => ({
       fields: (t) => ({
         totalCount: t.int({
           description: 'Number of milestones (upstream `meta.total`).',
+          extensions: { upstream: READS_NOTHING },
           resolve: (c) => c.totalCount,
         }),
       }),
@@ -145,6 +170,7 @@ builder.queryFields((t) => ({
       type: ArtistRef,
       nullable: true,
       description: 'Artists whose all-time streams crossed `tier`, with the day each crossed it.',
+      extensions: { upstream: artistsByTierReads },
       args: {
         tier: t.arg({ type: ArtistTierEnum, required: true, description: 'The stream threshold.' }),
         isAfrobeats: t.arg.boolean({
@@ -154,7 +180,7 @@ builder.queryFields((t) => ({
       resolve: (_, args, c, info) =>
         pagedConnection(
           args,
-          upstreamList(c, (page) => endpoints.artistsByTierPage(args.tier, page, args.isAfrobeats)),
+          upstreamList(c, (page) => artistsByTierReads.pages(page, args.tier, args.isAfrobeats)),
           (record: TierArtistRecord, cursor): TierEdge<ArtistShape> => ({
             cursor,
             node: artistFromSummary(record.artist),
@@ -169,6 +195,7 @@ builder.queryFields((t) => ({
       fields: (t) => ({
         totalCount: t.int({
           description: 'Number of artists past the tier (upstream `meta.total`).',
+          extensions: { upstream: READS_NOTHING },
           resolve: (c) => c.totalCount,
         }),
       }),
@@ -181,6 +208,7 @@ builder.queryFields((t) => ({
           type: 'Date',
           nullable: true,
           description: 'Day the artist crossed the tier.',
+          extensions: { upstream: READS_NOTHING },
           resolve: (edge) => (edge as TierEdge<ArtistShape>).crossedAt,
         }),
       }),
@@ -191,13 +219,14 @@ builder.queryFields((t) => ({
       type: SongRef,
       nullable: true,
       description: 'Songs whose all-time streams crossed `tier`, with the day each crossed it.',
+      extensions: { upstream: songsByTierReads },
       args: {
         tier: t.arg({ type: SongTierEnum, required: true, description: 'The stream threshold.' }),
       },
       resolve: (_, args, c, info) =>
         pagedConnection(
           args,
-          upstreamList(c, (page) => endpoints.songsByTierPage(args.tier, page)),
+          upstreamList(c, (page) => songsByTierReads.pages(page, args.tier)),
           (record: TierSongRecord, cursor): TierEdge<SongShape> => ({
             cursor,
             node: songFromSummary(record.song),
@@ -212,6 +241,7 @@ builder.queryFields((t) => ({
       fields: (t) => ({
         totalCount: t.int({
           description: 'Number of songs past the tier (upstream `meta.total`).',
+          extensions: { upstream: READS_NOTHING },
           resolve: (c) => c.totalCount,
         }),
       }),
@@ -224,6 +254,7 @@ builder.queryFields((t) => ({
           type: 'Date',
           nullable: true,
           description: 'Day the song crossed the tier.',
+          extensions: { upstream: READS_NOTHING },
           resolve: (edge) => (edge as TierEdge<SongShape>).crossedAt,
         }),
       }),

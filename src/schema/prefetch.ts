@@ -3,7 +3,9 @@
  * their upstream reads together with its own, so that a nested page costs
  * one upstream round trip instead of one per level. `artist(slug:)` must
  * still read the profile (an unknown slug is null with NOT_FOUND), but its
- * history, timeline and songs need nothing but the slug the client gave.
+ * history, timeline and songs need nothing but the slug the client gave:
+ * their fields declare that read (`extensions.upstream.bySlug`, see
+ * field-reads.ts), and it is taken from there, as their resolvers take it.
  *
  * The children read through the same request loader later and find the
  * reads already under way. A child whose field carries a directive
@@ -12,6 +14,7 @@
  */
 import {
   type FieldNode,
+  type GraphQLField,
   type GraphQLResolveInfo,
   getArgumentValues,
   getNamedType,
@@ -20,8 +23,8 @@ import {
   type SelectionSetNode,
 } from 'graphql';
 import { endpoints, type UpstreamRequest } from '../upstream/endpoints.js';
-import { windowRequest } from './connections.js';
 import type { GatewayContext } from './context.js';
+import { type FieldReads, fieldReadsOf } from './field-reads.js';
 
 /** The fields selected directly under the resolving field, by name, through fragments. */
 export function selectedChildren(info: GraphQLResolveInfo): Map<string, FieldNode[]> {
@@ -44,48 +47,41 @@ export function selectedChildren(info: GraphQLResolveInfo): Map<string, FieldNod
   return fields;
 }
 
-interface ChildRead {
-  read(slug: string, context: GatewayContext): UpstreamRequest<unknown>;
-  /** The check the child's resolver makes of its arguments before it reads: throws to refuse them. */
-  readonly checkArgs?: (args: Record<string, unknown>) => unknown;
-}
-
-/** The children of an artist that need only its slug, and what each reads. */
-const ARTIST_CHILDREN: Readonly<Record<string, ChildRead>> = {
-  history: { read: (slug) => endpoints.artistHistory(slug) },
-  milestones: { read: (slug) => endpoints.timeline(slug) },
-  songs: {
-    read: (slug, context) => endpoints.songsOfArtist(slug, context.assumptions.songsOfArtistLimit),
-    checkArgs: windowRequest,
-  },
-};
-
-/** Whether the child's resolver accepts this field's arguments, with the request's variables. */
-function accepted(child: ChildRead, node: FieldNode, info: GraphQLResolveInfo): boolean {
-  if (child.checkArgs === undefined) return true;
-  const parent = getNamedType(info.returnType);
-  const field = isObjectType(parent) ? parent.getFields()[node.name.value] : undefined;
-  if (field === undefined) return false;
+/** Whether the child's resolver accepts this selection's arguments, with the request's variables. */
+function accepted(
+  field: GraphQLField<unknown, unknown>,
+  reads: FieldReads,
+  node: FieldNode,
+  info: GraphQLResolveInfo,
+): boolean {
+  if (reads.checkArgs === undefined) return true;
   try {
-    child.checkArgs(getArgumentValues(field, node, info.variableValues));
+    reads.checkArgs(getArgumentValues(field, node, info.variableValues));
     return true;
   } catch {
     return false;
   }
 }
 
-/** The reads of an artist's selected fields that need only its slug and will be made. */
-function artistChildReads(
+/** The reads of the returned object's selected fields that need only its slug and will be made. */
+function childReads(
   slug: string,
   info: GraphQLResolveInfo,
   context: GatewayContext,
 ): UpstreamRequest<unknown>[] {
+  const type = getNamedType(info.returnType);
+  if (!isObjectType(type)) return [];
   const reads: UpstreamRequest<unknown>[] = [];
   for (const [name, nodes] of selectedChildren(info)) {
-    const child = ARTIST_CHILDREN[name];
+    const field = type.getFields()[name];
+    const declared = field === undefined ? undefined : fieldReadsOf(field);
     // One accepted selection is enough: aliases of a field share its read.
-    if (child !== undefined && nodes.some((node) => accepted(child, node, info)))
-      reads.push(child.read(slug, context));
+    if (
+      field !== undefined &&
+      declared?.bySlug !== undefined &&
+      nodes.some((node) => accepted(field, declared, node, info))
+    )
+      reads.push(declared.bySlug(slug, context));
   }
   return reads;
 }
@@ -100,7 +96,7 @@ export async function prefetchArtistChildren(
   info: GraphQLResolveInfo,
   context: GatewayContext,
 ): Promise<void> {
-  const reads = artistChildReads(slug, info, context);
+  const reads = childReads(slug, info, context);
   if (reads.length === 0 || (await context.loader.knownMissing(endpoints.artist(slug)))) return;
   for (const read of reads) context.loader.prefetch(read);
 }

@@ -3,6 +3,7 @@ import { endpoints, type RankingFilter, type UpstreamRequest } from '../upstream
 import type { RankedRecord, RecordList } from '../upstream/records.js';
 import { builder } from './builder.js';
 import type { GatewayContext } from './context.js';
+import { type FieldReads, READS_NOTHING, rankingSize } from './field-reads.js';
 import { countryArg, listLimitArg } from './inputs.js';
 import {
   ArtistRef,
@@ -23,6 +24,7 @@ RankedArtistRef.implement({
     artist: t.field({
       type: ArtistRef,
       description: 'The artist (summary fields cost nothing extra).',
+      extensions: { upstream: { knows: 'summary' } },
       resolve: (r) => r.item,
     }),
   }),
@@ -35,6 +37,7 @@ RankedSongRef.implement({
     song: t.field({
       type: SongRef,
       description: 'The song (summary fields cost nothing extra).',
+      extensions: { upstream: { knows: 'summary' } },
       resolve: (r) => r.item,
     }),
   }),
@@ -47,11 +50,13 @@ TrendingArtistRef.implement({
     momentumScore: t.float({
       nullable: true,
       description: 'Momentum score; higher is hotter. Null when the upstream does not say.',
+      extensions: { upstream: READS_NOTHING },
       resolve: (r) => r.momentumScore,
     }),
     artist: t.field({
       type: ArtistRef,
       description: 'The artist (summary fields cost nothing extra).',
+      extensions: { upstream: { knows: 'summary' } },
       resolve: (r) => r.item,
     }),
   }),
@@ -64,11 +69,13 @@ TrendingSongRef.implement({
     momentumScore: t.float({
       nullable: true,
       description: 'Momentum score; higher is hotter. Null when the upstream does not say.',
+      extensions: { upstream: READS_NOTHING },
       resolve: (r) => r.momentumScore,
     }),
     song: t.field({
       type: SongRef,
       description: 'The song (summary fields cost nothing extra).',
+      extensions: { upstream: { knows: 'summary' } },
       resolve: (r) => r.item,
     }),
   }),
@@ -98,15 +105,26 @@ interface RankingArgs {
   readonly country?: string | null;
 }
 
-/**
- * Resolves a leaderboard or trending field. The upstream list is always read
- * at its maximum size and sliced to `limit`, so every limit shares one call.
- */
-function resolveRanking<Summary, Shape>(
-  endpoint: (
+/** A leaderboard or trending list: one read, `limit` entries (field-reads.ts). */
+interface RankingReads<Summary> extends FieldReads {
+  readonly read: (
     filter: RankingFilter,
     limit: number,
-  ) => UpstreamRequest<RecordList<RankedRecord<Summary>>>,
+  ) => UpstreamRequest<RecordList<RankedRecord<Summary>>>;
+}
+
+const ranking = <Summary>(read: RankingReads<Summary>['read']): RankingReads<Summary> => ({
+  read,
+  size: rankingSize,
+});
+
+/**
+ * Resolves a leaderboard or trending field through the read its extensions
+ * declare. The upstream list is always read at its maximum size and sliced
+ * to `limit`, so every limit shares one call.
+ */
+function resolveRanking<Summary, Shape>(
+  reads: RankingReads<Summary>,
   toShape: (summary: Summary) => Shape,
 ) {
   return async (
@@ -119,7 +137,7 @@ function resolveRanking<Summary, Shape>(
     const filter = { isAfrobeats: args.isAfrobeats, country: countryArg(args.country) };
     // Nothing asked for, nothing read.
     if (limit === 0) return [];
-    const list = await context.loader.load(endpoint(filter, context.assumptions.rankingLimit));
+    const list = await context.loader.load(reads.read(filter, context.assumptions.rankingLimit));
     // The first `limit` places of the upstream's list, less those it sent unreadable.
     const dropped = list.dropped.filter((d) => d.index < limit);
     const wanted = { items: list.items.slice(0, limit - dropped.length), dropped };
@@ -131,40 +149,51 @@ function resolveRanking<Summary, Shape>(
   };
 }
 
+const topArtistsByStreamsReads = ranking(endpoints.topArtistsByStreams);
+const topArtistsByListenersReads = ranking(endpoints.topArtistsByListeners);
+const topSongsReads = ranking(endpoints.topSongs);
+const trendingArtistsReads = ranking(endpoints.trendingArtists);
+const trendingSongsReads = ranking(endpoints.trendingSongs);
+
 builder.queryFields((t) => ({
   topArtistsByStreams: t.field({
     type: [RankedArtistRef],
     nullable: true,
     description: 'Artists with the most all-time streams.',
     args: artistRankingArgs(t),
-    resolve: resolveRanking(endpoints.topArtistsByStreams, artistFromSummary),
+    extensions: { upstream: topArtistsByStreamsReads },
+    resolve: resolveRanking(topArtistsByStreamsReads, artistFromSummary),
   }),
   topArtistsByListeners: t.field({
     type: [RankedArtistRef],
     nullable: true,
     description: 'Artists with the most monthly listeners.',
     args: artistRankingArgs(t),
-    resolve: resolveRanking(endpoints.topArtistsByListeners, artistFromSummary),
+    extensions: { upstream: topArtistsByListenersReads },
+    resolve: resolveRanking(topArtistsByListenersReads, artistFromSummary),
   }),
   topSongs: t.field({
     type: [RankedSongRef],
     nullable: true,
     description: 'Songs with the most all-time streams.',
     args: rankingArgs(t, 'songs'),
-    resolve: resolveRanking(endpoints.topSongs, songFromSummary),
+    extensions: { upstream: topSongsReads },
+    resolve: resolveRanking(topSongsReads, songFromSummary),
   }),
   trendingArtists: t.field({
     type: [TrendingArtistRef],
     nullable: true,
     description: 'Artists by momentum score, hottest first.',
     args: artistRankingArgs(t),
-    resolve: resolveRanking(endpoints.trendingArtists, artistFromSummary),
+    extensions: { upstream: trendingArtistsReads },
+    resolve: resolveRanking(trendingArtistsReads, artistFromSummary),
   }),
   trendingSongs: t.field({
     type: [TrendingSongRef],
     nullable: true,
     description: 'Songs by momentum score, hottest first.',
     args: rankingArgs(t, 'songs'),
-    resolve: resolveRanking(endpoints.trendingSongs, songFromSummary),
+    extensions: { upstream: trendingSongsReads },
+    resolve: resolveRanking(trendingSongsReads, songFromSummary),
   }),
 }));

@@ -17,6 +17,7 @@ import type {
   UpstreamRecord,
 } from '../upstream/records.js';
 import type { GatewayContext } from './context.js';
+import type { ObjectReads } from './field-reads.js';
 import { upstreamField } from './upstream-fields.js';
 
 export interface ArtistShape {
@@ -78,6 +79,36 @@ export const albumRef = (slug: string, known: Partial<AlbumRecord> = { slug }): 
 });
 export const albumFromSummary = (summary: AlbumSummary): AlbumShape =>
   albumRef(summary.slug, summary);
+
+/**
+ * What a parent may hold of an Artist, Song or Album, least first, and the
+ * read that loads the rest: declared on each type (`extensions.upstream`),
+ * made by the loaders below, once per object however many fields need it.
+ */
+export const ARTIST_LEVELS: ObjectReads = {
+  levels: [
+    { holds: 'slug' },
+    { holds: 'link', loadedBy: endpoints.artist },
+    { holds: 'milestone', loadedBy: endpoints.artist },
+    { holds: 'summary', loadedBy: endpoints.artist },
+    { holds: 'record', loadedBy: endpoints.artist },
+  ],
+};
+/** A song known by title alone is found by search (`findSong`), which gives its summary. */
+export const SONG_LEVELS: ObjectReads = {
+  levels: [
+    { holds: 'lookup' },
+    { holds: 'summary', loadedBy: endpoints.searchSongs },
+    { holds: 'record', loadedBy: endpoints.song },
+  ],
+};
+export const ALBUM_LEVELS: ObjectReads = {
+  levels: [
+    { holds: 'slug' },
+    { holds: 'summary', loadedBy: endpoints.album },
+    { holds: 'record', loadedBy: endpoints.album },
+  ],
+};
 
 /** The three refetchable types, loaded by slug: proving the record exists, so unknown slugs are NOT_FOUND. */
 export const nodeLoaders = {

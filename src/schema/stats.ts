@@ -1,4 +1,6 @@
 /** Small value types shared by artists and songs: snapshots, awards, milestone facts. */
+
+import { READS_NOTHING } from './field-reads.js';
 import { AwardRef, MilestoneFactRef, StreamSnapshotRef } from './object-refs.js';
 import { fromRecord } from './upstream-fields.js';
 
@@ -10,18 +12,21 @@ StreamSnapshotRef.implement({
       type: 'SafeInt',
       nullable: true,
       description: 'All-time streams at the end of the day.',
+      extensions: { upstream: READS_NOTHING },
       resolve: fromRecord('totalStreams'),
     }),
     dailyStreams: t.field({
       type: 'SafeInt',
       nullable: true,
       description: 'Streams during the day.',
+      extensions: { upstream: READS_NOTHING },
       resolve: fromRecord('dailyStreams'),
     }),
     monthlyListeners: t.field({
       type: 'SafeInt',
       nullable: true,
       description: 'Monthly listeners on the day (artists only; null for songs).',
+      extensions: { upstream: READS_NOTHING },
       resolve: fromRecord('monthlyListeners'),
     }),
   }),
@@ -34,16 +39,19 @@ AwardRef.implement({
     category: t.string({
       nullable: true,
       description: 'Category, e.g. "Best Global Music Album".',
+      extensions: { upstream: READS_NOTHING },
       resolve: fromRecord('category'),
     }),
     year: t.int({
       nullable: true,
       description: 'Year of the ceremony.',
+      extensions: { upstream: READS_NOTHING },
       resolve: fromRecord('year'),
     }),
     won: t.boolean({
       nullable: true,
       description: 'True when won, false when only nominated; null when the upstream does not say.',
+      extensions: { upstream: READS_NOTHING },
       resolve: fromRecord('won'),
     }),
   }),
@@ -59,23 +67,27 @@ MilestoneFactRef.implement({
     reached: t.boolean({
       nullable: true,
       description: 'Whether the count has been reached; null when the upstream does not say.',
+      extensions: { upstream: READS_NOTHING },
       resolve: fromRecord('reached'),
     }),
     crossedAt: t.field({
       type: 'Date',
       nullable: true,
       description: 'Day it was crossed; null when not reached yet.',
+      extensions: { upstream: READS_NOTHING },
       resolve: fromRecord('crossedAt'),
     }),
     currentValue: t.field({
       type: 'SafeInt',
       nullable: true,
       description: 'The count now.',
+      extensions: { upstream: READS_NOTHING },
       resolve: fromRecord('currentValue'),
     }),
     text: t.string({
       nullable: true,
       description: 'A sentence stating the fact, ready to display.',
+      extensions: { upstream: READS_NOTHING },
       resolve: fromRecord('text'),
     }),
   }),

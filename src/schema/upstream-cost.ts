@@ -1,16 +1,18 @@
 /**
  * Worst-case upstream calls of an operation, computed from its AST before it
- * runs. It knows what the resolvers of this schema do (see `connections.ts`
- * and `refs.ts`): every field that can call the upstream has a cost, counted
- * once per object it is selected on, and multiplied by the sizes of the lists
- * above it (`first`, `limit`, their defaults and maxima).
+ * runs. It knows what the resolvers of this schema do from what each field
+ * declares (`extensions.upstream`, see `field-reads.ts`): every field that
+ * can call the upstream has a cost, counted once per object it is selected
+ * on, and multiplied by the sizes of the lists above it (`first`, `limit`,
+ * their defaults and maxima).
  *
  * The one non-obvious part is what a parent already knows about an Artist,
- * Song or Album (`Knows`): a leaderboard item carries the artist summary, so
- * `name` is free there, but `followers` needs the profile; an artist reached
- * from `song.artist` carries only slug and name. The full record of an object
- * is loaded at most once per object, however many of its fields need it, so
- * that load is counted once per object, not once per field.
+ * Song, Album or ChartSummary (`Knows`, levels its type declares): a
+ * leaderboard item carries the artist summary, so `name` is free there, but
+ * `followers` needs the profile; an artist reached from `song.artist` carries
+ * only slug and name. The full record of an object is loaded at most once
+ * per object, however many of its fields need it, so that load is counted
+ * once per object, not once per field.
  *
  * The estimate is an upper bound: it ignores the request's de-duplication
  * (aliases of one field, one artist reached twice) and the shared cache,
@@ -21,6 +23,7 @@ import {
   type DocumentNode,
   type FieldNode,
   type GraphQLNamedType,
+  type GraphQLObjectType,
   type GraphQLOutputType,
   type GraphQLSchema,
   getNamedType,
@@ -33,207 +36,69 @@ import {
   type SelectionSetNode,
   type ValueNode,
 } from 'graphql';
-import { MAX_CHART_SIZE, MAX_PAGE_SIZE } from '../upstream/endpoints.js';
-import { DEFAULT_CONNECTION_SIZE } from './connections.js';
-import { DEFAULT_LIST_LIMIT } from './inputs.js';
-
-/**
- * Lists whose length the upstream does not bound in its description: the
- * sizes assumed for them. Only lists with costly fields beneath matter.
- */
-export const ASSUMED_LIST_SIZES = {
-  /** Artist profile `topSongs`: "up to 10". */
-  topSongs: 10,
-  /** The search endpoint answers at most one page. */
-  searchResults: MAX_PAGE_SIZE,
-  /** An artist's milestone timeline. */
-  timeline: 100,
-  featuredArtists: 5,
-  albumTracks: 40,
-  /** Charts the upstream publishes, and so an artist's chart positions. */
-  charts: 20,
-} as const;
-
-/** What the parent already holds about the Artist, Song or Album it returns. */
-type Knows =
-  | 'record' // the full record (root lookups, node(id:))
-  | 'summary' // a list item: leaderboards, connections, search, tracks
-  | 'link' // slug and name only (song.artist, album.artist, featured artists)
-  | 'milestone' // slug, name, image, Afrobeats flag (milestone.artist)
-  | 'lookup' // title and artist name only: found by search (milestone.song)
-  | 'slug' // the slug only (song.album)
-  | 'listed' // a chart summary from the chart list
-  | 'position'; // a chart summary from an artist's chart positions (no week, no entry count)
-
-type Args = Readonly<Record<string, unknown>>;
-
-interface FieldCost {
-  /** Upstream calls the field makes itself, per parent object. */
-  readonly calls?: number | ((args: Args) => number);
-  /** Worst-case length of the list the field returns. */
-  readonly size?: number | ((args: Args) => number);
-  /** What the returned object already carries. */
-  readonly knows?: Knows;
-  /** For connections: length of `edges`/`nodes`, and what their nodes carry. */
-  readonly connection?: { readonly size: (args: Args) => number; readonly knows: Knows };
-  /** Lengths of lists on the returned object that this field's arguments set (`chart(limit:)` → `entries`). */
-  readonly childLists?: (args: Args) => Readonly<Record<string, number>>;
-}
-
-const clamp = (value: unknown, max: number, fallback: number) =>
-  typeof value === 'number' && Number.isFinite(value)
-    ? Math.min(Math.max(Math.trunc(value), 0), max)
-    : fallback;
-
-/** Items of a connection page, as `windowRequest` allows them. */
-const windowSize = (args: Args) => {
-  const first = args.first == null ? null : clamp(args.first, MAX_PAGE_SIZE, 0);
-  const last = args.last == null ? null : clamp(args.last, MAX_PAGE_SIZE, 0);
-  if (first === null && last === null) return DEFAULT_CONNECTION_SIZE;
-  return Math.max(first ?? 0, last ?? 0);
-};
-
-/**
- * Upstream pages `pagedConnection` reads: a window of up to 100 items spans
- * at most two pages of 100 (one when it starts at 0), and `last` without
- * `before` reads page 1 first for the total.
- */
-const pagesRead = (args: Args) =>
-  (args.after == null && args.before == null && args.last == null ? 1 : 2) +
-  (args.last != null && args.before == null ? 1 : 0);
-
-const connection = (knows: Knows): FieldCost => ({
-  calls: pagesRead,
-  connection: { size: windowSize, knows },
-});
-const rankedList: FieldCost = {
-  calls: 1,
-  size: (args) => clamp(args.limit, MAX_PAGE_SIZE, DEFAULT_LIST_LIMIT),
-};
-const one = { calls: 1 } as const;
-
-/** The cost table: `Type.field` → what it costs. Fields not listed cost nothing themselves. */
-export const FIELD_COSTS: Readonly<Record<string, Readonly<Record<string, FieldCost>>>> = {
-  Query: {
-    artist: { calls: 1, knows: 'record' },
-    song: { calls: 1, knows: 'record' },
-    album: { calls: 1, knows: 'record' },
-    node: { calls: 1, knows: 'record' },
-    nodes: {
-      calls: (args) => listLength(args.ids),
-      size: (args) => listLength(args.ids),
-      knows: 'record',
-    },
-    searchSongs: { calls: 1, size: ASSUMED_LIST_SIZES.searchResults, knows: 'summary' },
-    artists: connection('summary'),
-    albums: connection('summary'),
-    recentMilestones: connection('record'),
-    artistsByTier: connection('summary'),
-    songsByTier: connection('summary'),
-    topArtistsByStreams: rankedList,
-    topArtistsByListeners: rankedList,
-    topSongs: rankedList,
-    trendingArtists: rankedList,
-    trendingSongs: rankedList,
-    charts: { calls: 1, size: ASSUMED_LIST_SIZES.charts, knows: 'listed' },
-    chart: {
-      calls: 1,
-      childLists: (args) => ({ entries: clamp(args.limit, MAX_CHART_SIZE, MAX_CHART_SIZE) }),
-    },
-  },
-  ChartEntry: { song: { calls: 1, knows: 'summary' } },
-  Artist: {
-    songs: { calls: 1, connection: { size: windowSize, knows: 'summary' } },
-    history: one,
-    milestones: { calls: 1, size: ASSUMED_LIST_SIZES.timeline },
-    streamMilestone: one,
-    listenerMilestone: one,
-    topSongs: { size: ASSUMED_LIST_SIZES.topSongs, knows: 'summary' },
-    chartPositions: { size: ASSUMED_LIST_SIZES.charts },
-  },
-  ArtistChartPosition: { chart: { knows: 'position' } },
-  Song: {
-    artist: { knows: 'link' },
-    album: { knows: 'slug' },
-    featuredArtists: { size: ASSUMED_LIST_SIZES.featuredArtists, knows: 'link' },
-    history: one,
-    streamMilestone: one,
-  },
-  Album: {
-    artist: { knows: 'link' },
-    tracks: { size: ASSUMED_LIST_SIZES.albumTracks },
-  },
-  Track: { song: { knows: 'summary' } },
-  Milestone: { artist: { knows: 'milestone' }, song: { knows: 'lookup' } },
-  RankedArtist: { artist: { knows: 'summary' } },
-  RankedSong: { song: { knows: 'summary' } },
-  TrendingArtist: { artist: { knows: 'summary' } },
-  TrendingSong: { song: { knows: 'summary' } },
-};
-
-const ARTIST_SUMMARY = [
-  'name',
-  'imageUrl',
-  'country',
-  'isAfrobeats',
-  'totalStreams',
-  'dailyStreams',
-  'monthlyListeners',
-];
-const SONG_RECORD_ONLY = ['durationMs', 'featuredArtists'];
-const ALBUM_RECORD_ONLY = ['tracks'];
-
-/** Fields an object answers without loading anything, by what its parent knows. */
-const FREE_FIELDS: Readonly<Record<string, Partial<Record<Knows, readonly string[]>>>> = {
-  Artist: {
-    summary: ARTIST_SUMMARY,
-    link: ['name'],
-    milestone: ['name', 'imageUrl', 'isAfrobeats'],
-    slug: [],
-  },
-};
-
-/** Fields with calls of their own, which need no record (only the slug) on an Artist. */
-const ARTIST_OWN = [
-  'id',
-  'slug',
-  'songs',
-  'history',
-  'milestones',
-  'streamMilestone',
-  'listenerMilestone',
-];
+import {
+  type Args,
+  type FieldReads,
+  fieldReadsOf,
+  type Knows,
+  objectReadsOf,
+  ownCalls,
+  type Read,
+  windowSize,
+} from './field-reads.js';
 
 /**
  * Upstream calls to load what an object's selected fields need beyond what
- * its parent gave: 0, 1 (the record, or the search that finds a song), or 2
- * (search, then the song record).
+ * its parent holds (its type's `ObjectReads`): one per distinct read between
+ * the two levels (an artist's profile; a song's search, then its record).
+ * Reads made once per request are added to `shared` instead.
  */
-function recordLoads(typeName: string, knows: Knows, selected: ReadonlySet<string>): number {
-  if (knows === 'record') return 0;
-  const needs = (fields: readonly string[]) => fields.some((name) => selected.has(name));
-  const beyond = (free: readonly string[]) =>
-    [...selected].some((name) => !name.startsWith('__') && !free.includes(name));
-  switch (typeName) {
-    case 'Artist':
-      return beyond([...ARTIST_OWN, ...(FREE_FIELDS.Artist?.[knows] ?? [])]) ? 1 : 0;
-    case 'Song':
-      if (knows === 'lookup')
-        return (beyond(['title']) ? 1 : 0) + (needs(SONG_RECORD_ONLY) ? 1 : 0);
-      return needs(SONG_RECORD_ONLY) ? 1 : 0;
-    case 'Album':
-      if (knows === 'slug') return beyond(['id', 'slug']) ? 1 : 0;
-      return needs(ALBUM_RECORD_ONLY) ? 1 : 0;
-    case 'ChartSummary':
-      return knows === 'position' && needs(['latestWeek', 'totalEntries']) ? 1 : 0;
-    default:
-      return 0;
+function recordLoads(
+  type: GraphQLObjectType,
+  knows: Knows,
+  fields: readonly FieldNode[],
+  shared: Set<Read>,
+): number {
+  const levels = objectReadsOf(type)?.levels;
+  if (knows === 'record' || levels === undefined) return 0;
+  const level = (holds: Knows) => levels.findIndex((l) => l.holds === holds);
+  // A parent that holds none of the levels gave the least: what every parent gives.
+  const held = Math.max(level(knows), 0);
+  let needed = held;
+  for (const field of fields) {
+    const name = field.name.value;
+    if (name.startsWith('__')) continue;
+    const definition = type.getFields()[name];
+    const needs = definition === undefined ? undefined : fieldReadsOf(definition)?.needs;
+    // A level the type does not list is more than it lists: the whole record.
+    if (needs !== undefined)
+      needed = Math.max(needed, level(needs) < 0 ? levels.length - 1 : level(needs));
   }
+  const reads = new Set<Read>();
+  for (const { loadedBy, oncePerRequest } of levels.slice(held + 1, needed + 1)) {
+    if (loadedBy === undefined) continue;
+    if (oncePerRequest) shared.add(loadedBy);
+    else reads.add(loadedBy);
+  }
+  return reads.size;
 }
 
-function listLength(value: unknown): number {
-  if (Array.isArray(value)) return value.length;
-  return value == null ? 0 : 1;
+/** Every declaration that says something (not `READS_NOTHING`), by type and field: what the estimate knows. */
+export function declaredFieldReads(
+  schema: GraphQLSchema,
+): Readonly<Record<string, Readonly<Record<string, FieldReads>>>> {
+  const table: Record<string, Record<string, FieldReads>> = {};
+  for (const type of Object.values(schema.getTypeMap())) {
+    if (!isObjectType(type)) continue;
+    for (const field of Object.values(type.getFields())) {
+      const reads = fieldReadsOf(field);
+      if (reads !== undefined && Object.keys(reads).length > 0) {
+        table[type.name] ??= {};
+        table[type.name]![field.name] = reads;
+      }
+    }
+  }
+  return table;
 }
 
 export interface CostEstimate {
@@ -245,8 +110,8 @@ interface Walk {
   readonly schema: GraphQLSchema;
   readonly document: DocumentNode;
   readonly variables: Args;
-  /** The chart list is read once per request, whoever needs it. */
-  chartListNeeded: boolean;
+  /** Reads made once per request whoever needs them (the chart list), counted once at the end. */
+  readonly shared: Set<Read>;
 }
 
 /** Estimates the operation `operationName` of `document` with the client's raw `variables`. */
@@ -272,9 +137,9 @@ export function estimateUpstreamCost(
           ? literalValue(definition.defaultValue, {})
           : undefined;
   }
-  const walk: Walk = { schema, document, variables, chartListNeeded: false };
+  const walk: Walk = { schema, document, variables, shared: new Set() };
   const calls = selectionCost(walk, operation.selectionSet, root, 'record', undefined, undefined);
-  return { upstreamCalls: calls + (walk.chartListNeeded ? 1 : 0) };
+  return { upstreamCalls: calls + walk.shared.size };
 }
 
 /** Cost of one object of `type` with this selection, given what its parent knows. */
@@ -298,10 +163,7 @@ function selectionCost(
   if (!isObjectType(type)) return 0;
 
   const fields = collectFields(walk, selectionSet, type.name);
-  const selected = new Set(fields.map((field) => field.name.value));
-  const loads = recordLoads(type.name, knows, selected);
-  if (type.name === 'ChartSummary' && loads > 0) walk.chartListNeeded = true;
-  let total = type.name === 'ChartSummary' ? 0 : loads;
+  let total = recordLoads(type, knows, fields, walk.shared);
 
   for (const field of fields) {
     const name = field.name.value;
@@ -309,25 +171,28 @@ function selectionCost(
     const definition = type.getFields()[name];
     if (definition === undefined) continue;
     const args = argumentsOf(walk, field);
-    const cost = FIELD_COSTS[type.name]?.[name];
-    const own = typeof cost?.calls === 'function' ? cost.calls(args) : (cost?.calls ?? 0);
+    const reads = fieldReadsOf(definition);
+    const own = ownCalls(reads, args);
 
     // Connection plumbing: `edges`/`nodes` take the page size, `node` what the items carry.
-    let size = typeof cost?.size === 'function' ? cost.size(args) : (cost?.size ?? 1);
-    let childKnows: Knows = cost?.knows ?? 'record';
+    let size = typeof reads?.size === 'function' ? reads.size(args) : (reads?.size ?? 1);
+    let childKnows: Knows = reads?.knows ?? 'record';
     let childConnection: { size: number; knows: Knows } | undefined;
-    if (cost?.connection !== undefined) {
-      childConnection = { size: cost.connection.size(args), knows: cost.connection.knows };
-    } else if (connectionOf !== undefined && (name === 'edges' || name === 'nodes')) {
+    if (reads?.connection !== undefined) {
+      childConnection = { size: windowSize(args), knows: reads.connection };
+    } else if (
+      connectionOf !== undefined &&
+      (reads?.relay === 'edges' || reads?.relay === 'nodes')
+    ) {
       size = connectionOf.size;
       childKnows = connectionOf.knows;
-      childConnection = name === 'edges' ? connectionOf : undefined;
-    } else if (connectionOf !== undefined && name === 'node') {
+      childConnection = reads.relay === 'edges' ? connectionOf : undefined;
+    } else if (connectionOf !== undefined && reads?.relay === 'node') {
       childKnows = connectionOf.knows;
     } else if (lists?.[name] !== undefined) {
       size = lists[name];
-    } else if (cost?.size === undefined && isList(definition.type)) {
-      // A list the table does not size has nothing costly beneath it (checked by a test).
+    } else if (reads?.size === undefined && isList(definition.type)) {
+      // A list its field does not size has nothing costly beneath it (checked by a test).
       size = 1;
     }
 
@@ -338,7 +203,7 @@ function selectionCost(
           getNamedType(definition.type),
           childKnows,
           childConnection,
-          cost?.childLists?.(args),
+          reads?.childLists?.(args),
         )
       : 0;
     total += own + size * child;

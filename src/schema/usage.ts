@@ -1,5 +1,6 @@
 import type { BudgetUsage } from '../economy/ledger.js';
 import { builder } from './builder.js';
+import { READS_NOTHING } from './field-reads.js';
 
 const ApiUsageRef = builder.objectRef<BudgetUsage>('ApiUsage').implement({
   description:
@@ -25,6 +26,7 @@ builder.queryField('apiUsage', (t) =>
     type: ApiUsageRef,
     description:
       "The caller's upstream budget, counted by the gateway: answering it costs no upstream call.",
+    extensions: { upstream: READS_NOTHING },
     resolve: (_, __, c) => c.budget.usage(c.caller.keyId),
   }),
 );

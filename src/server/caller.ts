@@ -5,7 +5,7 @@
  */
 
 import { keyIdOf } from '../coordination/key-registry.js';
-import type { Caller } from '../reads/cached-upstream.js';
+import type { Caller } from '../reads/caller.js';
 import { unauthenticated } from '../schema/errors.js';
 
 /** Printable ASCII without spaces, as RFC 6750 allows for bearer tokens, and a sane length. */
@@ -14,10 +14,6 @@ const BEARER = /^Bearer ([\x21-\x7E]{1,512})$/i;
 export type AuthMode =
   | { readonly kind: 'server'; readonly apiKey: string }
   | { readonly kind: 'pass-through' };
-
-export function serverCaller(apiKey: string): Caller {
-  return { apiKey, keyId: keyIdOf(apiKey), mode: 'server' };
-}
 
 /** The caller of a request; throws UNAUTHENTICATED (HTTP 401) when pass-through mode finds no usable key. */
 export function callerFor(request: Request, auth: AuthMode, server: Caller | undefined): Caller {

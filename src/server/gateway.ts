@@ -10,13 +10,11 @@ import { createYoga, useReadinessCheck } from 'graphql-yoga';
 import type { Logger } from 'pino';
 import type { ResponseCache } from '../cache/cache.js';
 import { MemoryCache } from '../cache/memory-cache.js';
-import {
-  type CircuitOptions,
-  DEFAULT_CIRCUIT,
-  LocalCircuitBreaker,
-  SharedCircuitBreaker,
-} from '../coordination/circuit-breaker.js';
-import { LocalPollLease, RedisPollLease } from '../coordination/poll-lease.js';
+import { type CircuitOptions, DEFAULT_CIRCUIT } from '../coordination/circuit-breaker.js';
+import { LocalCircuitBreaker } from '../coordination/local-circuit-breaker.js';
+import { LocalPollLease } from '../coordination/memory-poll-lease.js';
+import { SharedCircuitBreaker } from '../coordination/redis-circuit-breaker.js';
+import { RedisPollLease } from '../coordination/redis-poll-lease.js';
 import { Allocator } from '../economy/allocator.js';
 import { SpendingPlan } from '../economy/spending-plan.js';
 import { GenerationView } from '../freshness/generation.js';
@@ -24,7 +22,9 @@ import { createLiveFeed } from '../live/live-feed.js';
 import { RefreshPoll } from '../live/refresh-poll.js';
 import { GatewayMetrics } from '../observability/metrics.js';
 import { traceObserver } from '../observability/trace-observer.js';
-import { CachedUpstream, type Caller, DEFAULT_STALE_GRACE_MS } from '../reads/cached-upstream.js';
+import { CachedUpstream } from '../reads/cached-upstream.js';
+import { type Caller, serverCaller } from '../reads/caller.js';
+import { DEFAULT_STALE_GRACE_MS } from '../reads/grace.js';
 import { RequestLoader } from '../reads/request-loader.js';
 import { RequestStats } from '../reads/request-stats.js';
 import type { SharedRedis } from '../redis/connection.js';
@@ -35,7 +35,8 @@ import { UpstreamClient, type UpstreamClientOptions } from '../upstream/client.j
 import { DEFAULT_ASSUMPTIONS, type UpstreamAssumptions } from '../upstream/endpoints.js';
 import { observeAll } from '../upstream/observer.js';
 import { UpstreamNotices } from '../upstream/upstream-notices.js';
-import { type AuthMode, callerFor, serverCaller } from './caller.js';
+import { CORS_OPTIONS } from './answer/cors.js';
+import { type AuthMode, callerFor } from './caller.js';
 import { clientOf } from './client-identity.js';
 import { DEFAULT_COMPRESSION_MIN_BYTES, withCompressedResponses } from './compressed-responses.js';
 import { exampleGraphiQL } from './examples.js';
@@ -50,6 +51,7 @@ import { METRICS_PATH, useMetrics } from './plugins/use-metrics.js';
 import { useNestingLimit } from './plugins/use-nesting-limit.js';
 import {
   DEFAULT_MANIFEST_PATH,
+  DEFAULT_PERSISTED_OPERATIONS_MODE,
   loadManifest,
   usePersistedOperations,
 } from './plugins/use-persisted-operations.js';
@@ -120,7 +122,7 @@ export interface GatewayOptions {
   readonly budgetPlan?: BudgetPlanConfig;
 }
 
-const DEFAULT_UNKNOWN_KEYS_PER_MINUTE = 10;
+export const DEFAULT_UNKNOWN_KEYS_PER_MINUTE = 10;
 const GRAPHQL_ENDPOINT = '/graphql';
 const HEALTH_PATH = '/health';
 const READINESS_PATH = '/ready';
@@ -255,7 +257,7 @@ export function createGateway(options: GatewayOptions) {
         })
       : undefined;
   const persisted = protection.persistedOperations ?? {};
-  const persistedMode = persisted.mode ?? 'apq';
+  const persistedMode = persisted.mode ?? DEFAULT_PERSISTED_OPERATIONS_MODE;
   const manifest =
     persisted.manifest ??
     loadManifest(persisted.manifestPath ?? DEFAULT_MANIFEST_PATH, persistedMode === 'allow-list');
@@ -265,6 +267,8 @@ export function createGateway(options: GatewayOptions) {
     graphqlEndpoint: GRAPHQL_ENDPOINT,
     healthCheckEndpoint: HEALTH_PATH,
     landingPage: false,
+    // The options a response-cache hit's CORS headers are computed under too (answer/cors.ts).
+    cors: CORS_OPTIONS,
     logging: yogaLogger(options.logger),
     maskedErrors: { maskError },
     // graphql-codegen's client preset sends trusted documents as `{ documentId }` (use-persisted-operations.ts).

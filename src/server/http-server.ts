@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net';
 import type { Gateway } from './gateway.js';
 import { answerUnparsedRequest } from './unparsed-requests.js';
 
-const DEFAULT_GRACE_MS = 10_000;
+export const DEFAULT_GRACE_MS = 10_000;
 
 /** Slow-loris protection: how long a client gets to send its headers, and its whole request. */
 export interface RequestTimeouts {

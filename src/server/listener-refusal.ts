@@ -6,6 +6,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { GraphQLError } from 'graphql';
+import type { ErrorCode } from '../error-codes.js';
 import { errorBody } from '../schema/errors.js';
 
 export function refuse(res: ServerResponse, error: GraphQLError): void {
@@ -16,7 +17,8 @@ export function refuse(res: ServerResponse, error: GraphQLError): void {
     'content-type': 'application/json; charset=utf-8',
     ...http?.headers,
   });
-  res.end(errorBody(error.message, String(error.extensions.code)));
+  // Only the gateway's own refusals (schema/errors.ts) come here, each made with an ErrorCode.
+  res.end(errorBody(error.message, error.extensions.code as ErrorCode));
 }
 
 /** A browser asking for a page (GraphiQL), not a GraphQL client asking for JSON. */

@@ -11,17 +11,16 @@ import type { CacheEntry, ResponseCache } from '../cache/cache.js';
 import { MemoryCache } from '../cache/memory-cache.js';
 import { RedisCache } from '../cache/redis-cache.js';
 import { TwoLevelCache } from '../cache/two-level-cache.js';
-import { type FlightLocks, LocalFlightLocks } from '../coordination/flight-locks.js';
-import {
-  DEFAULT_KEY_TTLS,
-  type KeyRegistry,
-  MemoryKeyRegistry,
-} from '../coordination/key-registry.js';
+import type { FlightLocks } from '../coordination/flight-locks.js';
+import { DEFAULT_KEY_TTLS, type KeyRegistry } from '../coordination/key-registry.js';
+import { LocalFlightLocks } from '../coordination/memory-flight-locks.js';
+import { MemoryKeyRegistry } from '../coordination/memory-key-registry.js';
 import { RedisFlightLocks } from '../coordination/redis-flight-locks.js';
 import { RedisKeyRegistry } from '../coordination/redis-key-registry.js';
 import type { BudgetLedger, BudgetOptions } from '../economy/ledger.js';
 import { MemoryBudgetLedger } from '../economy/memory-ledger.js';
-import { MemoryPopularity, type Popularity } from '../economy/popularity.js';
+import { MemoryPopularity } from '../economy/memory-popularity.js';
+import type { Popularity } from '../economy/popularity.js';
 import { RedisBudgetLedger } from '../economy/redis-ledger.js';
 import { RedisPopularity } from '../economy/redis-popularity.js';
 import {

@@ -8,12 +8,13 @@
  */
 import { maxHeaderSize } from 'node:http';
 import type { Duplex } from 'node:stream';
+import type { ErrorCode } from '../error-codes.js';
 import { errorBody } from '../schema/errors.js';
 
 interface Refusal {
   readonly status: number;
   readonly reason: string;
-  readonly code: string;
+  readonly code: ErrorCode;
   readonly message: string;
 }
 

@@ -3,13 +3,18 @@
  * Each kind is also the GraphQL `extensions.code` of the resulting error, so
  * the mapping from upstream status to client-facing code lives in this file only.
  */
-export type UpstreamErrorCode =
+import type { ErrorCode } from '../error-codes.js';
+
+/** The part of the gateway's codes (src/error-codes.ts) an upstream read can fail with. */
+export type UpstreamErrorCode = Extract<
+  ErrorCode,
   | 'NOT_FOUND'
   | 'BAD_USER_INPUT'
   | 'UNAUTHENTICATED'
   | 'RATE_LIMITED'
   | 'UPSTREAM_ERROR'
-  | 'UPSTREAM_INVALID_RESPONSE';
+  | 'UPSTREAM_INVALID_RESPONSE'
+>;
 
 export interface UpstreamErrorDetails {
   /** HTTP status the upstream answered, when it answered at all. */

@@ -7,7 +7,8 @@
  */
 import { Redis } from 'ioredis';
 import { afterAll, describe, expect, it } from 'vitest';
-import { MemoryPopularity, type Popularity } from '../../src/economy/popularity.js';
+import { MemoryPopularity } from '../../src/economy/memory-popularity.js';
+import type { Popularity } from '../../src/economy/popularity.js';
 import { RedisPopularity } from '../../src/economy/redis-popularity.js';
 import { CALENDARS_AGAINST_REDIS, DAY_MS, todayAtUtc } from '../support/calendar.js';
 import { deleteUnder, keysUnder, SHARED_REDIS_URL, uniquePrefix } from '../support/redis.js';

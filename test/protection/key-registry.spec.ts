@@ -5,7 +5,7 @@
  * a rejection forgets both.
  */
 import { expect, it } from 'vitest';
-import { MemoryKeyRegistry } from '../../src/coordination/key-registry.js';
+import { MemoryKeyRegistry } from '../../src/coordination/memory-key-registry.js';
 import { until } from '../support/until.js';
 
 it('remembers an accepted key past its acceptance, and forgets it once rejected', async () => {

@@ -7,9 +7,11 @@ import { getNamedType, isListType, isNonNullType, isObjectType, parse } from 'gr
 import { beforeAll, describe, expect, it } from 'vitest';
 import { REFERENCE_QUERIES } from '../../bench/reference-queries.js';
 import { schema } from '../../src/schema/index.js';
-import { estimateUpstreamCost, FIELD_COSTS } from '../../src/schema/upstream-cost.js';
+import { declaredFieldReads, estimateUpstreamCost } from '../../src/schema/upstream-cost.js';
 import { useCostStacks } from '../support/cost-stacks.js';
 import type { Stack } from '../support/stack.js';
+
+const FIELD_COSTS = declaredFieldReads(schema);
 
 const estimate = (query: string, variables: Record<string, unknown> = {}) =>
   estimateUpstreamCost(schema, parse(query), undefined, variables).upstreamCalls;

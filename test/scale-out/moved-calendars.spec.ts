@@ -5,63 +5,23 @@
  * instant of the gateway's calendar, so the day's count survives a restart,
  * no key outlives its purpose, and replicas agree on what is fresh.
  */
-import { Redis } from 'ioredis';
-import { afterAll, afterEach, beforeAll, beforeEach, expect, it } from 'vitest';
-import { type Simulator, startSimulator } from '../../src/simulator/index.js';
+import { expect, it } from 'vitest';
 import { DAY_MS } from '../support/calendar.js';
-import { deleteUnder, keysUnder, SHARED_REDIS_URL, uniquePrefix } from '../support/redis.js';
-import { type Replica, startReplica, until } from '../support/replicas.js';
-import { SERVER_KEY } from '../support/stack.js';
+import { keysUnder } from '../support/redis.js';
+import { artistsQuery, codes, USAGE, useReplicaDeployment } from '../support/replica-deployment.js';
+import { type Replica, until } from '../support/replicas.js';
 
-let simulator: Simulator;
-let redis: Redis;
-beforeAll(async () => {
-  simulator = await startSimulator({ apiKeys: [SERVER_KEY], dailyLimit: 1_000_000 });
-  redis = new Redis(SHARED_REDIS_URL);
-});
-afterAll(async () => {
-  redis.disconnect();
-  await simulator.close();
-});
-
-let prefix: string;
-const replicas: Replica[] = [];
-beforeEach(() => {
-  prefix = uniquePrefix();
-  simulator.resetCalls();
-});
-afterEach(async () => {
-  await Promise.all(replicas.splice(0).map((replica) => replica.stop()));
-  await deleteUnder(redis, prefix);
-});
+const deployment = useReplicaDeployment();
+const { calls, slugs } = deployment;
 
 async function start(clockOffsetMs: number, env: Record<string, string> = {}): Promise<Replica> {
-  const replica = await startReplica(
-    {
-      UPSTREAM_URL: simulator.url,
-      UPSTREAM_API_KEY: SERVER_KEY,
-      REDIS_URL: SHARED_REDIS_URL,
-      REDIS_KEY_PREFIX: prefix,
-      CLIENT_BUDGET_SHARE: '1',
-      ...env,
-    },
+  const [replica] = await deployment.start(
+    1,
+    { CLIENT_BUDGET_SHARE: '1', ...env },
     { clockOffsetMs },
   );
-  replicas.push(replica);
-  return replica;
+  return replica as Replica;
 }
-
-const calls = () => simulator.calls.length;
-const slugs = (from: number, count: number) =>
-  simulator.data
-    .allArtists()
-    .slice(from, from + count)
-    .map((artist) => artist.slug);
-const artistsQuery = (names: string[]) =>
-  `{ ${names.map((slug, i) => `a${i}: artist(slug: "${slug}") { name followers }`).join(' ')} }`;
-const codes = (response: { body: { errors?: { extensions?: Record<string, unknown> }[] } }) =>
-  (response.body.errors ?? []).map((error) => error.extensions?.code);
-const USAGE = '{ apiUsage { used remaining } }';
 
 it("a gateway 3 days behind Redis's calendar keeps the day's count across a restart and never passes the limit", async () => {
   const env = { UPSTREAM_DAILY_LIMIT: '5' };
@@ -85,9 +45,11 @@ it("a gateway 400 days ahead of Redis's calendar writes no key that lives longer
   expect(page.body.errors).toBeUndefined();
   // Views are counted for the plan once a second: wait for the popularity set to be written.
   await until(async () =>
-    [...(await keysUnder(redis, prefix)).keys()].some((key) => key.includes('popularity:')),
+    [...(await keysUnder(deployment.redis, deployment.prefix)).keys()].some((key) =>
+      key.includes('popularity:'),
+    ),
   );
-  const ttls = await keysUnder(redis, prefix);
+  const ttls = await keysUnder(deployment.redis, deployment.prefix);
   expect(ttls.size).toBeGreaterThan(3);
   const tooLong = [...ttls].filter(([, ttl]) => ttl <= 0 || ttl > 32 * DAY_MS);
   expect(tooLong).toEqual([]);

@@ -12,11 +12,9 @@ import pino from 'pino';
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import type { CacheEntry } from '../../src/cache/cache.js';
 import { RedisCache, redisCacheKey } from '../../src/cache/redis-cache.js';
-import {
-  DEFAULT_CIRCUIT,
-  LocalCircuitBreaker,
-  SharedCircuitBreaker,
-} from '../../src/coordination/circuit-breaker.js';
+import { DEFAULT_CIRCUIT } from '../../src/coordination/circuit-breaker.js';
+import { LocalCircuitBreaker } from '../../src/coordination/local-circuit-breaker.js';
+import { SharedCircuitBreaker } from '../../src/coordination/redis-circuit-breaker.js';
 import { RedisBudgetLedger } from '../../src/economy/redis-ledger.js';
 import { RedisPopularity } from '../../src/economy/redis-popularity.js';
 import { connectRedis } from '../../src/redis/connection.js';

@@ -2,78 +2,24 @@
  * Several gateway processes on one Redis and one simulator (issue 9): the
  * cache, single flight, the daily budget, the 429 rules and the per-client
  * share hold across replicas and restarts. Figures are upstream calls
- * counted at the simulator.
+ * counted at the deployment.simulator.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Redis } from 'ioredis';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { type Simulator, startSimulator } from '../../src/simulator/index.js';
-import { deleteUnder, keysUnder, SHARED_REDIS_URL, uniquePrefix } from '../support/redis.js';
-import { type Replica, startReplica, until } from '../support/replicas.js';
+import { describe, expect, it } from 'vitest';
+import { keysUnder } from '../support/redis.js';
+import { artistsQuery, codes, USAGE, useReplicaDeployment } from '../support/replica-deployment.js';
+import { until } from '../support/replicas.js';
 import { SERVER_KEY } from '../support/stack.js';
 
-let simulator: Simulator;
-let redis: Redis;
-beforeAll(async () => {
-  simulator = await startSimulator({ apiKeys: [SERVER_KEY], dailyLimit: 1_000_000 });
-  redis = new Redis(SHARED_REDIS_URL);
-});
-afterAll(async () => {
-  redis.disconnect();
-  await simulator.close();
-});
-
-let prefix: string;
-const replicas: Replica[] = [];
-beforeEach(() => {
-  prefix = uniquePrefix();
-  simulator.resetCalls();
-  simulator.clearFaults();
-  simulator.setLatency(0);
-});
-afterEach(async () => {
-  await Promise.all(replicas.splice(0).map((replica) => replica.stop()));
-  const keys = await keysUnder(redis, prefix);
-  await deleteUnder(redis, prefix);
-  // Everything the gateway stores is bounded: no key without a time to live.
-  expect([...keys].filter(([, ttl]) => ttl < 0)).toEqual([]);
-});
-
-async function start(count: number, env: Record<string, string> = {}): Promise<Replica[]> {
-  const started = await Promise.all(
-    Array.from({ length: count }, () =>
-      startReplica({
-        UPSTREAM_URL: simulator.url,
-        UPSTREAM_API_KEY: SERVER_KEY,
-        REDIS_URL: SHARED_REDIS_URL,
-        REDIS_KEY_PREFIX: prefix,
-        ...env,
-      }),
-    ),
-  );
-  replicas.push(...started);
-  return started;
-}
-
-const calls = () => simulator.calls.length;
-const slugs = (from: number, count: number) =>
-  simulator.data
-    .allArtists()
-    .slice(from, from + count)
-    .map((a) => a.slug);
-/** One aliased `artist` field per slug: one upstream call each when cold. */
-const artistsQuery = (names: string[]) =>
-  `{ ${names.map((slug, i) => `a${i}: artist(slug: "${slug}") { name followers }`).join(' ')} }`;
-const codes = (response: { body: { errors?: { extensions?: Record<string, unknown> }[] } }) =>
-  (response.body.errors ?? []).map((error) => error.extensions?.code);
-const USAGE = '{ apiUsage { used remaining } }';
+const deployment = useReplicaDeployment();
+const { start, calls, slugs } = deployment;
 
 describe('one cache and one flight for all replicas', () => {
   it('30 concurrent identical cold queries over 3 replicas cost 1 upstream call', async () => {
     const three = await start(3);
-    simulator.setLatency(300);
+    deployment.simulator.setLatency(300);
     const query = artistsQuery(slugs(0, 1));
     const responses = await Promise.all(
       Array.from({ length: 30 }, (_, i) => three[i % 3]!.query(query)),
@@ -93,8 +39,8 @@ describe('one cache and one flight for all replicas', () => {
     // The replica stores its answer in Redis once the response has finished ('finish'), so the
     // client can hold it before the write lands: ask the others once the answer is shared.
     await until(async () =>
-      [...(await keysUnder(redis, prefix)).keys()].some((key) =>
-        key.startsWith(`${prefix}response:`),
+      [...(await keysUnder(deployment.redis, deployment.prefix)).keys()].some((key) =>
+        key.startsWith(`${deployment.prefix}response:`),
       ),
     );
     for (const other of others) {
@@ -181,13 +127,13 @@ describe('one daily budget for all replicas', () => {
 describe('429 from the upstream', () => {
   it('no queued call leaves after a daily-limit 429, and the key stops on every replica', async () => {
     const three = await start(3, { UPSTREAM_MAX_CONCURRENCY: '1', UPSTREAM_RETRIES: '0' });
-    simulator.setLatency(50);
-    simulator.injectFault({ kind: 'status', status: 429 }, { path: '/api/v1/artists/' });
+    deployment.simulator.setLatency(50);
+    deployment.simulator.injectFault({ kind: 'status', status: 429 }, { path: '/api/v1/artists/' });
     const first = await three[0]!.query(artistsQuery(slugs(30, 10)));
     expect(codes(first)).toEqual(Array(10).fill('RATE_LIMITED'));
     expect(calls()).toBe(1);
 
-    simulator.clearFaults();
+    deployment.simulator.clearFaults();
     for (const replica of three) {
       expect(codes(await replica.query(artistsQuery(slugs(40, 1))))).toEqual(['RATE_LIMITED']);
       expect((await replica.query(USAGE)).body.data).toEqual({
@@ -200,7 +146,7 @@ describe('429 from the upstream', () => {
   it('any other 429 pauses the key for its Retry-After on every replica, then calls resume', async () => {
     const two = await start(2, { UPSTREAM_RETRIES: '0' });
     const slowDown = { statusCode: 429, error: 'Too Many Requests', message: 'Slow down' };
-    simulator.injectFault(
+    deployment.simulator.injectFault(
       { kind: 'status', status: 429, retryAfterSeconds: 1, body: slowDown },
       { times: 1 },
     );

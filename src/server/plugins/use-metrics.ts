@@ -8,7 +8,7 @@
 import { usePrometheus } from '@graphql-yoga/plugin-prometheus';
 import type { Plugin } from 'graphql-yoga';
 import { type GatewayMetrics, keyLabelOf } from '../../observability/metrics.js';
-import type { Caller } from '../../reads/cached-upstream.js';
+import type { Caller } from '../../reads/caller.js';
 import type { GatewayContext } from '../../schema/context.js';
 
 export const METRICS_PATH = '/metrics';

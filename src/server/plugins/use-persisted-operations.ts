@@ -27,6 +27,7 @@ import {
 
 export type PersistedOperationsMode = 'apq' | 'allow-list';
 
+export const DEFAULT_PERSISTED_OPERATIONS_MODE: PersistedOperationsMode = 'apq';
 export const DEFAULT_MANIFEST_PATH = 'examples/generated/persisted-documents.json';
 export const DEFAULT_APQ_MAX_ENTRIES = 1_000;
 
@@ -89,7 +90,7 @@ function operationIdOf(params: GraphQLParams, request: Request): string | null {
 }
 
 export function usePersistedOperations({
-  mode = 'apq',
+  mode = DEFAULT_PERSISTED_OPERATIONS_MODE,
   manifest = {},
   apqMaxEntries = DEFAULT_APQ_MAX_ENTRIES,
 }: PersistedOperationsOptions = {}): Plugin {

@@ -6,6 +6,7 @@
  */
 import { GraphQLError } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
+import type { ErrorCode } from '../../error-codes.js';
 
 export function useRequestErrorCodes(): Plugin {
   return {
@@ -32,6 +33,6 @@ function withInputCode(error: GraphQLError): GraphQLError {
     nodes: error.nodes,
     source: error.source,
     positions: error.positions,
-    extensions: { ...error.extensions, code: 'BAD_USER_INPUT' },
+    extensions: { ...error.extensions, code: 'BAD_USER_INPUT' satisfies ErrorCode },
   });
 }

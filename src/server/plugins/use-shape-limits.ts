@@ -18,6 +18,8 @@ export const DEFAULT_MAX_DEPTH = 10;
 export const DEFAULT_MAX_ALIASES = 15;
 export const DEFAULT_MAX_DIRECTIVES = 10;
 export const DEFAULT_MAX_TOKENS = 2_000;
+/** Introspection stays on by default: GraphiQL and codegen need it. */
+export const DEFAULT_INTROSPECTION = true;
 
 export interface ShapeLimitOptions {
   /** Deepest field nesting, fragments flattened (`__schema` introspection is not counted). */
@@ -36,7 +38,7 @@ export function useShapeLimits({
   maxAliases = DEFAULT_MAX_ALIASES,
   maxDirectives = DEFAULT_MAX_DIRECTIVES,
   maxTokens = DEFAULT_MAX_TOKENS,
-  introspection = true,
+  introspection = DEFAULT_INTROSPECTION,
 }: ShapeLimitOptions = {}): Plugin[] {
   for (const [name, value] of Object.entries({ maxDepth, maxAliases, maxDirectives, maxTokens })) {
     if (!Number.isSafeInteger(value) || value < 0)

@@ -1,0 +1,101 @@
+/**
+ * The counts of a gateway without Redis, in a map of this process. Counting a
+ * view is on every request's path, so it is a map update and nothing more;
+ * the day's decay is applied lazily, by the first call of a new UTC day, and
+ * ranks are read from a sorted copy refreshed every couple of seconds
+ * rather than sorting every record per question. The map is bounded: a tail
+ * of records asked once cannot grow it without end.
+ */
+import { performance } from 'node:perf_hooks';
+import { DAY_MS, utcDay } from '../time.js';
+import { DAILY_DECAY, type Popularity } from './popularity.js';
+
+/** How often the ranking is worked out again from the counts. */
+const RANKING_REFRESH_MS = 2_000;
+
+export class MemoryPopularity implements Popularity {
+  readonly #counts = new Map<string, number>();
+  #day: string;
+  /** Every count, most asked first, as of `at`: ranks are read from it. */
+  #ranking: { scores: number[]; at: number } | undefined;
+
+  constructor(
+    private readonly now: () => Date = () => new Date(),
+    /** Records counted at most: the least asked are forgotten first when it is reached. */
+    private readonly maxRecords = 200_000,
+  ) {
+    this.#day = utcDay(now());
+  }
+
+  record(keys: Iterable<string>): void {
+    this.#decayIfNewDay();
+    for (const key of keys) this.#counts.set(key, (this.#counts.get(key) ?? 0) + 1);
+    if (this.#counts.size > this.maxRecords) this.#forgetLeastAsked();
+  }
+
+  async rank(key: string): Promise<number> {
+    this.#decayIfNewDay();
+    const score = this.#counts.get(key);
+    if (score === undefined) return this.#counts.size;
+    const scores = this.#scores();
+    // Binary search for the first score not above this one's: the records before it are asked more.
+    let low = 0;
+    let high = scores.length;
+    while (low < high) {
+      const middle = (low + high) >>> 1;
+      if ((scores[middle] as number) > score) low = middle + 1;
+      else high = middle;
+    }
+    return low;
+  }
+
+  async top(count: number): Promise<string[]> {
+    this.#decayIfNewDay();
+    return [...this.#counts]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, count)
+      .map(([key]) => key);
+  }
+
+  async count(key: string): Promise<number> {
+    this.#decayIfNewDay();
+    return this.#counts.get(key) ?? 0;
+  }
+
+  async forget(key: string): Promise<void> {
+    if (this.#counts.delete(key)) this.#ranking = undefined;
+  }
+
+  async close(): Promise<void> {}
+
+  /**
+   * Every score, highest first. Sorting every record on each question would
+   * cost more than the answer is worth; a ranking a second or two old places
+   * the same records, bar the ones at the edge.
+   */
+  #scores(): number[] {
+    const cached = this.#ranking;
+    if (cached !== undefined && performance.now() - cached.at < RANKING_REFRESH_MS)
+      return cached.scores;
+    const scores = [...this.#counts.values()].sort((a, b) => b - a);
+    this.#ranking = { scores, at: performance.now() };
+    return scores;
+  }
+
+  #decayIfNewDay(): void {
+    const today = utcDay(this.now());
+    if (today === this.#day) return;
+    const days = Math.max(1, Math.round((Date.parse(today) - Date.parse(this.#day)) / DAY_MS));
+    const factor = DAILY_DECAY ** days;
+    for (const [key, score] of this.#counts) this.#counts.set(key, score * factor);
+    this.#day = today;
+    this.#ranking = undefined;
+  }
+
+  #forgetLeastAsked(): void {
+    const keep = Math.floor(this.maxRecords * 0.9);
+    const sorted = [...this.#counts.entries()].sort((a, b) => b[1] - a[1]);
+    for (const [key] of sorted.slice(keep)) this.#counts.delete(key);
+    this.#ranking = undefined;
+  }
+}

@@ -1,0 +1,95 @@
+/**
+ * What a cached entry is good for once it is not current. A paid-for answer
+ * is held until its retention: it may answer at once (and be refreshed
+ * behind the reader, or not at all), stand in for a call that fails or is
+ * slow, or only be refreshed first. Whichever it does, the request's report
+ * says how old the answer it got is.
+ */
+import type { CacheEntry } from '../cache/cache.js';
+import type { Allocator } from '../economy/allocator.js';
+import type { BudgetLedger } from '../economy/ledger.js';
+import {
+  type GenerationView,
+  generationsBehind,
+  isCurrentGeneration,
+} from '../freshness/generation.js';
+import type { UpstreamRequest } from '../upstream/endpoints.js';
+import type { UpstreamObserver } from '../upstream/observer.js';
+import { pathOf, unwrap } from './entries.js';
+import type { RequestStats } from './request-stats.js';
+
+/**
+ * Share of the day's budget kept for reads nothing cached can answer: below
+ * it, answers of the previous generation are served on instead of refreshed.
+ */
+export const REVALIDATION_RESERVE_SHARE = 0.1;
+
+/** Fresh by its TTL and read in the current generation (or no generation is known). */
+export function servable(entry: CacheEntry, generation: GenerationView | undefined): boolean {
+  if (entry.freshUntil <= Date.now()) return false;
+  return isCurrentGeneration(entry.generation, generation?.now());
+}
+
+export type HeldUse = 'serve' | 'serve-then-refresh' | 'refresh-first';
+
+/**
+ * What a held entry that is not current is good for. Without the plan:
+ * one of an older generation answers at once while it is refreshed in the
+ * background (stale-while-revalidate); one past its TTL is asked for again.
+ * With the plan (allocator.ts), by popularity: the tail is served as it is;
+ * the head is served and refreshed in the background; the records after it
+ * are served as they are while one generation behind and refreshed before
+ * they answer once two behind; past its TTL (no generation tells), a
+ * popular record is asked for again.
+ */
+export async function heldPolicy(
+  held: CacheEntry,
+  key: string,
+  planned: Allocator | undefined,
+  generation: GenerationView | undefined,
+): Promise<HeldUse> {
+  const olderGeneration = held.freshUntil > Date.now();
+  if (planned === undefined) return olderGeneration ? 'serve-then-refresh' : 'refresh-first';
+  const lag = await planned.allowedLag(key);
+  if (lag === Number.POSITIVE_INFINITY) return 'serve';
+  // Never served two generations behind: a popular record is always at most one refresh old.
+  if (!olderGeneration || generationsBehind(held.generation, generation?.now()) >= 2)
+    return 'refresh-first';
+  return lag === 0 ? 'serve-then-refresh' : 'serve';
+}
+
+/** Without the plan, whether the day still affords a background refresh (the plan has its own share for them). */
+export async function refreshAffordable(budget: BudgetLedger, keyId: string): Promise<boolean> {
+  const usage = await budget.usage(keyId);
+  return usage.remaining > Math.ceil(usage.dailyLimit * REVALIDATION_RESERVE_SHARE);
+}
+
+/** The held entry that may answer in place of the call: one still within its retention. */
+export function standInOf(held: CacheEntry | undefined): CacheEntry | undefined {
+  return held !== undefined && held.staleUntil > Date.now() ? held : undefined;
+}
+
+/** Answers from a held entry that is not current: its age goes into the report, and nothing reuses it. */
+export function answerHeld(entry: CacheEntry, stats: RequestStats): void {
+  stats.cacheHits += 1;
+  stats.heldFrom(entry);
+  stats.answeredFrom(Date.now());
+  if (entry.freshUntil > Date.now()) stats.previousGeneration += 1;
+}
+
+/** Answers with a held entry in place of the call's answer: the reader is told it is stale, and how old. */
+export function answerStale<T>(
+  entry: CacheEntry,
+  request: UpstreamRequest<T>,
+  stats: RequestStats,
+  observer: UpstreamObserver,
+): T {
+  stats.heldFrom(entry);
+  stats.stale.push({
+    resource: request.resource,
+    path: pathOf(request),
+    ageSeconds: Math.round((Date.now() - entry.storedAt) / 1000),
+  });
+  observer.staleServed(request.resource);
+  return unwrap<T>(entry, request);
+}

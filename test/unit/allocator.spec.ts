@@ -1,0 +1,150 @@
+/**
+ * The allocator alone (src/economy/allocator.ts), on a real memory ledger,
+ * memory popularity and spending plan sharing one calendar, built from the
+ * real today: how far behind a held record may fall by its popularity, the
+ * first touches a record asked once or twice may take, a client held to its
+ * share, and refusals that name a time at which the call is indeed served.
+ */
+import { expect, it } from 'vitest';
+import { Allocator } from '../../src/economy/allocator.js';
+import type { Spender } from '../../src/economy/ledger.js';
+import { MemoryBudgetLedger } from '../../src/economy/memory-ledger.js';
+import { MemoryPopularity } from '../../src/economy/memory-popularity.js';
+import { SpendingPlan } from '../../src/economy/spending-plan.js';
+import { UpstreamError } from '../../src/upstream/errors.js';
+import { DAY_MS, todayAtUtc } from '../support/calendar.js';
+
+const KEY: Spender = { keyId: 'gateway key' };
+const BURST = 8;
+
+/** Allocator, ledger, popularity and plan on one calendar that starts at `startMs` and can be moved. */
+function economy(startMs: number, { dailyLimit = 1_000, clientShare = 1 } = {}) {
+  const calendar = { ms: startMs };
+  const now = () => new Date(calendar.ms);
+  const plan = new SpendingPlan({
+    dailyLimit,
+    pollIntervalMs: undefined,
+    headShare: 0.4,
+    burst: BURST,
+    clientShare,
+  });
+  const popularity = new MemoryPopularity(now);
+  const ledger = new MemoryBudgetLedger({ dailyLimit, clientShare: 1, now });
+  const allocator = new Allocator(plan, popularity, ledger, now);
+  return { allocator, calendar, ledger, plan, popularity };
+}
+
+/** Reserves first touches of `key` until the allocator refuses one: how many it allowed, and the refusal. */
+async function firstTouchesUntilRefused(
+  allocator: Allocator,
+  key: string,
+  spender: Spender = KEY,
+): Promise<{ allowed: number; refusal: UpstreamError }> {
+  for (let allowed = 0; allowed < 10_000; allowed++) {
+    try {
+      await allocator.reserve(spender, 'first-touch', key);
+    } catch (error) {
+      if (!(error instanceof UpstreamError)) throw error;
+      return { allowed, refusal: error };
+    }
+  }
+  throw new Error('never refused');
+}
+
+it('lets the head fall no generation behind, the kept records one, the tail any number', async () => {
+  const { allocator, plan, popularity } = economy(todayAtUtc(12), { dailyLimit: 20 });
+  const records = Array.from({ length: plan.keptRecords + 2 }, (_, i) => `/records/${i}`);
+  // Record i is asked fewer times than record i - 1: its rank is i.
+  records.forEach((record, i) => {
+    for (let view = 0; view < records.length - i; view++) popularity.record([record]);
+  });
+  expect(plan.headRecords).toBeGreaterThan(0);
+  expect(plan.keptRecords).toBeGreaterThan(plan.headRecords);
+
+  const lags = await Promise.all(records.map((record) => allocator.allowedLag(record)));
+  expect(lags).toEqual(
+    records.map((_, rank) =>
+      rank < plan.headRecords ? 0 : rank < plan.keptRecords ? 1 : Number.POSITIVE_INFINITY,
+    ),
+  );
+  expect(await allocator.allowedLag('/never-asked')).toBe(Number.POSITIVE_INFINITY);
+});
+
+it('gives a record asked once half the burst, and one asked twice the whole of it', async () => {
+  // Just past midnight: the pacing line has not moved, the burst is all there is.
+  const { allocator, ledger, popularity } = economy(todayAtUtc(0) + 1);
+  popularity.record(['/once']);
+  popularity.record(['/twice']);
+  popularity.record(['/twice']);
+
+  const once = await firstTouchesUntilRefused(allocator, '/once');
+  expect(once.allowed).toBe(BURST / 2);
+  expect(once.refusal.code).toBe('RATE_LIMITED');
+  expect(once.refusal.message).toMatch(/^Today's upstream budget is planned over the whole day/);
+
+  const twice = await firstTouchesUntilRefused(allocator, '/twice');
+  expect(twice.allowed).toBe(BURST / 2);
+  expect(await ledger.spending(KEY.keyId)).toEqual({
+    used: BURST,
+    paced: BURST,
+    refreshed: 0,
+    polled: 0,
+  });
+});
+
+it('serves a refused first touch at the time its refusal named, not before', async () => {
+  const { allocator, calendar } = economy(todayAtUtc(0) + 1);
+  const { refusal } = await firstTouchesUntilRefused(allocator, '/once');
+  const resetsAt = Date.parse(refusal.resetsAt ?? '');
+  expect(resetsAt).toBeGreaterThan(calendar.ms);
+  expect(resetsAt).toBeLessThanOrEqual(todayAtUtc(0) + DAY_MS);
+
+  calendar.ms = resetsAt - 1_000;
+  await expect(allocator.reserve(KEY, 'first-touch', '/once')).rejects.toThrow(UpstreamError);
+  calendar.ms = resetsAt;
+  await allocator.reserve(KEY, 'first-touch', '/once');
+});
+
+it('refreshes held records outside the pacing: more of them than the burst, at once', async () => {
+  const { allocator, ledger } = economy(todayAtUtc(0) + 1);
+  for (let i = 0; i < 2 * BURST; i++)
+    await allocator.reserve(KEY, 'refresh', `/never-counted/${i}`);
+  expect(await ledger.spending(KEY.keyId)).toMatchObject({
+    used: 2 * BURST,
+    refreshed: 2 * BURST,
+    paced: 0,
+  });
+  // The first touches' burst is still whole.
+  expect((await firstTouchesUntilRefused(allocator, '/once')).allowed).toBe(BURST / 2);
+});
+
+it('holds one client to its share of the first touches, and names when it may read again', async () => {
+  const { allocator, calendar, popularity } = economy(todayAtUtc(12), { clientShare: 0.5 });
+  popularity.record(['/popular']);
+  popularity.record(['/popular']);
+  const greedy: Spender = { ...KEY, clientId: 'greedy' };
+  const other: Spender = { ...KEY, clientId: 'other' };
+
+  const { allowed, refusal } = await firstTouchesUntilRefused(allocator, '/popular', greedy);
+  expect(allowed).toBeGreaterThan(BURST);
+  expect(refusal.code).toBe('RATE_LIMITED');
+  expect(refusal.message).toMatch(/^This client has made its share of the records first read/);
+  // The others are served meanwhile.
+  await allocator.reserve(other, 'first-touch', '/popular');
+
+  const resetsAt = Date.parse(refusal.resetsAt ?? '');
+  expect(resetsAt).toBeGreaterThan(calendar.ms);
+  calendar.ms = resetsAt;
+  await allocator.reserve(greedy, 'first-touch', '/popular');
+});
+
+it('passes on the ledger’s own refusals as they are', async () => {
+  const { allocator, ledger } = economy(todayAtUtc(12));
+  ledger.rateLimited(
+    KEY.keyId,
+    new UpstreamError('RATE_LIMITED', 'Daily limit of 1000 requests reached', { status: 429 }),
+  );
+  await expect(allocator.reserve(KEY, 'refresh', '/a')).rejects.toThrow(
+    'The daily upstream request budget of this API key is spent',
+  );
+});

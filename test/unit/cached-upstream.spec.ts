@@ -1,0 +1,239 @@
+/**
+ * CachedUpstream alone (src/reads/): built as the gateway builds it, with a
+ * real UpstreamClient over HTTP to the simulator and the in-process stores,
+ * but with no GraphQL in front. The simulator's call log counts what reached
+ * the upstream. Every clock the stores and the simulator read is fixed, so
+ * no result depends on the day the test runs; freshness is waited for as a
+ * condition, never as a delay.
+ */
+import pino from 'pino';
+import { afterEach, describe, expect, it } from 'vitest';
+import { MemoryCache } from '../../src/cache/memory-cache.js';
+import { LocalCircuitBreaker } from '../../src/coordination/local-circuit-breaker.js';
+import { LocalFlightLocks } from '../../src/coordination/memory-flight-locks.js';
+import { MemoryKeyRegistry } from '../../src/coordination/memory-key-registry.js';
+import { MemoryBudgetLedger } from '../../src/economy/memory-ledger.js';
+import { CachedUpstream } from '../../src/reads/cached-upstream.js';
+import { serverCaller } from '../../src/reads/caller.js';
+import type { CachePolicy } from '../../src/reads/entries.js';
+import { RequestStats } from '../../src/reads/request-stats.js';
+import { type Simulator, startSimulator } from '../../src/simulator/index.js';
+import { UpstreamClient } from '../../src/upstream/client.js';
+import { endpoints } from '../../src/upstream/endpoints.js';
+import { UpstreamError } from '../../src/upstream/errors.js';
+import { UpstreamNotices } from '../../src/upstream/upstream-notices.js';
+import { until } from '../support/until.js';
+
+const KEY = 'unit-server-key';
+const caller = serverCaller(KEY);
+/** Noon of a fixed day: the budget's day, and the simulator's, whatever today is. */
+const NOW = new Date('2031-03-14T12:00:00.000Z');
+const now = () => NOW;
+const NEXT_MIDNIGHT = '2031-03-15T00:00:00.000Z';
+
+const LONG_POLICY: CachePolicy = { ttlMs: 60_000, notFoundTtlMs: 10_000, retentionMs: 600_000 };
+
+interface Setup {
+  readonly cachePolicy?: CachePolicy;
+  readonly dailyLimit?: number;
+}
+
+interface Running {
+  readonly simulator: Simulator;
+  readonly upstream: CachedUpstream;
+  readonly cache: MemoryCache;
+  readonly budget: MemoryBudgetLedger;
+  /** A slug the simulator knows. */
+  readonly slug: string;
+  /** Calls that reached the simulator, whatever it answered. */
+  calls(): number;
+}
+
+const closers: (() => Promise<void>)[] = [];
+
+afterEach(async () => {
+  await Promise.all(closers.splice(0).map((close) => close()));
+});
+
+async function start({ cachePolicy = LONG_POLICY, dailyLimit = 1_000 }: Setup = {}) {
+  const simulator = await startSimulator({ apiKeys: [KEY], dailyLimit: 1_000_000, now });
+  const client = new UpstreamClient({
+    baseUrl: simulator.url,
+    connectTimeoutMs: 2_000,
+    headersTimeoutMs: 5_000,
+    bodyTimeoutMs: 5_000,
+    maxConcurrency: 16,
+    maxQueue: 1_000,
+    maxBodyBytes: 5 * 1024 * 1024,
+  });
+  closers.push(async () => {
+    await client.close();
+    await simulator.close();
+  });
+  const cache = new MemoryCache({ maxEntries: 1_000, maxBytes: 16 * 1024 * 1024 });
+  const budget = new MemoryBudgetLedger({ dailyLimit, clientShare: 1, now });
+  const upstream = new CachedUpstream({
+    client,
+    cache,
+    budget,
+    keys: new MemoryKeyRegistry(),
+    locks: new LocalFlightLocks(),
+    cachePolicy,
+    retry: { maxAttempts: 2, baseDelayMs: 1, maxDelayMs: 5 },
+    deadlineMs: 10_000,
+    notices: new UpstreamNotices(pino({ level: 'silent' })),
+    // Out of the way: these tests are about the cache, not the breaker.
+    circuit: new LocalCircuitBreaker({ failureThreshold: 1_000, openMs: 30_000 }),
+    // Longer than any test: a stale answer here comes from a failure, never from a slow call.
+    staleGraceMs: 30_000,
+  });
+  const slug = simulator.data.allArtists()[0]?.slug;
+  if (slug === undefined) throw new Error('the simulator has no artists');
+  return {
+    simulator,
+    upstream,
+    cache,
+    budget,
+    slug,
+    calls: () => simulator.calls.length,
+  } satisfies Running;
+}
+
+/** The error `promise` rejects with (fails the test when it resolves). */
+async function failureOf(promise: Promise<unknown>): Promise<UpstreamError> {
+  const error = await promise.then(
+    () => undefined,
+    (reason: unknown) => reason,
+  );
+  if (!(error instanceof UpstreamError)) throw new Error(`expected an UpstreamError: ${error}`);
+  return error;
+}
+
+describe('CachedUpstream', () => {
+  it('answers a second read from the cache, with no call', async () => {
+    const { upstream, simulator, slug, calls } = await start();
+    const request = endpoints.artist(slug);
+
+    const first = new RequestStats();
+    const read = await upstream.read(request, caller, first);
+    expect(read.slug).toBe(slug);
+    expect(read.name).toBe(simulator.data.artistBySlug(slug)?.name);
+    expect(first.upstreamCalls).toBe(1);
+    expect(calls()).toBe(1);
+
+    const second = new RequestStats();
+    expect(await upstream.read(request, caller, second)).toEqual(read);
+    expect(second.cacheHits).toBe(1);
+    expect(second.upstreamCalls).toBe(0);
+    // Answered as current: not a held answer with a refresh behind it.
+    expect(second.oldestRead).toBeUndefined();
+    expect(upstream.inFlight).toBe(0);
+    expect(calls()).toBe(1);
+  });
+
+  it('makes one call for reads of the same record under way together', async () => {
+    const { upstream, simulator, slug, calls } = await start();
+    const request = endpoints.artist(slug);
+    let release = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    simulator.injectFault({ kind: 'hold', until: held }, { path: request.key, times: 1 });
+
+    const readers = Array.from({ length: 5 }, () => new RequestStats());
+    const reads = readers.map((stats) => upstream.read(request, caller, stats));
+    const joined = () => readers.reduce((sum, stats) => sum + stats.deduplicated, 0);
+    // Every read is waiting on the one call, which the simulator holds.
+    await until(() => calls() === 1 && joined() === readers.length - 1);
+    expect(upstream.inFlight).toBe(1);
+    release();
+
+    const answers = await Promise.all(reads);
+    expect(new Set(answers.map((answer) => answer.slug))).toEqual(new Set([slug]));
+    expect(calls()).toBe(1);
+    expect(readers.reduce((sum, stats) => sum + stats.upstreamCalls, 0)).toBe(1);
+    expect(upstream.inFlight).toBe(0);
+  });
+
+  it('answers from a stale entry when the upstream fails, and fails without one', async () => {
+    const { upstream, simulator, cache, slug, calls } = await start({
+      cachePolicy: { ttlMs: 1, notFoundTtlMs: 1, retentionMs: 600_000 },
+    });
+    const request = endpoints.artist(slug);
+    const read = await upstream.read(request, caller, new RequestStats());
+    const stored = await cache.get(request.key);
+    expect(stored?.staleUntil).toBeGreaterThan(Date.now());
+    await until(() => Date.now() > (stored?.freshUntil ?? Number.POSITIVE_INFINITY), 0);
+
+    simulator.injectFault({ kind: 'status', status: 500 });
+    const stats = new RequestStats();
+    expect(await upstream.read(request, caller, stats)).toEqual(read);
+    expect(stats.stale).toEqual([
+      expect.objectContaining({ resource: 'artist', path: request.key }),
+    ]);
+    // Both attempts went out and failed: the stale entry answered the failure, not a slow call.
+    expect(stats.upstreamCalls).toBe(2);
+    expect(simulator.calls.slice(1).map((call) => call.status)).toEqual([500, 500]);
+    expect(upstream.inFlight).toBe(0);
+
+    const other = simulator.data.allArtists()[1]?.slug ?? '';
+    const error = await failureOf(
+      upstream.read(endpoints.artist(other), caller, new RequestStats()),
+    );
+    expect(error.code).toBe('UPSTREAM_ERROR');
+    expect(calls()).toBe(5);
+  });
+
+  it('keeps a not-found answer for its TTL, then asks again', async () => {
+    const notFoundTtlMs = 2_000;
+    const { upstream, cache, calls } = await start({
+      cachePolicy: { ...LONG_POLICY, notFoundTtlMs },
+    });
+    const request = endpoints.artist('no-such-artist');
+
+    expect((await failureOf(upstream.read(request, caller, new RequestStats()))).code).toBe(
+      'NOT_FOUND',
+    );
+    expect(calls()).toBe(1);
+    const stored = await cache.get(request.key);
+    expect(stored?.outcome).toBe('not-found');
+    expect((stored?.freshUntil ?? 0) - (stored?.storedAt ?? 0)).toBe(notFoundTtlMs);
+    // Unlike a record, never held past its TTL: nothing stale can answer for it.
+    expect(stored?.staleUntil).toBe(stored?.freshUntil);
+
+    const again = new RequestStats();
+    expect((await failureOf(upstream.read(request, caller, again))).code).toBe('NOT_FOUND');
+    expect(again.cacheHits).toBe(1);
+    expect(calls()).toBe(1);
+    expect(await upstream.knownMissing(request, caller)).toBe(true);
+
+    await until(async () => !(await upstream.knownMissing(request, caller)));
+    expect((await failureOf(upstream.read(request, caller, new RequestStats()))).code).toBe(
+      'NOT_FOUND',
+    );
+    expect(calls()).toBe(2);
+  });
+
+  it('refuses a read the day cannot afford when nothing is held, with no call', async () => {
+    const { upstream, budget, simulator, slug, calls } = await start({ dailyLimit: 1 });
+    const spent = endpoints.artist(slug);
+    await upstream.read(spent, caller, new RequestStats());
+    expect(calls()).toBe(1);
+    expect((await budget.usage(caller.keyId)).remaining).toBe(0);
+
+    const other = simulator.data.allArtists()[1]?.slug ?? '';
+    const stats = new RequestStats();
+    const error = await failureOf(upstream.read(endpoints.artist(other), caller, stats));
+    expect(error.code).toBe('RATE_LIMITED');
+    expect(error.resetsAt).toBe(NEXT_MIDNIGHT);
+    expect(stats.upstreamCalls).toBe(0);
+    expect(stats.stale).toEqual([]);
+    expect(calls()).toBe(1);
+
+    // What the day already paid for still answers.
+    const cached = new RequestStats();
+    expect((await upstream.read(spent, caller, cached)).slug).toBe(slug);
+    expect(cached.cacheHits).toBe(1);
+    expect(calls()).toBe(1);
+  });
+});
