@@ -9,9 +9,9 @@ import { DEFAULT_KEY_TTLS } from './coordination/key-registry.js';
 import { DEFAULT_HEAD_SHARE, defaultBurst } from './economy/spending-plan.js';
 import { DEFAULT_STALE_GRACE_MS } from './reads/grace.js';
 import { DEFAULT_COMPRESSION_MIN_BYTES } from './server/compressed-responses.js';
-import { DEFAULT_UNKNOWN_KEYS_PER_MINUTE } from './server/gateway.js';
 import type { GatewayConfig } from './server/gateway-config.js';
 import { DEFAULT_GRACE_MS } from './server/http-server.js';
+import { DEFAULT_UNKNOWN_KEYS_PER_MINUTE } from './server/plugins/use-client-key-check.js';
 import {
   DEFAULT_RATE_LIMIT_REQUESTS,
   DEFAULT_RATE_LIMIT_WINDOW_SECONDS,

@@ -3,13 +3,16 @@
  * from the environment, in the shapes the parts below it take. Kept here, at
  * the server layer, so that the server never imports the environment parser.
  */
-import type { LevelWithSilent } from 'pino';
+import type { LevelWithSilent, Logger } from 'pino';
+import type { ResponseCache } from '../cache/cache.js';
 import type { CircuitOptions } from '../coordination/circuit-breaker.js';
+import type { SharedRedis } from '../redis/connection.js';
 import type { UpstreamClientOptions } from '../upstream/client.js';
 import type { UpstreamAssumptions } from '../upstream/endpoints.js';
 import type { ClientRateLimitOptions } from './plugins/use-client-rate-limit.js';
 import type { PersistedOperationsMode } from './plugins/use-persisted-operations.js';
 import type { ShapeLimitOptions } from './plugins/use-shape-limits.js';
+import type { StoreOptions } from './stores.js';
 
 export interface GatewayConfig {
   readonly host: string;
@@ -100,4 +103,44 @@ export interface ProtectionOptions {
   readonly subscriptionsPerClient?: number;
   /** Bytes one subscriber may fall behind before its subscription is ended (default 1 MiB). */
   readonly subscriberBacklogBytes?: number;
+}
+
+/** What createGateway is built from: a GatewayConfig turned into parts (main.ts), or a test's own. */
+export interface GatewayOptions {
+  readonly upstreamUrl: string;
+  /** The gateway's own key (server-key mode); undefined for pass-through mode. */
+  readonly upstreamApiKey: string | undefined;
+  readonly dailyLimit: number;
+  readonly client: Omit<UpstreamClientOptions, 'baseUrl'>;
+  readonly deadlineMs: number;
+  readonly retries: number;
+  readonly cache: GatewayConfig['cache'];
+  readonly logger: Logger;
+  /** Variables for GraphiQL's example tabs, by operation name. */
+  readonly exampleVariables?: Record<string, Record<string, unknown>>;
+  /** Replaces the upstream answers' in-memory cache (not the response cache of whole answers). */
+  readonly responseCache?: ResponseCache;
+  readonly now?: () => Date;
+  readonly protection?: ProtectionOptions;
+  /** Pass-through mode: keys never seen before that one client may have checked upstream per minute (default 10). */
+  readonly unknownKeysPerMinute?: number;
+  /** How the gateway rides out a failing upstream. */
+  readonly resilience?: { readonly circuit?: CircuitOptions; readonly staleGraceMs?: number };
+  /** Answers compressed for clients that accept it, from `minBytes` (default 1024); false: never. */
+  readonly compression?: false | { readonly minBytes?: number };
+  /** Repeated operations answered from stored bytes (response-cache/); default true. */
+  readonly answerCache?: boolean;
+  /** Shared stores of issue 9; absent: every store in this process. */
+  readonly redis?: SharedRedis;
+  readonly stores?: StoreOptions;
+  /** Trace requests with the registered OpenTelemetry tracer provider (observability/tracing.ts). */
+  readonly tracing?: boolean;
+  /** What to send where the upstream description is silent (default: DEFAULT_ASSUMPTIONS). */
+  readonly assumptions?: UpstreamAssumptions;
+  /** Issue 11: how often the deployment polls for an upstream refresh (server-key mode); absent: no poll. */
+  readonly refreshPollMs?: number;
+  /** Prefix of the live feed's Redis channels (REDIS_KEY_PREFIX). */
+  readonly channelPrefix?: string;
+  /** Issue 15: how the gateway's own key spends its day; absent: every call the day allows, first come first served. */
+  readonly budgetPlan?: BudgetPlanConfig;
 }

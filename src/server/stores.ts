@@ -1,22 +1,32 @@
 /**
- * The gateway's stores, each behind its seam, in memory or in Redis: the
- * upstream answers' cache (Redis as L2 behind the in-process L1), the
- * response cache of whole answers (its own L1; in Redis, only answers built
- * from upstream reads, for at most an hour), the budget ledger
- * (in Redis, or in memory written through to a file), the key registry, the
- * single-flight leases, the data generation and the records' popularity.
+ * Every choice between memory and Redis, in one place: with Redis, the
+ * deployment's replicas share each store; without it, the process keeps its
+ * own. The upstream answers' cache (Redis as L2 behind the in-process L1),
+ * the response cache of whole answers (its own L1; in Redis, only answers
+ * built from upstream reads, for at most an hour), the budget ledger (in
+ * Redis, or in memory written through to a file), the key registry, the
+ * single-flight leases, the data generation, the records' popularity, the
+ * circuit, the refresh poll's lease, the live feed and the per-client
+ * limiters.
  */
 import type { Redis } from 'ioredis';
+import type { Logger } from 'pino';
 import type { CacheEntry, ResponseCache } from '../cache/cache.js';
 import { MemoryCache } from '../cache/memory-cache.js';
 import { RedisCache } from '../cache/redis-cache.js';
 import { TwoLevelCache } from '../cache/two-level-cache.js';
+import type { CircuitBreaker, CircuitOptions } from '../coordination/circuit-breaker.js';
 import type { FlightLocks } from '../coordination/flight-locks.js';
 import { DEFAULT_KEY_TTLS, type KeyRegistry } from '../coordination/key-registry.js';
+import { LocalCircuitBreaker } from '../coordination/local-circuit-breaker.js';
 import { LocalFlightLocks } from '../coordination/memory-flight-locks.js';
 import { MemoryKeyRegistry } from '../coordination/memory-key-registry.js';
+import { LocalPollLease } from '../coordination/memory-poll-lease.js';
+import type { PollLease } from '../coordination/poll-lease.js';
+import { SharedCircuitBreaker } from '../coordination/redis-circuit-breaker.js';
 import { RedisFlightLocks } from '../coordination/redis-flight-locks.js';
 import { RedisKeyRegistry } from '../coordination/redis-key-registry.js';
+import { RedisPollLease } from '../coordination/redis-poll-lease.js';
 import type { BudgetLedger, BudgetOptions } from '../economy/ledger.js';
 import { MemoryBudgetLedger } from '../economy/memory-ledger.js';
 import { MemoryPopularity } from '../economy/memory-popularity.js';
@@ -30,6 +40,12 @@ import {
 } from '../freshness/generation.js';
 import { MemoryGenerationStore } from '../freshness/memory-generation-store.js';
 import { RedisGenerationStore } from '../freshness/redis-generation-store.js';
+import { createLiveFeed, type LiveFeed } from '../live/live-feed.js';
+import {
+  type ClientRateLimiter,
+  type ClientRateLimitOptions,
+  createClientRateLimiter,
+} from './plugins/use-client-rate-limit.js';
 import { isShared, SHARED_RESPONSE_RETENTION_MS } from './response-cache/stored-response.js';
 
 export interface StoreOptions {
@@ -52,20 +68,33 @@ interface StoreInputs extends StoreOptions {
   readonly budget: Omit<BudgetOptions, 'clientShare'>;
   /** The data generation: with Redis, an L1 entry of an older one is checked against L2. */
   readonly generation: GenerationView;
+  readonly circuit: CircuitOptions;
+  /** Prefix of the live feed's Redis channels (REDIS_KEY_PREFIX: channels are not keys). */
+  readonly channelPrefix: string;
+  readonly logger: Logger;
+}
+
+export interface Stores {
+  readonly cache: ResponseCache;
+  readonly answers: ResponseCache;
+  readonly budget: BudgetLedger;
+  readonly keys: KeyRegistry;
+  readonly locks: FlightLocks;
+  readonly generations: GenerationStore;
+  readonly popularity: Popularity;
+  readonly circuit: CircuitBreaker;
+  readonly pollLease: PollLease;
+  readonly live: LiveFeed;
+  /** A per-client limiter counting in the stores' place (rate-limiter-flexible, memory or Redis). */
+  rateLimiter(options: Omit<ClientRateLimitOptions, 'redis'>): ClientRateLimiter;
+  /** Whether each client may spend only its share of the key's day (CLIENT_BUDGET_SHARE < 1). */
+  readonly capsClients: boolean;
 }
 
 export const DEFAULT_CLIENT_BUDGET_SHARE = 0.5;
 
-export function createStores({
-  redis,
-  cache,
-  answers,
-  budget,
-  budgetFile,
-  clientBudgetShare,
-  keyAcceptedTtlMs,
-  generation,
-}: StoreInputs) {
+export function createStores(inputs: StoreInputs): Stores {
+  const { redis, budget, clientBudgetShare, keyAcceptedTtlMs, logger } = inputs;
   const ledgerOptions: BudgetOptions = {
     ...budget,
     clientShare: clientBudgetShare ?? DEFAULT_CLIENT_BUDGET_SHARE,
@@ -74,45 +103,50 @@ export function createStores({
     ...DEFAULT_KEY_TTLS,
     ...(keyAcceptedTtlMs === undefined ? {} : { acceptedTtlMs: keyAcceptedTtlMs }),
   };
-  const isCurrent = (entry: CacheEntry) => isCurrentGeneration(entry.generation, generation.now());
-  const stores: {
-    cache: ResponseCache;
-    answers: ResponseCache;
-    budget: BudgetLedger;
-    keys: KeyRegistry;
-    locks: FlightLocks;
-    generations: GenerationStore;
-    popularity: Popularity;
-  } =
-    redis === undefined
-      ? {
-          cache,
-          answers,
-          budget: new MemoryBudgetLedger(ledgerOptions, budgetFile),
-          keys: new MemoryKeyRegistry(keyTtls),
-          locks: new LocalFlightLocks(),
-          generations: new MemoryGenerationStore(),
-          popularity: new MemoryPopularity(budget.now),
-        }
-      : {
-          cache:
-            cache instanceof MemoryCache
-              ? new TwoLevelCache(cache, new RedisCache(redis), { isCurrent })
-              : cache,
-          // The data generation is part of an answer's key: an L1 answer is current as long as it is fresh.
-          answers: new TwoLevelCache(
-            answers,
-            new RedisCache(redis, {
-              namespace: 'response',
-              maxRetentionMs: SHARED_RESPONSE_RETENTION_MS,
-            }),
-            { shared: isShared },
-          ),
-          budget: new RedisBudgetLedger(redis, ledgerOptions),
-          keys: new RedisKeyRegistry(redis, keyTtls),
-          locks: new RedisFlightLocks(redis),
-          generations: new RedisGenerationStore(redis),
-          popularity: new RedisPopularity(redis, budget.now),
-        };
-  return { ...stores, capsClients: ledgerOptions.clientShare < 1 };
+  const localCircuit = new LocalCircuitBreaker(inputs.circuit, logger);
+  const shared = {
+    live: createLiveFeed(redis, inputs.channelPrefix, logger),
+    rateLimiter: (options: Omit<ClientRateLimitOptions, 'redis'>) =>
+      createClientRateLimiter({ ...options, ...(redis === undefined ? {} : { redis }) }),
+    capsClients: ledgerOptions.clientShare < 1,
+  };
+  if (redis === undefined) {
+    return {
+      ...shared,
+      cache: inputs.cache,
+      answers: inputs.answers,
+      budget: new MemoryBudgetLedger(ledgerOptions, inputs.budgetFile),
+      keys: new MemoryKeyRegistry(keyTtls),
+      locks: new LocalFlightLocks(),
+      generations: new MemoryGenerationStore(),
+      popularity: new MemoryPopularity(budget.now),
+      circuit: localCircuit,
+      pollLease: new LocalPollLease(),
+    };
+  }
+  const isCurrent = (entry: CacheEntry) =>
+    isCurrentGeneration(entry.generation, inputs.generation.now());
+  return {
+    ...shared,
+    cache:
+      inputs.cache instanceof MemoryCache
+        ? new TwoLevelCache(inputs.cache, new RedisCache(redis), { isCurrent })
+        : inputs.cache,
+    // The data generation is part of an answer's key: an L1 answer is current as long as it is fresh.
+    answers: new TwoLevelCache(
+      inputs.answers,
+      new RedisCache(redis, {
+        namespace: 'response',
+        maxRetentionMs: SHARED_RESPONSE_RETENTION_MS,
+      }),
+      { shared: isShared },
+    ),
+    budget: new RedisBudgetLedger(redis, ledgerOptions),
+    keys: new RedisKeyRegistry(redis, keyTtls),
+    locks: new RedisFlightLocks(redis),
+    generations: new RedisGenerationStore(redis),
+    popularity: new RedisPopularity(redis, budget.now),
+    circuit: new SharedCircuitBreaker(localCircuit, redis, inputs.circuit),
+    pollLease: new RedisPollLease(redis),
+  };
 }

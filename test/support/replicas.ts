@@ -4,8 +4,9 @@
  * restarts or exit statuses matter. Each prints its URL once listening.
  */
 import { type ChildProcess, type ChildProcessByStdio, spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { once } from 'node:events';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
@@ -58,9 +59,11 @@ function spawnGateway(
     clockOffsetMs === undefined ? {} : { MOVED_CLOCK_OFFSET_MS: String(clockOffsetMs) };
   const [node, ...args] = COMMAND;
   const clockArgs = movedClock ? ['--import', './test/support/moved-clock-child.ts'] : [];
-  // A budget file of its own (used without Redis; a test may name another), removed once the
-  // process has exited: the default, the checkout's .gateway/budget.json, is the operator's.
-  const folder = mkdtempSync(join(tmpdir(), 'gateway-replica-'));
+  // A budget file of its own (a test may name another): the default, the checkout's
+  // .gateway/budget.json, is the operator's. Only a gateway without Redis writes it, creating its
+  // folder then (a replica left running by a timed-out hook leaves no empty folder behind); the
+  // folder goes once the process has exited.
+  const folder = join(tmpdir(), `gateway-replica-${randomUUID()}`);
   const child = spawn(node, [...args.slice(0, 2), ...clockArgs, ...args.slice(2)], {
     env: {
       PATH: process.env.PATH ?? '',

@@ -22,14 +22,15 @@ import { UpstreamClient } from '../../src/upstream/client.js';
 import { endpoints } from '../../src/upstream/endpoints.js';
 import { UpstreamError } from '../../src/upstream/errors.js';
 import { UpstreamNotices } from '../../src/upstream/upstream-notices.js';
+import { todayAtUtc } from '../support/calendar.js';
 import { until } from '../support/until.js';
 
 const KEY = 'unit-server-key';
 const caller = serverCaller(KEY);
-/** Noon of a fixed day: the budget's day, and the simulator's, whatever today is. */
-const NOW = new Date('2031-03-14T12:00:00.000Z');
+/** Today's noon (UTC), held still: the budget's day and the simulator's, whatever hour the test runs at. */
+const NOW = new Date(todayAtUtc(12));
 const now = () => NOW;
-const NEXT_MIDNIGHT = '2031-03-15T00:00:00.000Z';
+const NEXT_MIDNIGHT = new Date(todayAtUtc(24)).toISOString();
 
 const LONG_POLICY: CachePolicy = { ttlMs: 60_000, notFoundTtlMs: 10_000, retentionMs: 600_000 };
 

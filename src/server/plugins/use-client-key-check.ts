@@ -14,13 +14,15 @@
  *   parts that came from cache or from other fields: the whole response
  *   becomes a single UNAUTHENTICATED error with HTTP 401.
  */
-import type { IncomingMessage } from 'node:http';
 import type { Plugin } from 'graphql-yoga';
 import type { KeyRegistry } from '../../coordination/key-registry.js';
-import type { GatewayContext } from '../../schema/context.js';
 import { clientRateLimited, unauthenticated } from '../../schema/errors.js';
 import { clientOf } from '../client-identity.js';
+import type { RequestContext } from '../server-context.js';
 import type { ClientRateLimiter } from './use-client-rate-limit.js';
+
+/** Keys never seen before that one client may have checked upstream per minute (PASS_THROUGH_NEW_KEYS_PER_MINUTE). */
+export const DEFAULT_UNKNOWN_KEYS_PER_MINUTE = 10;
 
 export interface ClientKeyCheckOptions {
   readonly keys: KeyRegistry;
@@ -31,13 +33,10 @@ export interface ClientKeyCheckOptions {
 export function useClientKeyCheck({
   keys,
   unknownKeys,
-}: ClientKeyCheckOptions): Plugin<GatewayContext> {
+}: ClientKeyCheckOptions): Plugin<RequestContext> {
   return {
     async onExecute({ args, setResultAndStopExecution }) {
-      const { caller, request } = args.contextValue as GatewayContext & {
-        request: Request;
-        req?: IncomingMessage;
-      };
+      const { caller, request } = args.contextValue;
       if (caller.mode === 'client') {
         const status = await keys.status(caller.keyId);
         if (status === 'rejected') {
@@ -50,11 +49,7 @@ export function useClientKeyCheck({
           unknownKeys !== undefined &&
           !(await keys.wasAccepted(caller.keyId))
         ) {
-          const client = clientOf(
-            request,
-            args.contextValue as { req?: IncomingMessage },
-            unknownKeys.trustProxy,
-          );
+          const client = clientOf(request, args.contextValue, unknownKeys.trustProxy);
           const retryAfterSeconds = await unknownKeys.consume(client);
           if (retryAfterSeconds !== null) {
             setResultAndStopExecution({

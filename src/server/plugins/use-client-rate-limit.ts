@@ -9,7 +9,6 @@
  * the limit holds across replicas, with an in-memory limiter standing in
  * while Redis is unreachable; in memory otherwise.
  */
-import type { IncomingMessage } from 'node:http';
 import type { GraphQLError } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import type { Redis } from 'ioredis';
@@ -21,6 +20,7 @@ import {
 } from 'rate-limiter-flexible';
 import { clientRateLimited } from '../../schema/errors.js';
 import { clientOf } from '../client-identity.js';
+import type { RequestContext, ServerContext } from '../server-context.js';
 
 export const DEFAULT_RATE_LIMIT_REQUESTS = 120;
 export const DEFAULT_RATE_LIMIT_WINDOW_SECONDS = 60;
@@ -98,10 +98,12 @@ export async function rateLimitRefusal(
 }
 
 /** The limit as a Yoga plugin: over it, RATE_LIMITED with HTTP 429 before anything else runs. */
-export function useClientRateLimit(limiter: ClientRateLimiter): Plugin {
+export function useClientRateLimit(
+  limiter: ClientRateLimiter,
+): Plugin<RequestContext, ServerContext> {
   return {
     async onParams({ request, context }) {
-      const client = clientOf(request, context as { req?: IncomingMessage }, limiter.trustProxy);
+      const client = clientOf(request, context, limiter.trustProxy);
       const refusal = await rateLimitRefusal(limiter, client);
       if (refusal !== null) throw refusal;
     },

@@ -27,6 +27,7 @@ import { createHash } from 'node:crypto';
 import { type DocumentNode, getOperationAST, Kind, type SelectionSetNode } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import { encodedData } from '../encoded-data.js';
+import type { RequestContext } from '../server-context.js';
 
 export const DEFAULT_HTTP_CACHE_MAX_AGE_SECONDS = 60 * 60;
 /** Root fields whose answer changes with every request or caller. */
@@ -48,7 +49,7 @@ export function useHttpCaching({
   perClient = false,
   compressed = false,
   now = () => new Date(),
-}: HttpCachingOptions = {}): Plugin {
+}: HttpCachingOptions = {}): Plugin<RequestContext> {
   if (!Number.isSafeInteger(maxAgeSeconds) || maxAgeSeconds < 0) {
     throw new Error(`maxAgeSeconds must be a non-negative integer: ${maxAgeSeconds}`);
   }
@@ -70,9 +71,8 @@ export function useHttpCaching({
         complete.set(request, encodedData(data));
     },
     onExecute({ args }) {
-      const request = (args.contextValue as { request?: Request }).request;
-      if (request !== undefined && selectsUncacheable(args.document, args.operationName))
-        uncacheable.add(request);
+      const { request } = args.contextValue;
+      if (selectsUncacheable(args.document, args.operationName)) uncacheable.add(request);
     },
     async onResponse({ request, response, setResponse }) {
       if (new URL(request.url).pathname !== graphqlEndpoint) return;

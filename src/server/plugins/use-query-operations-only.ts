@@ -6,8 +6,9 @@
  * (milestoneCrossed, over SSE).
  */
 import { type ASTVisitor, getOperationAST, type ValidationContext } from 'graphql';
-import type { GraphQLParams, Plugin } from 'graphql-yoga';
+import type { Plugin } from 'graphql-yoga';
 import { mutationViaGet, operationNotSupported } from '../../schema/errors.js';
+import type { RequestContext } from '../server-context.js';
 
 const queryOperationsOnly = (context: ValidationContext): ASTVisitor => ({
   OperationDefinition(node) {
@@ -15,11 +16,11 @@ const queryOperationsOnly = (context: ValidationContext): ASTVisitor => ({
   },
 });
 
-export function useQueryOperationsOnly(): Plugin {
+export function useQueryOperationsOnly(): Plugin<RequestContext> {
   return {
     // Before Yoga's own GET check (its plugins run after the gateway's), which says BAD_REQUEST.
     onParse({ context }) {
-      const { request, params } = context as { request?: Request; params?: GraphQLParams };
+      const { request, params } = context;
       if (request?.method !== 'GET') return;
       return ({ result }) => {
         if (result instanceof Error) return;

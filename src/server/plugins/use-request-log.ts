@@ -5,15 +5,15 @@
 import { getOperationAST } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import type { Logger } from 'pino';
-import type { GatewayContext } from '../../schema/context.js';
 import { logRequest } from '../answer/request-log.js';
+import type { RequestContext } from '../server-context.js';
 
 interface Operation {
   readonly name: string | null;
-  readonly context: GatewayContext;
+  readonly context: RequestContext;
 }
 
-export function useRequestLog(logger: Logger): Plugin<GatewayContext> {
+export function useRequestLog(logger: Logger): Plugin<RequestContext> {
   const started = new WeakMap<Request, number>();
   const operations = new WeakMap<Request, Operation>();
   return {
@@ -21,7 +21,7 @@ export function useRequestLog(logger: Logger): Plugin<GatewayContext> {
       started.set(request, performance.now());
     },
     onExecute({ args }) {
-      const request = (args.contextValue as GatewayContext & { request?: Request }).request;
+      const { request } = args.contextValue;
       if (request !== undefined) {
         // Clients often name the operation only in the document, not in the request's operationName.
         const name =

@@ -9,6 +9,7 @@
  */
 import { isUtf8 } from 'node:buffer';
 import type { Plugin } from 'graphql-yoga';
+import type { RequestContext, ServerContext } from '../server-context.js';
 
 type RequestParser = NonNullable<
   Parameters<NonNullable<Plugin['onRequestParse']>>[0]['requestParser']
@@ -24,7 +25,7 @@ export interface RequestSizeLimitOptions {
 
 export function useRequestSizeLimit({
   maxBytes = DEFAULT_MAX_REQUEST_BYTES,
-}: RequestSizeLimitOptions = {}): Plugin {
+}: RequestSizeLimitOptions = {}): Plugin<RequestContext, ServerContext> {
   if (!Number.isSafeInteger(maxBytes) || maxBytes < 1)
     throw new Error(`maxBytes must be a positive integer: ${maxBytes}`);
   return {
@@ -75,6 +76,6 @@ async function readAtMost(request: Request, maxBytes: number): Promise<ArrayBuff
 }
 
 /** @whatwg-node/server reads a body the listener consumed from `req.body` instead of the stream. */
-function readByListener(serverContext: object): boolean {
-  return (serverContext as { req?: { body?: unknown } }).req?.body !== undefined;
+function readByListener(serverContext: ServerContext): boolean {
+  return serverContext.req?.body !== undefined;
 }

@@ -41,7 +41,7 @@ import {
 } from '../plugins/use-client-rate-limit.js';
 import { matches, maxAge } from '../plugins/use-http-caching.js';
 import { gzipWithTail } from './gzip-answer.js';
-import type { ResponseCacheSlot } from './recorder.js';
+import type { ResponseCacheSlot } from './slot.js';
 import {
   dataBytes,
   entryOf,

@@ -7,26 +7,12 @@
  */
 import { type ExecutionResult, getOperationAST } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
-import type { GatewayContext } from '../../schema/context.js';
 import { encodedData } from '../encoded-data.js';
 import { answerVary, selectsUncacheable } from '../plugins/use-http-caching.js';
 import { estimatedCostOf } from '../plugins/use-upstream-cost-limit.js';
-import { keepDataBytes, type StoredResponse } from './stored-response.js';
-
-/** Filled by the recorder during a miss, read by the fast path once the answer is sent. */
-export interface ResponseCacheSlot {
-  record?: {
-    data: string;
-    /** `data` as the bytes the miss wrote, once it has been written. */
-    dataBytes?: Buffer;
-    operationName: string | null;
-    freshUntil: number;
-    reads: readonly string[];
-    estimated: number | undefined;
-  };
-  response?: StoredResponse;
-  freshUntil?: number;
-}
+import type { RequestContext, ServerContext } from '../server-context.js';
+import type { ResponseCacheSlot } from './slot.js';
+import { keepDataBytes } from './stored-response.js';
 
 /**
  * What JSON.stringify writes for a result, as UTF-8 bytes, with `data` taken
@@ -67,9 +53,7 @@ export function reusingData(data: unknown, dataJson: string, kept?: (dataBytes: 
   };
 }
 
-export function useResponseCacheRecorder(): Plugin<
-  GatewayContext & { responseCacheSlot?: ResponseCacheSlot }
-> {
+export function useResponseCacheRecorder(): Plugin<RequestContext, ServerContext> {
   return {
     onExecute({ args }) {
       const slot = args.contextValue.responseCacheSlot;
@@ -102,8 +86,7 @@ export function useResponseCacheRecorder(): Plugin<
       };
     },
     onResponse({ response, serverContext }) {
-      const slot = (serverContext as { responseCacheSlot?: ResponseCacheSlot } | undefined)
-        ?.responseCacheSlot;
+      const slot = serverContext.responseCacheSlot;
       const record = slot?.record;
       if (slot === undefined || record === undefined || response.status !== 200) return;
       const contentType = response.headers.get('content-type');

@@ -1,0 +1,74 @@
+/**
+ * The node:http listener in front of Yoga, outside in: compression of what
+ * goes out (for clients that accept it), the paths the gateway serves (any
+ * other is refused before Yoga), and the response cache's fast path, which
+ * answers a repeated operation from stored bytes and hands every other
+ * request to Yoga with its server context (server-context.ts).
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { DEFAULT_COMPRESSION_MIN_BYTES, withCompressedResponses } from './compressed-responses.js';
+import type { GatewayOptions } from './gateway-config.js';
+import { withServedPathsOnly } from './graphql-path.js';
+import type { ClientRateLimiter } from './plugins/use-client-rate-limit.js';
+import { generationReport } from './plugins/use-freshness-report.js';
+import { DEFAULT_HTTP_CACHE_MAX_AGE_SECONDS } from './plugins/use-http-caching.js';
+import { DEFAULT_MAX_REQUEST_BYTES } from './plugins/use-request-size-limit.js';
+import type { ReadPath } from './read-path.js';
+import { withResponseCache } from './response-cache/fast-path.js';
+import type { ServerContext } from './server-context.js';
+
+export interface ListenerInputs {
+  readonly options: GatewayOptions;
+  readonly readPath: ReadPath;
+  /** Yoga's own listener, with the server context it is given. */
+  readonly yoga: (req: IncomingMessage, res: ServerResponse, context: ServerContext) => unknown;
+  readonly rateLimiter: ClientRateLimiter | undefined;
+  readonly graphqlEndpoint: string;
+  /** Paths answered beside the GraphQL endpoint (health, readiness, metrics). */
+  readonly otherPaths: readonly string[];
+}
+
+export function gatewayListener({
+  options,
+  readPath,
+  yoga,
+  rateLimiter,
+  graphqlEndpoint,
+  otherPaths,
+}: ListenerInputs): (req: IncomingMessage, res: ServerResponse) => void {
+  const { auth, stores, generation, observer } = readPath;
+  const protection = options.protection ?? {};
+  /** The smallest answer compressed for a client that accepts it; undefined: none is. */
+  const compressFrom =
+    options.compression === false
+      ? undefined
+      : (options.compression?.minBytes ?? DEFAULT_COMPRESSION_MIN_BYTES);
+  const answering =
+    options.answerCache === false
+      ? (req: IncomingMessage, res: ServerResponse) => void yoga(req, res, {})
+      : withResponseCache((req, res, context) => yoga(req, res, context), {
+          graphqlEndpoint,
+          cache: stores.answers,
+          auth,
+          keys: stores.keys,
+          budget: stores.budget,
+          logger: options.logger,
+          maxRequestBytes: protection.maxRequestBytes ?? DEFAULT_MAX_REQUEST_BYTES,
+          maxTtlMs: options.cache.ttlMs,
+          observer,
+          httpCacheMaxAgeSeconds:
+            protection.httpCacheMaxAgeSeconds ?? DEFAULT_HTTP_CACHE_MAX_AGE_SECONDS,
+          // Issue 11: a new data generation is a new key; answers read before any poll belong to generation 0.
+          generation: () => String(generation.now()?.id ?? 0),
+          freshness: () => {
+            const current = generation.now();
+            return current === undefined ? undefined : generationReport(current);
+          },
+          ...(rateLimiter !== undefined ? { rateLimiter } : {}),
+          ...(options.now ? { now: options.now } : {}),
+          popularity: stores.popularity,
+          ...(compressFrom === undefined ? {} : { compressFrom }),
+        });
+  const served = withServedPathsOnly(graphqlEndpoint, otherPaths, answering, options.logger);
+  return compressFrom === undefined ? served : withCompressedResponses(served, compressFrom);
+}

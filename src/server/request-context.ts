@@ -1,0 +1,90 @@
+/**
+ * The context of one GraphQL request, as every resolver and plugin sees it
+ * (schema/context.ts): who is asking, a loader over the cached upstream with
+ * its own figures and call cap, and for subscriptions a fresh loader per
+ * event and a bound on how far the client may fall behind.
+ */
+import type { YogaInitialContext } from 'graphql-yoga';
+import type { Logger } from 'pino';
+import type { Caller } from '../reads/caller.js';
+import { RequestLoader } from '../reads/request-loader.js';
+import { RequestStats } from '../reads/request-stats.js';
+import type { GatewayContext } from '../schema/context.js';
+import type { UpstreamAssumptions } from '../upstream/endpoints.js';
+import { type AuthMode, callerFor } from './caller.js';
+import { clientOf } from './client-identity.js';
+import type { ReadPath } from './read-path.js';
+import type { ServerContext } from './server-context.js';
+import { boundedBacklog, responseOutlet } from './subscriber-backlog.js';
+
+export interface RequestContextOptions {
+  readonly readPath: ReadPath;
+  readonly auth: AuthMode;
+  readonly assumptions: UpstreamAssumptions;
+  /** Worst-case upstream calls one request (or one subscription event) may make. */
+  readonly maxUpstreamCost: number;
+  /** Bytes a subscriber may fall behind before its subscription ends. */
+  readonly backlogBytes: number;
+  /** Whether X-Forwarded-For names the client (client-identity.ts). */
+  readonly trustProxy: boolean;
+  readonly logger: Logger;
+}
+
+export function requestContext({
+  readPath,
+  auth,
+  assumptions,
+  maxUpstreamCost,
+  backlogBytes,
+  trustProxy,
+  logger,
+}: RequestContextOptions) {
+  const { server, upstream, stores, generation, metrics } = readPath;
+
+  /** In server-key mode, who the call is for: each client may spend only its share of the key's day. */
+  const withClientIdentity = (caller: Caller, initial: YogaInitialContext & ServerContext) =>
+    caller.mode !== 'server' || !stores.capsClients
+      ? caller
+      : { ...caller, clientId: clientOf(initial.request, initial, trustProxy) };
+
+  return (initial: YogaInitialContext & ServerContext): GatewayContext => {
+    const { request, res } = initial;
+    const caller = withClientIdentity(callerFor(request, auth, server), initial);
+    // The estimate refuses costly operations early; this cap bounds what the data makes of the rest.
+    const stats = new RequestStats(maxUpstreamCost);
+    const context: GatewayContext = {
+      caller,
+      stats,
+      budget: stores.budget,
+      assumptions,
+      live: stores.live,
+      generation,
+      loader: new RequestLoader(upstream, caller, stats, logger),
+      /** A subscription runs for hours: each event gets a fresh loader and call cap, so links read today's cache. */
+      renewForEvent() {
+        const eventStats = new RequestStats(maxUpstreamCost);
+        Object.assign(context, {
+          stats: eventStats,
+          loader: new RequestLoader(upstream, caller, eventStats, logger),
+        });
+      },
+      boundedBacklog: <T>(events: AsyncIterableIterator<T>) =>
+        boundedBacklog(
+          events,
+          backlogBytes,
+          responseOutlet(res, (bytes) => {
+            metrics.subscriptionDropped();
+            logger.warn(
+              {
+                client: clientOf(request, initial, trustProxy),
+                behindBytes: bytes,
+                maxBytes: backlogBytes,
+              },
+              'subscription ended: its client stopped reading',
+            );
+          }),
+        ),
+    };
+    return context;
+  };
+}

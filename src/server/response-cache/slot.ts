@@ -1,0 +1,22 @@
+/**
+ * Where a miss's answer travels from Yoga back to the listener: the recorder
+ * (recorder.ts) fills the slot the fast path (fast-path.ts) put in the
+ * server context, and the fast path stores what it finds once the answer
+ * is sent.
+ */
+import type { StoredResponse } from './stored-response.js';
+
+/** Filled by the recorder during a miss, read by the fast path once the answer is sent. */
+export interface ResponseCacheSlot {
+  record?: {
+    data: string;
+    /** `data` as the bytes the miss wrote, once it has been written. */
+    dataBytes?: Buffer;
+    operationName: string | null;
+    freshUntil: number;
+    reads: readonly string[];
+    estimated: number | undefined;
+  };
+  response?: StoredResponse;
+  freshUntil?: number;
+}
