@@ -16,6 +16,16 @@ export const SERVER_KEY = 'test-server-key';
 export const CLIENT_KEY = 'test-client-key';
 export const OTHER_CLIENT_KEY = 'test-other-client-key';
 
+/** The upstream client's limits in tests: short time-outs, room for a page's widest fan-out. */
+export const TEST_CLIENT_OPTIONS = {
+  connectTimeoutMs: 2_000,
+  headersTimeoutMs: 5_000,
+  bodyTimeoutMs: 5_000,
+  maxConcurrency: 16,
+  maxQueue: 1_000,
+  maxBodyBytes: 5 * 1024 * 1024,
+};
+
 export interface StackOptions {
   readonly simulator?: SimulatorOptions;
   /** Pass-through mode: no server key, clients send their own. */
@@ -67,14 +77,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     upstreamUrl: simulator.url,
     upstreamApiKey: options.passThrough ? undefined : SERVER_KEY,
     dailyLimit: 1000,
-    client: {
-      connectTimeoutMs: 2_000,
-      headersTimeoutMs: 5_000,
-      bodyTimeoutMs: 5_000,
-      maxConcurrency: 16,
-      maxQueue: 1_000,
-      maxBodyBytes: 5 * 1024 * 1024,
-    },
+    client: TEST_CLIENT_OPTIONS,
     deadlineMs: 10_000,
     retries: 2,
     cache: {

@@ -23,6 +23,7 @@ import { endpoints } from '../../src/upstream/endpoints.js';
 import { UpstreamError } from '../../src/upstream/errors.js';
 import { UpstreamNotices } from '../../src/upstream/upstream-notices.js';
 import { todayAtUtc } from '../support/calendar.js';
+import { TEST_CLIENT_OPTIONS } from '../support/stack.js';
 import { until } from '../support/until.js';
 
 const KEY = 'unit-server-key';
@@ -58,15 +59,7 @@ afterEach(async () => {
 
 async function start({ cachePolicy = LONG_POLICY, dailyLimit = 1_000 }: Setup = {}) {
   const simulator = await startSimulator({ apiKeys: [KEY], dailyLimit: 1_000_000, now });
-  const client = new UpstreamClient({
-    baseUrl: simulator.url,
-    connectTimeoutMs: 2_000,
-    headersTimeoutMs: 5_000,
-    bodyTimeoutMs: 5_000,
-    maxConcurrency: 16,
-    maxQueue: 1_000,
-    maxBodyBytes: 5 * 1024 * 1024,
-  });
+  const client = new UpstreamClient({ baseUrl: simulator.url, ...TEST_CLIENT_OPTIONS });
   closers.push(async () => {
     await client.close();
     await simulator.close();
