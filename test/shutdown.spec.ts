@@ -31,7 +31,7 @@ async function stopAndWatch(
   const since = performance.now();
   signal(gateway);
   const goneMs = await gateway.groupGoneWithin(since, BOUND_MS);
-  if (goneMs === null) gateway.kill();
+  if (goneMs === null) await gateway.kill();
   return { goneMs, exit: await gateway.exited };
 }
 
@@ -62,7 +62,7 @@ describe('with the log reader gone', () => {
             failures.push({ trial, ...outcome });
           else stopTimes.push(outcome.goneMs);
         } finally {
-          gateway.kill();
+          await gateway.kill();
         }
       }
       console.info(`stop times (ms) with the reader gone: ${stopTimes.join(' ')}`);
@@ -101,7 +101,7 @@ describe('with the log reader paused (a full pipe)', () => {
         .filter((line) => line.includes(`"operation":"${operation}"`));
       expect(delivered.length).toBeLessThan(REQUESTS);
     } finally {
-      gateway.kill();
+      await gateway.kill();
     }
   }, 120_000);
 });
@@ -163,7 +163,7 @@ describe('with a request in flight', () => {
         });
         expectCleanExit(outcome, gateway);
       } finally {
-        gateway.kill();
+        await gateway.kill();
       }
     }, 60_000);
   }
@@ -185,7 +185,7 @@ describe('with a request in flight', () => {
       expect(answered.status).toBe(200);
       expectCleanExit(outcome, gateway);
     } finally {
-      gateway.kill();
+      await gateway.kill();
       const redis = new Redis(SHARED_REDIS_URL);
       await deleteUnder(redis, prefix);
       redis.disconnect();
@@ -201,7 +201,7 @@ describe('with a request in flight', () => {
         expectCleanExit(outcome, gateway);
         expect(await answer).toBeInstanceOf(Error);
       } finally {
-        gateway.kill();
+        await gateway.kill();
       }
     } finally {
       simulator.setLatency(800);

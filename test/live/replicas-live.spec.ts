@@ -10,7 +10,13 @@ import { performance } from 'node:perf_hooks';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Simulator, startSimulator } from '../../src/simulator/index.js';
-import { deleteUnder, keysUnder, SHARED_REDIS_URL, uniquePrefix } from '../support/redis.js';
+import {
+  deleteUnder,
+  keysUnder,
+  NO_TTL,
+  SHARED_REDIS_URL,
+  uniquePrefix,
+} from '../support/redis.js';
 import { type Replica, startReplica, until } from '../support/replicas.js';
 import { type Subscriber, subscribe } from '../support/sse.js';
 import { SERVER_KEY } from '../support/stack.js';
@@ -51,7 +57,7 @@ afterAll(async () => {
   redis.disconnect();
   await simulator.close();
   // Everything the gateway stores is bounded, the generation included.
-  expect([...keys].filter(([, ttl]) => ttl < 0)).toEqual([]);
+  expect([...keys].filter(([, ttl]) => ttl === NO_TTL)).toEqual([]);
 });
 
 const polls = () => simulator.calls.filter((call) => call.rawPath === POLL_PATH).length;

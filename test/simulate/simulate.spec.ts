@@ -28,7 +28,10 @@ describe('npm run simulate', () => {
     timeout: 60_000,
   }, async () => {
     const options = { ...DEFAULTS, artists: 400, views: 300, days: 2, replicas: 2, limit: 60 };
+    const realDate = Date;
     const result = await runSimulation(options);
+    // The run moved the whole process's calendar; it gives the real one back.
+    expect(globalThis.Date).toBe(realDate);
     expect(result.rows.map((row) => row.day)).toEqual([1, 2]);
     for (const row of result.rows) {
       expect(row.views).toBe(300);
@@ -43,7 +46,6 @@ describe('npm run simulate', () => {
       .split('\n')
       .filter((line) => line.startsWith('|'));
     expect(lines).toHaveLength(2 + result.rows.length);
-    expect(Date.now()).toBeLessThan(Date.parse('2100-01-01'));
   });
 
   it('costs each kind of view the upstream calls the reference counts, on a cold gateway', async () => {

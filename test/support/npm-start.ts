@@ -1,12 +1,22 @@
 /**
  * The gateway as an operator runs it: `npm start` in a process group of its own, its stdout and
  * stderr on pipes the test holds (and may pause or close), signalled from outside.
+ *
+ * It runs in the checkout but keeps none of the checkout's state: without Redis (unless a test
+ * sets REDIS_URL) and with a BUDGET_FILE of its own in a temporary folder, removed by `kill()`
+ * once the whole group is gone. The default, `.gateway/budget.json`, is the operator's: a test
+ * that counted its calls there would leave the next `npm start` with part of its day spent.
  */
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const POLL_MS = 10;
+/** How long `kill()` waits for the group to be gone after SIGKILL before removing its folder anyway. */
+const GONE_AFTER_KILL_MS = 10_000;
 
 export interface GatewayProcess {
   /** The gateway's GraphQL endpoint. */
@@ -29,8 +39,11 @@ export interface GatewayProcess {
   signalGroup(signal: NodeJS.Signals): void;
   /** Milliseconds from `since` (performance.now()) until no process of the group is left, or null past `limitMs`. */
   groupGoneWithin(since: number, limitMs: number): Promise<number | null>;
-  /** Test clean-up: whatever is left of the group gets SIGKILL. */
-  kill(): void;
+  /**
+   * Test clean-up: whatever is left of the group gets SIGKILL; resolves once the group is gone
+   * and the process's temporary folder (its BUDGET_FILE) is removed.
+   */
+  kill(): Promise<void>;
 }
 
 /** Builds once before processes are started, so that their `prestart` finds nothing to do. */
@@ -39,16 +52,28 @@ export function buildOnce(): void {
 }
 
 export async function startNpm(env: Record<string, string>): Promise<GatewayProcess> {
+  const folder = mkdtempSync(join(tmpdir(), 'gateway-npm-start-'));
   const child: ChildProcess = spawn('npm', ['start'], {
     cwd: ROOT,
     detached: true,
     stdio: ['ignore', 'pipe', 'pipe'],
-    // BUDGET_PLAN: the plan paces the day by the wall clock; these tests must not depend on the hour they run at.
-    env: { ...process.env, PORT: '0', SIMULATOR_ARTISTS: '40', BUDGET_PLAN: 'false', ...env },
+    env: {
+      ...process.env,
+      PORT: '0',
+      SIMULATOR_ARTISTS: '40',
+      // The plan paces the day by the wall clock; these tests must not depend on the hour they run at.
+      BUDGET_PLAN: 'false',
+      // No state shared with the checkout's own gateway: not a Redis the shell may name, nor its budget file.
+      REDIS_URL: '',
+      BUDGET_FILE: join(folder, 'budget.json'),
+      ...env,
+    },
   });
   const pid = child.pid;
-  if (pid === undefined || child.stdout === null || child.stderr === null)
+  if (pid === undefined || child.stdout === null || child.stderr === null) {
+    rmSync(folder, { recursive: true, force: true });
     throw new Error('npm start did not spawn');
+  }
   const { stdout, stderr } = child;
   let text = '';
   stdout.on('data', (chunk: Buffer) => (text += chunk.toString()));
@@ -57,7 +82,24 @@ export async function startNpm(env: Record<string, string>): Promise<GatewayProc
     child.once('exit', (code, signal) => resolve({ code, signal })),
   );
 
-  const url = await new Promise<string>((resolve, reject) => {
+  const groupAlive = () => {
+    try {
+      process.kill(-pid, 0);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  /** SIGKILL to what is left, then, once nothing of the group can write to it, the folder goes. */
+  const kill = async () => {
+    if (groupAlive()) process.kill(-pid, 'SIGKILL');
+    const since = performance.now();
+    while (groupAlive() && performance.now() - since < GONE_AFTER_KILL_MS)
+      await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+    rmSync(folder, { recursive: true, force: true });
+  };
+
+  const listening = new Promise<string>((resolve, reject) => {
     const onData = () => {
       const match = /GraphQL \+ GraphiQL\s+(\S+)/.exec(text);
       if (match?.[1] === undefined) return;
@@ -69,15 +111,13 @@ export async function startNpm(env: Record<string, string>): Promise<GatewayProc
       reject(new Error(`npm start exited (${code}) before listening:\n${text}`)),
     );
   });
-
-  const groupAlive = () => {
-    try {
-      process.kill(-pid, 0);
-      return true;
-    } catch {
-      return false;
-    }
-  };
+  let url: string;
+  try {
+    url = await listening;
+  } catch (error) {
+    await kill();
+    throw error;
+  }
 
   return {
     url,
@@ -114,9 +154,7 @@ export async function startNpm(env: Record<string, string>): Promise<GatewayProc
       }
       return Math.round(performance.now() - since);
     },
-    kill() {
-      if (groupAlive()) process.kill(-pid, 'SIGKILL');
-    },
+    kill,
   };
 }
 

@@ -30,6 +30,9 @@ export async function untilRedisPassed(redis: Redis, fromMs: number, durationMs:
   await until(async () => (await redisNowMs(redis)) > fromMs + durationMs);
 }
 
+/** PTTL's answer for a key that has no time to live (-2: the key is gone, e.g. expired since a scan). */
+export const NO_TTL = -1;
+
 /** Every key under `prefix`, with its remaining time to live in ms (-1: none). */
 export async function keysUnder(redis: Redis, prefix: string): Promise<Map<string, number>> {
   const found = new Map<string, number>();
@@ -57,14 +60,25 @@ export async function freePort(): Promise<number> {
   return port;
 }
 
+/**
+ * This process's environment without libfaketime's variables: Redis keeps real time, like the
+ * shared one, when the tests run under `faketime` (which redis-server does not survive: it hangs
+ * at start in libfaketime's clock_gettime).
+ */
+function realClockEnv(): NodeJS.ProcessEnv {
+  return Object.fromEntries(
+    Object.entries(process.env).filter(
+      ([name]) => name !== 'LD_PRELOAD' && !name.startsWith('FAKETIME'),
+    ),
+  );
+}
+
 /** A redis-server without persistence on `port`, stopped by `stop()`. */
 export async function startOwnRedis(port: number): Promise<{ url: string; stop(): Promise<void> }> {
   const child: ChildProcess = spawn(
     'redis-server',
     ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
-    {
-      stdio: 'ignore',
-    },
+    { stdio: 'ignore', env: realClockEnv() },
   );
   const url = `redis://127.0.0.1:${port}`;
   const probe = new Redis(url, {

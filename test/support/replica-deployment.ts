@@ -7,7 +7,7 @@
 import { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, beforeEach, expect } from 'vitest';
 import { type Simulator, startSimulator } from '../../src/simulator/index.js';
-import { deleteUnder, keysUnder, SHARED_REDIS_URL, uniquePrefix } from './redis.js';
+import { deleteUnder, keysUnder, NO_TTL, SHARED_REDIS_URL, uniquePrefix } from './redis.js';
 import { type Replica, type ReplicaOptions, startReplica } from './replicas.js';
 import { SERVER_KEY } from './stack.js';
 
@@ -49,7 +49,7 @@ export function useReplicaDeployment(): ReplicaDeployment {
     const keys = await keysUnder(deployment.redis, prefix);
     await deleteUnder(deployment.redis, prefix);
     // Everything the gateway stores is bounded: no key without a time to live.
-    expect([...keys].filter(([, ttl]) => ttl < 0)).toEqual([]);
+    expect([...keys].filter(([, ttl]) => ttl === NO_TTL)).toEqual([]);
   });
 
   const deployment: ReplicaDeployment = {

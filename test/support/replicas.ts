@@ -91,10 +91,11 @@ export async function startReplica(
   const { child, output: printed } = spawnGateway(env, options);
 
   const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(
-      () => reject(new Error(`replica did not start:\n${printed()}`)),
-      STARTUP_TIMEOUT_MS,
-    );
+    const timer = setTimeout(() => {
+      // Not left running without a test to stop it.
+      child.kill('SIGKILL');
+      reject(new Error(`replica did not start:\n${printed()}`));
+    }, STARTUP_TIMEOUT_MS);
     const look = () => {
       const match = /GraphQL \+ GraphiQL\s+(http:\/\/\S+)\/graphql/.exec(printed());
       if (match?.[1] === undefined) return;
