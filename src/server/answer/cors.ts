@@ -12,19 +12,20 @@ import { type CORSOptions, getCORSHeadersByRequestAndOptions } from '@whatwg-nod
 /** Yoga's default: any origin, its credentials allowed, the request's method and headers echoed. */
 export const CORS_OPTIONS: CORSOptions = {};
 
-/** The CORS headers of an answer to `req`; empty when it names no Origin. */
+/** The CORS headers of an answer to `req`; empty when it names no Origin (most requests: no work then). */
 export function corsHeaders(req: IncomingMessage): Record<string, string> {
-  const headers = new Headers();
-  for (const name of [
-    'origin',
-    'access-control-request-method',
-    'access-control-request-headers',
-  ]) {
-    const value = req.headers[name];
-    if (typeof value === 'string') headers.set(name, value);
-  }
-  // The function reads nothing of a request but its headers: no Request is built for a hit.
-  const found = getCORSHeadersByRequestAndOptions({ headers } as Request, CORS_OPTIONS) ?? {};
+  if (req.headers.origin === undefined) return {};
+  // The function reads nothing of a request but `headers.get`: node:http's own headers serve,
+  // without building a Request (or a Headers) for a hit.
+  const request = {
+    headers: {
+      get: (name: string) => {
+        const value = req.headers[name];
+        return typeof value === 'string' ? value : null;
+      },
+    },
+  } as Request;
+  const found = getCORSHeadersByRequestAndOptions(request, CORS_OPTIONS) ?? {};
   // Lower case, as node:http's own headers are: a hit merges its Vary with the stored answer's.
   return Object.fromEntries(
     Object.entries(found).map(([name, value]) => [name.toLowerCase(), value]),
