@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Simulator } from '../../src/simulator/index.js';
 import type { ErrorBody } from '../../src/simulator/types.js';
+import { todayAtUtc } from '../support/calendar.js';
 import { get, start } from './helpers.js';
 
 const MISSING = 'API key required. Pass it as the Authorization header: Bearer <API_KEY>';
@@ -41,7 +42,9 @@ describe('authentication', () => {
 
 describe('daily budget', () => {
   it('counts authenticated requests per key per UTC day, then answers 429 until midnight UTC', async () => {
-    let now = new Date('2026-11-21T23:59:00Z');
+    // A minute before the real next midnight (UTC), then a second past it.
+    const midnight = todayAtUtc(24);
+    let now = new Date(midnight - 60_000);
     sim = await start({ artists: 20, apiKeys: ['a', 'b'], dailyLimit: 3, now: () => now });
     await get(sim, '/api/v1/charts', 'bad'); // 401s do not count
     expect((await get(sim, '/api/v1/charts', 'a')).status).toBe(200);
@@ -58,7 +61,7 @@ describe('daily budget', () => {
     });
     expect((await get(sim, '/api/v1/artists/nobody', 'a')).status).toBe(429);
     expect((await get(sim, '/api/v1/charts', 'b')).status).toBe(200); // per key
-    now = new Date('2026-11-22T00:00:01Z');
+    now = new Date(midnight + 1_000);
     expect((await get(sim, '/api/v1/charts', 'a')).status).toBe(200);
   });
 

@@ -5,10 +5,15 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Simulator } from '../../src/simulator/index.js';
-import { get, start } from './helpers.js';
+import { utcDay } from '../../src/time.js';
+import { DAY_MS, todayAtUtc } from '../support/calendar.js';
+import { DATA_DATE, get, start } from './helpers.js';
 
 const HOUR = 3_600_000;
-const DAY_START = Date.parse('2026-11-21T00:00:00Z');
+/** Today's midnight (UTC) on the real calendar: the simulator's clock, whatever day the test runs. */
+const DAY_START = todayAtUtc(0);
+const TODAY = utcDay(new Date(DAY_START));
+const YESTERDAY = utcDay(new Date(DAY_START - DAY_MS));
 
 let sim: Simulator | undefined;
 afterEach(async () => {
@@ -30,19 +35,19 @@ describe('daily refresh', () => {
       now: () => new Date(now),
     });
     const slug = sim.data.allArtists()[0]?.slug ?? '';
-    expect(sim.data.dataDate).toBe('2026-11-20');
+    expect(sim.data.dataDate).toBe(YESTERDAY);
     const before = await get<Page>(sim, '/api/v1/milestones/recent?limit=5');
     const total = (await get<{ totalStreams: number }>(sim, `/api/v1/artists/${slug}`)).body
       .totalStreams;
 
     now = DAY_START + 3 * HOUR;
     const after = await get<Page>(sim, '/api/v1/milestones/recent?limit=5');
-    expect(sim.data.dataDate).toBe('2026-11-21');
+    expect(sim.data.dataDate).toBe(TODAY);
     const newIds = after.body.data
       .map((m) => m.id)
       .filter((id) => !before.body.data.some((m) => m.id === id));
     expect(newIds.length).toBeGreaterThan(0);
-    expect(after.body.data[0]?.crossedAt).toBe('2026-11-21');
+    expect(after.body.data[0]?.crossedAt).toBe(TODAY);
     const profile = await get<{ totalStreams: number }>(sim, `/api/v1/artists/${slug}`);
     expect(profile.body.totalStreams).toBeGreaterThan(total);
     const history = await get<{ date: string; totalStreams: number }[]>(
@@ -50,13 +55,10 @@ describe('daily refresh', () => {
       `/api/v1/artists/${slug}/history`,
     );
     expect(history.body.at(-1)).toMatchObject({
-      date: '2026-11-21',
+      date: TODAY,
       totalStreams: profile.body.totalStreams,
     });
-    expect(sim.data.totalsOf(slug)?.map((entry) => entry.dataDate)).toEqual([
-      '2026-11-20',
-      '2026-11-21',
-    ]);
+    expect(sim.data.totalsOf(slug)?.map((entry) => entry.dataDate)).toEqual([YESTERDAY, TODAY]);
   });
 
   it('without refreshHourUtc the data stays at its date', async () => {
@@ -64,7 +66,7 @@ describe('daily refresh', () => {
     sim = await start({ artists: 50, now: () => new Date(now) });
     now += 3 * 24 * HOUR;
     await get(sim, '/api/v1/milestones/recent');
-    expect(sim.data.dataDate).toBe('2026-11-21');
+    expect(sim.data.dataDate).toBe(DATA_DATE);
   });
 
   it('refuses a refresh hour outside 0-23', async () => {
