@@ -130,6 +130,7 @@ const environment = z.object({
   GRAPHQL_MAX_TOKENS: integer(DEFAULT_MAX_TOKENS, 10, 1_000_000),
   GRAPHQL_MAX_REQUEST_BYTES: integer(DEFAULT_MAX_REQUEST_BYTES, 256, 100 * 1024 * 1024),
   GRAPHQL_INTROSPECTION: flag(DEFAULT_INTROSPECTION),
+  GRAPHIQL: flag(true),
   PERSISTED_OPERATIONS: z.enum(['apq', 'allow-list']).default(DEFAULT_PERSISTED_OPERATIONS_MODE),
   PERSISTED_OPERATIONS_MANIFEST: z.string().trim().min(1).default(DEFAULT_MANIFEST_PATH),
   HTTP_CACHE_MAX_AGE_SECONDS: integer(DEFAULT_HTTP_CACHE_MAX_AGE_SECONDS, 0, DAY_SECONDS),
@@ -260,6 +261,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig 
       subscriberBacklogBytes: e.SUBSCRIBER_BACKLOG_BYTES,
     },
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
+    graphiql: e.GRAPHIQL,
     scaleOut: {
       redisUrl: e.REDIS_URL,
       redisKeyPrefix: e.REDIS_KEY_PREFIX,

@@ -114,6 +114,13 @@ describe('configuration from the environment', () => {
     );
   });
 
+  it('GRAPHIQL: the page is served by default; false turns it off', () => {
+    expect(loadConfig({}).graphiql).toBe(true);
+    expect(loadConfig({ GRAPHIQL: 'false' }).graphiql).toBe(false);
+    expect(loadConfig({ GRAPHIQL: '0' }).graphiql).toBe(false);
+    expect(() => loadConfig({ GRAPHIQL: 'off' })).toThrow(/GRAPHIQL: must be true or false/);
+  });
+
   it('names every bad value with its reason, all at once', () => {
     expect(() =>
       loadConfig({

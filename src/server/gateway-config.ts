@@ -51,6 +51,8 @@ export interface GatewayConfig {
   readonly budgetPlan: BudgetPlanConfig | undefined;
   /** How long in-flight requests get to finish on SIGTERM/SIGINT before their connections are closed. */
   readonly shutdownTimeoutMs: number;
+  /** GraphiQL's page at the endpoint (GRAPHIQL). */
+  readonly graphiql: boolean;
   readonly scaleOut: ScaleOutConfig;
   readonly logLevel: LevelWithSilent;
   readonly simulator: {
@@ -118,6 +120,8 @@ export interface GatewayOptions {
   readonly logger: Logger;
   /** Variables for GraphiQL's example tabs, by operation name. */
   readonly exampleVariables?: Record<string, Record<string, unknown>>;
+  /** GraphiQL's page at the endpoint for browsers (graphiql.ts); default true. */
+  readonly graphiql?: boolean;
   /** Replaces the upstream answers' in-memory cache (not the response cache of whole answers). */
   readonly responseCache?: ResponseCache;
   readonly now?: () => Date;

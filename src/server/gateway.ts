@@ -6,14 +6,12 @@
  * need.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { renderGraphiQL } from '@graphql-yoga/render-graphiql';
 import { createYoga } from 'graphql-yoga';
 import type { GatewayContext } from '../schema/context.js';
 import { maskError } from '../schema/errors.js';
 import { schema } from '../schema/index.js';
 import { DEFAULT_ASSUMPTIONS } from '../upstream/endpoints.js';
 import { CORS_OPTIONS } from './answer/cors.js';
-import { exampleGraphiQL } from './examples.js';
 import type { GatewayOptions } from './gateway-config.js';
 import { gatewayListener } from './listener.js';
 import { gatewayPlugins } from './plugin-order.js';
@@ -63,15 +61,8 @@ export function createGateway(options: GatewayOptions) {
     extraParamNames: ['documentId'],
     // No uploads in the schema: multipart bodies are refused with 415 (use-request-read-errors.ts).
     multipart: false,
-    // The GraphiQL bundle is served inline: the page works offline and behind firewalls, no CDN involved.
-    renderGraphiQL,
-    graphiql: {
-      title: 'Music Streaming Statistics GraphQL',
-      ...exampleGraphiQL(options.exampleVariables),
-      ...(auth.kind === 'pass-through'
-        ? { defaultHeaders: JSON.stringify({ Authorization: 'Bearer <your API key>' }) }
-        : {}),
-    },
+    // GraphiQL's page is stored bytes, answered by the listener before Yoga (graphiql.ts).
+    graphiql: false,
     context: requestContext({
       readPath,
       auth,

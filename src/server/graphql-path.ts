@@ -13,8 +13,8 @@
  *   anything reads it, so every part of the gateway sees one endpoint.
  * - The endpoint and the other served paths (`/health`, `/ready`,
  *   `/metrics`) go on, as sent; a browser's page request for `/` is sent
- *   to the endpoint (GraphiQL); any other path is not found: 404 with
- *   NOT_FOUND in the gateway's error shape.
+ *   to the endpoint (GraphiQL) unless GraphiQL is off; any other path is
+ *   not found: 404 with NOT_FOUND in the gateway's error shape.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
@@ -32,6 +32,7 @@ export function withServedPathsOnly(
   otherPaths: readonly string[],
   listener: Listener,
   logger: Logger,
+  { rootToEndpoint }: { readonly rootToEndpoint: boolean },
 ): Listener {
   const served = new Set([endpoint, ...otherPaths]);
   const slashed = `${endpoint}/`;
@@ -41,7 +42,7 @@ export function withServedPathsOnly(
     const queryAt = url.indexOf('?');
     const path = queryAt < 0 ? url : url.slice(0, queryAt);
     if (path === slashed) req.url = endpoint + url.slice(slashed.length);
-    else if (path === '/' && req.method === 'GET' && acceptsPage(req)) {
+    else if (rootToEndpoint && path === '/' && req.method === 'GET' && acceptsPage(req)) {
       // Someone typed the host into a browser: GraphiQL is at the endpoint.
       res.writeHead(302, { location: endpoint }).end();
       logger.info({ method: req.method, path, status: 302 }, 'request');

@@ -1,13 +1,16 @@
 /**
- * The node:http listener in front of Yoga, outside in: compression of what
- * goes out (for clients that accept it), the paths the gateway serves (any
- * other is refused before Yoga), and the response cache's fast path, which
- * answers a repeated operation from stored bytes and hands every other
- * request to Yoga with its server context (server-context.ts).
+ * The node:http listener in front of Yoga, outside in: GraphiQL's page
+ * (graphiql.ts: stored bytes in each encoding, so outside the compression
+ * layer), compression of what goes out (for clients that accept it), the
+ * paths the gateway serves (any other is refused before Yoga), and the
+ * response cache's fast path, which answers a repeated operation from
+ * stored bytes and hands every other request to Yoga with its server
+ * context (server-context.ts).
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { DEFAULT_COMPRESSION_MIN_BYTES, withCompressedResponses } from './compressed-responses.js';
 import type { GatewayOptions } from './gateway-config.js';
+import { withGraphiQL } from './graphiql.js';
 import { withServedPathsOnly } from './graphql-path.js';
 import type { ClientRateLimiter } from './plugins/use-client-rate-limit.js';
 import { generationReport } from './plugins/use-freshness-report.js';
@@ -69,6 +72,21 @@ export function gatewayListener({
           popularity: stores.popularity,
           ...(compressFrom === undefined ? {} : { compressFrom }),
         });
-  const served = withServedPathsOnly(graphqlEndpoint, otherPaths, answering, options.logger);
-  return compressFrom === undefined ? served : withCompressedResponses(served, compressFrom);
+  const graphiql = options.graphiql !== false;
+  const served = withServedPathsOnly(graphqlEndpoint, otherPaths, answering, options.logger, {
+    rootToEndpoint: graphiql,
+  });
+  const compressed =
+    compressFrom === undefined ? served : withCompressedResponses(served, compressFrom);
+  return !graphiql
+    ? compressed
+    : withGraphiQL(compressed, {
+        endpoint: graphqlEndpoint,
+        ...(options.exampleVariables === undefined
+          ? {}
+          : { exampleVariables: options.exampleVariables }),
+        passThrough: auth.kind === 'pass-through',
+        rateLimiter,
+        logger: options.logger,
+      });
 }

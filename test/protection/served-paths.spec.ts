@@ -32,7 +32,7 @@ describe('served paths', () => {
     for (const path of ['/graphql', '/graphql/'])
       expect(await answerOf(path, { headers: PAGE }), path).toMatchObject({
         status: 200,
-        type: 'text/html',
+        type: 'text/html; charset=utf-8',
       });
   });
 

@@ -9,6 +9,7 @@
  * the limit holds across replicas, with an in-memory limiter standing in
  * while Redis is unreachable; in memory otherwise.
  */
+import type { IncomingMessage } from 'node:http';
 import type { GraphQLError } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import type { Redis } from 'ioredis';
@@ -19,7 +20,7 @@ import {
   RateLimiterRes,
 } from 'rate-limiter-flexible';
 import { clientRateLimited } from '../../schema/errors.js';
-import { clientOf } from '../client-identity.js';
+import { clientAddress, clientIdOf, clientOf } from '../client-identity.js';
 import type { RequestContext, ServerContext } from '../server-context.js';
 
 export const DEFAULT_RATE_LIMIT_REQUESTS = 120;
@@ -95,6 +96,23 @@ export async function rateLimitRefusal(
   return retryAfterSeconds === null
     ? null
     : clientRateLimited(retryAfterSeconds, limiter.requests, limiter.windowSeconds);
+}
+
+/**
+ * The same for a request the node:http listener answers before Yoga (a response-cache hit,
+ * GraphiQL's page): the client told from the raw request, as `clientOf` tells it from Yoga's.
+ */
+export function requestRateLimitRefusal(
+  limiter: ClientRateLimiter,
+  req: IncomingMessage,
+): Promise<GraphQLError | null> {
+  const forwardedFor = req.headers['x-forwarded-for'];
+  const address = clientAddress(
+    Array.isArray(forwardedFor) ? forwardedFor.join(',') : forwardedFor,
+    req.socket.remoteAddress,
+    limiter.trustProxy,
+  );
+  return rateLimitRefusal(limiter, clientIdOf(address));
 }
 
 /** The limit as a Yoga plugin: over it, RATE_LIMITED with HTTP 429 before anything else runs. */

@@ -20,7 +20,6 @@
  */
 import { isUtf8 } from 'node:buffer';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { GraphQLError } from 'graphql';
 import Negotiator from 'negotiator';
 import type { Logger } from 'pino';
 import type { ResponseCache } from '../../cache/cache.js';
@@ -33,11 +32,10 @@ import { corsHeaders } from '../answer/cors.js';
 import { costExtension } from '../answer/cost-extension.js';
 import { logRequest } from '../answer/request-log.js';
 import { type AuthMode, bearerKey } from '../caller.js';
-import { clientAddress, clientIdOf } from '../client-identity.js';
-import { acceptsPage, refuse } from '../listener-refusal.js';
+import { refuse } from '../listener-refusal.js';
 import {
   type ClientRateLimiter,
-  rateLimitRefusal as sharedRateLimitRefusal,
+  requestRateLimitRefusal,
 } from '../plugins/use-client-rate-limit.js';
 import { matches, maxAge } from '../plugins/use-http-caching.js';
 import { gzipWithTail } from './gzip-answer.js';
@@ -108,20 +106,10 @@ export function withResponseCache(yoga: NodeHandler, options: ResponseCacheOptio
     return (await options.keys.status(keyId)) === 'accepted' ? keyId : undefined;
   };
 
-  /** Counts this request against the client's rate limit: its refusal, or null when it may go on. */
-  const rateLimitRefusal = async (req: IncomingMessage): Promise<GraphQLError | null> => {
-    const limiter = options.rateLimiter;
-    if (limiter === undefined) return null;
-    const forwardedFor = req.headers['x-forwarded-for'];
-    const address = clientAddress(
-      Array.isArray(forwardedFor) ? forwardedFor.join(',') : forwardedFor,
-      req.socket.remoteAddress,
-      limiter.trustProxy,
-    );
-    return sharedRateLimitRefusal(limiter, clientIdOf(address));
-  };
+  /** Counts this request against the client's rate limit: whether it must go to Yoga to be refused. */
   const rateLimited = async (req: IncomingMessage): Promise<boolean> =>
-    (await rateLimitRefusal(req)) !== null;
+    options.rateLimiter !== undefined &&
+    (await requestRateLimitRefusal(options.rateLimiter, req)) !== null;
 
   const serve = async (
     req: IncomingMessage,
@@ -218,15 +206,7 @@ export function withResponseCache(yoga: NodeHandler, options: ResponseCacheOptio
     const queryAt = url.indexOf('?');
     const path = queryAt < 0 ? url : url.slice(0, queryAt);
     let source: Buffer | string | undefined;
-    if (path === endpoint && req.method === 'GET' && acceptsPage(req)) {
-      // GraphiQL: Yoga renders it before any GraphQL plugin runs, so the client's rate limit is
-      // counted here; the page is 2 MB, the cheapest way to make the gateway send a lot.
-      const refusal = await rateLimitRefusal(req);
-      if (refusal !== null) {
-        refuse(res, refusal);
-        return;
-      }
-    } else if (path === endpoint && req.method === 'GET' && queryAt >= 0) {
+    if (path === endpoint && req.method === 'GET' && queryAt >= 0) {
       source = url;
     } else if (
       path === endpoint &&
