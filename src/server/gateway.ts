@@ -21,11 +21,14 @@ import {
   DEFAULT_PERSISTED_OPERATIONS_MODE,
   loadManifest,
 } from './plugins/use-persisted-operations.js';
+import { DEFAULT_MAX_REQUEST_BYTES } from './plugins/use-request-size-limit.js';
 import { DEFAULT_MAX_UPSTREAM_COST } from './plugins/use-upstream-cost-limit.js';
 import { createReadPath } from './read-path.js';
 import { requestContext } from './request-context.js';
 import type { ServerContext } from './server-context.js';
 import { DEFAULT_SUBSCRIBER_BACKLOG_BYTES } from './subscriber-backlog.js';
+import { graphqlOverWebSocket } from './websocket/graphql-ws-server.js';
+import { withGraphQLPathOnly } from './websocket/upgrade-path.js';
 import { yogaLogger } from './yoga-logger.js';
 
 export type { GatewayOptions } from './gateway-config.js';
@@ -113,12 +116,28 @@ export function createGateway(options: GatewayOptions) {
     graphqlEndpoint: GRAPHQL_ENDPOINT,
     otherPaths: [HEALTH_PATH, READINESS_PATH, METRICS_PATH],
   });
+  const sockets = graphqlOverWebSocket({
+    relay: {
+      fetch: (request, context) => yoga.fetch(request, context),
+      graphqlEndpoint: GRAPHQL_ENDPOINT,
+    },
+    auth,
+    keys: stores.keys,
+    rateLimiter,
+    trustProxy,
+    maxMessageBytes: protection.maxRequestBytes ?? DEFAULT_MAX_REQUEST_BYTES,
+    logger: options.logger,
+  });
   void readPath.refreshPoll?.start();
 
   return {
     yoga,
     /** The node:http listener: compression, the served paths, the response cache's fast path, then Yoga. */
     handler,
+    /** node:http's `upgrade` listener: graphql-ws on the GraphQL endpoint, nothing elsewhere. */
+    upgrade: withGraphQLPathOnly(GRAPHQL_ENDPOINT, sockets.upgrade, () => draining),
+    /** Closes every WebSocket (1001: going away); its clients reconnect, to another replica. */
+    closeSockets: () => sockets.close(),
     cache: stores.cache,
     budget: stores.budget,
     upstream: readPath.upstream,
@@ -132,6 +151,7 @@ export function createGateway(options: GatewayOptions) {
       draining = true;
     },
     close: async () => {
+      await sockets.close();
       await readPath.close();
       await options.redis?.close();
     },

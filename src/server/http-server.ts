@@ -46,6 +46,7 @@ export async function listen(
     gateway.handler,
   );
   server.on('clientError', answerUnparsedRequest);
+  server.on('upgrade', gateway.upgrade);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, host, () => {
@@ -69,7 +70,11 @@ export async function listen(
         // Keep-alive connections turn idle as their last request finishes: close them as they do.
         const sweeper = setInterval(() => server.closeIdleConnections(), 50);
         server.closeIdleConnections();
-        const timer = setTimeout(() => server.closeAllConnections(), graceMs);
+        // Open streams and sockets end at the grace period's end: their clients reconnect elsewhere.
+        const timer = setTimeout(() => {
+          server.closeAllConnections();
+          void gateway.closeSockets();
+        }, graceMs);
         await closed;
         clearInterval(sweeper);
         clearTimeout(timer);

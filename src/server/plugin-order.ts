@@ -9,9 +9,11 @@
  *    big the body is, whether it can be read at all, how deeply it nests
  *    (before persisted operations, so a document too deep to parse is never
  *    registered), which document it names, its shape, that it is a query.
- * 4. The subscription limit, then @defer/@stream, then what shapes every
- *    answer: error codes, HTTP caching, the cost and freshness reports, the
- *    response cache's recorder.
+ * 4. The subscription limit, then @defer/@stream and the forms a streamed
+ *    result may take (Apollo's multipart subscriptions, one JSON body for a
+ *    JSON-only client, or ended at once when no form suits: its slot freed),
+ *    then what shapes every answer: error codes, HTTP caching, the cost and
+ *    freshness reports, the response cache's recorder.
  * 5. The client key check after the cost report: a rejected key's response
  *    is replaced whole, report included.
  * 6. Stream arguments and the upstream cost limit after both: a refused
@@ -34,6 +36,7 @@ import { useCostReport } from './plugins/use-cost-report.js';
 import { useFreshnessReport } from './plugins/use-freshness-report.js';
 import { useHttpCaching } from './plugins/use-http-caching.js';
 import { useMetrics } from './plugins/use-metrics.js';
+import { useNegotiatedDelivery } from './plugins/use-negotiated-delivery.js';
 import { useNestingLimit } from './plugins/use-nesting-limit.js';
 import {
   type PersistedOperationsMode,
@@ -96,8 +99,9 @@ export function gatewayPlugins(inputs: PluginInputs): GatewayPlugins {
     usePersistedOperations(persisted),
     ...useShapeLimits(protection.shape),
     useQueryOperationsOnly(),
-    useSubscriptionLimit({ perClient: protection.subscriptionsPerClient, trustProxy }),
+    useSubscriptionLimit({ perClient: protection.subscriptionsPerClient, trustProxy, metrics }),
     useDeferStream(),
+    useNegotiatedDelivery(),
     useRequestErrorCodes(),
     useHttpCaching({
       maxAgeSeconds: protection.httpCacheMaxAgeSeconds,

@@ -9,12 +9,15 @@
  *   (key-proofs.ts); each client may bring only `unknownKeysPerMinute` keys
  *   never accepted in the last day, so a flood of made-up keys costs the upstream (and the key
  *   registry) a bounded number of 401s, not one each. Past it, that client
- *   gets RATE_LIMITED (429).
+ *   gets RATE_LIMITED (429). One key is one new key however many requests
+ *   carry it at once (a page's first burst): they share its one count, and
+ *   their reads wait for its one proof.
  * - A key rejected during the request gets no data at all, not even the
  *   parts that came from cache or from other fields: the whole response
  *   becomes a single UNAUTHENTICATED error with HTTP 401.
  */
 import type { Plugin } from 'graphql-yoga';
+import { LRUCache } from 'lru-cache';
 import type { KeyRegistry } from '../../coordination/key-registry.js';
 import { clientRateLimited, unauthenticated } from '../../schema/errors.js';
 import { clientOf } from '../client-identity.js';
@@ -34,6 +37,7 @@ export function useClientKeyCheck({
   keys,
   unknownKeys,
 }: ClientKeyCheckOptions): Plugin<RequestContext> {
+  const counted = unknownKeys === undefined ? undefined : countedOnce(unknownKeys);
   return {
     async onExecute({ args, setResultAndStopExecution }) {
       const { caller, request } = args.contextValue;
@@ -47,10 +51,11 @@ export function useClientKeyCheck({
         if (
           status === 'unknown' &&
           unknownKeys !== undefined &&
+          counted !== undefined &&
           !(await keys.wasAccepted(caller.keyId))
         ) {
           const client = clientOf(request, args.contextValue, unknownKeys.trustProxy);
-          const retryAfterSeconds = await unknownKeys.consume(client);
+          const retryAfterSeconds = await counted(client, caller.keyId);
           if (retryAfterSeconds !== null) {
             setResultAndStopExecution({
               errors: [
@@ -73,5 +78,32 @@ export function useClientKeyCheck({
         },
       };
     },
+  };
+}
+
+/**
+ * `limiter.consume(client)` once per client and key within the limiter's window: the requests
+ * that bring a key while its count is under way, or after it was let through, share that
+ * count's answer. A refused key is counted again at its next request (it may fit by then).
+ */
+function countedOnce(limiter: ClientRateLimiter) {
+  const answers = new LRUCache<string, Promise<number | null>>({
+    max: 10_000,
+    ttl: limiter.windowSeconds * 1000,
+  });
+  return (client: string, keyId: string): Promise<number | null> => {
+    const id = `${client} ${keyId}`;
+    let answer = answers.get(id);
+    if (answer === undefined) {
+      answer = limiter.consume(client);
+      answers.set(id, answer);
+      void answer.then(
+        (retryAfterSeconds) => {
+          if (retryAfterSeconds !== null) answers.delete(id);
+        },
+        () => answers.delete(id),
+      );
+    }
+    return answer;
   };
 }

@@ -7,6 +7,7 @@
  */
 import type { IncomingMessage } from 'node:http';
 import { isAsyncIterable, type Plugin } from 'graphql-yoga';
+import type { GatewayMetrics } from '../../observability/metrics.js';
 import { tooManySubscriptions } from '../../schema/errors.js';
 import { clientOf } from '../client-identity.js';
 
@@ -15,16 +16,27 @@ export const DEFAULT_SUBSCRIPTIONS_PER_CLIENT = 10;
 export interface SubscriptionLimitOptions {
   readonly perClient?: number;
   readonly trustProxy?: boolean;
+  /** Where the count of open subscriptions is published (`gateway_subscriptions_open`). */
+  readonly metrics?: Pick<GatewayMetrics, 'sampled'>;
 }
 
 export function useSubscriptionLimit({
   perClient = DEFAULT_SUBSCRIPTIONS_PER_CLIENT,
   trustProxy = false,
+  metrics,
 }: SubscriptionLimitOptions = {}): Plugin<{ request: Request; req?: IncomingMessage }> {
   if (!Number.isSafeInteger(perClient) || perClient < 1)
     throw new Error(`perClient must be a positive integer: ${perClient}`);
   const open = new Map<string, number>();
+  let total = 0;
+  metrics?.sampled(
+    'gateway_subscriptions_open',
+    'Subscriptions open on this replica, over every transport (SSE, multipart, WebSocket)',
+    [],
+    (set) => set(total),
+  );
   const release = (clientId: string) => {
+    total -= 1;
     const left = (open.get(clientId) ?? 1) - 1;
     if (left > 0) open.set(clientId, left);
     else open.delete(clientId);
@@ -39,6 +51,7 @@ export function useSubscriptionLimit({
         return;
       }
       open.set(clientId, count + 1);
+      total += 1;
       let released = false;
       const end = () => {
         if (released) return;
@@ -46,16 +59,43 @@ export function useSubscriptionLimit({
         release(clientId);
       };
       return {
-        // Once per subscription, however it ends: completed, failed, the client went away, or
-        // refused by a later check (a single result, not a stream: it is over at once).
-        onSubscribeResult: ({ result }) => {
-          if (!isAsyncIterable(result)) {
-            end();
-            return;
-          }
-          return { onEnd: end };
+        // Once per subscription, however it ends: completed, failed, returned (the client went
+        // away, no answer form suited it, the gateway closed), or refused by a later check (a
+        // single result, not a stream: it is over at once).
+        onSubscribeResult: ({ result, setResult }) => {
+          if (!isAsyncIterable(result)) end();
+          else setResult(endingWith(result, end));
         },
       };
     },
   };
+}
+
+/** `stream`, calling `end` once when it completes, fails, or is returned or thrown into. */
+function endingWith<T>(stream: AsyncIterable<T>, end: () => void): AsyncIterableIterator<T> {
+  const source = stream[Symbol.asyncIterator]();
+  const settle = <R>(step: Promise<R>, finished: (value: R) => boolean) =>
+    step.then(
+      (value) => {
+        if (finished(value)) end();
+        return value;
+      },
+      (error: unknown) => {
+        end();
+        throw error;
+      },
+    );
+  const iterator: AsyncIterableIterator<T> = {
+    next: () => settle(source.next(), (step) => step.done === true),
+    return: (value?: unknown) => {
+      end();
+      return source.return?.(value) ?? Promise.resolve({ done: true, value: undefined });
+    },
+    throw: (error?: unknown) => {
+      end();
+      return source.throw?.(error) ?? Promise.reject(error);
+    },
+    [Symbol.asyncIterator]: () => iterator,
+  };
+  return iterator;
 }
