@@ -3,6 +3,7 @@
  * the slow parts as multipart/mixed incremental payloads; the deferred reads
  * are estimated, capped and reported like the rest, on the last payload.
  */
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { captureLog } from '../support/log-capture.js';
 import { type Stack, startStack } from '../support/stack.js';
@@ -148,4 +149,42 @@ it('@stream with initialCount below 0 or null, literal or variable, is BAD_USER_
   } finally {
     await logged.close();
   }
+});
+
+it('a client that accepts only JSON gets a deferred and streamed query whole, in one 200 body', async () => {
+  const example = readFileSync('examples/operations/ArtistPage.graphql', 'utf8');
+  expect(example).toMatch(/@defer/);
+  const slug = stack.simulator.data.allArtists()[6]!.slug;
+  for (const accept of ['application/json', 'application/graphql-response+json']) {
+    const response = await fetch(`${stack.url}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept },
+      body: JSON.stringify({ query: example, variables: { slug } }),
+    });
+    expect(response.status, accept).toBe(200);
+    expect(response.headers.get('content-type')).toMatch(
+      new RegExp(`^${accept.replace('+', '\\+')}`),
+    );
+    const body = (await response.json()) as Payload & {
+      data: { artist: { name: string; history: unknown[]; songs: unknown } };
+    };
+    expect(body.errors).toBeUndefined();
+    expect(body.hasNext).toBeUndefined();
+    expect(body.incremental).toBeUndefined();
+    expect(body.data.artist.name).toBe(stack.simulator.data.artistBySlug(slug)!.name);
+    // The deferred parts are there, merged where they belong.
+    expect(body.data.artist.history).toHaveLength(stack.simulator.data.artistHistory(slug)!.length);
+    expect(body.extensions?.cost).toMatchObject({ estimated: expect.any(Number) });
+  }
+  const streamed = await fetch(`${stack.url}/graphql`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'application/json' },
+    body: JSON.stringify({
+      query: '{ topArtistsByStreams(limit: 5) @stream(initialCount: 2) { rank } }',
+    }),
+  });
+  expect(streamed.status).toBe(200);
+  expect(((await streamed.json()) as Payload).data).toEqual({
+    topArtistsByStreams: [1, 2, 3, 4, 5].map((rank) => ({ rank })),
+  });
 });

@@ -1,18 +1,46 @@
 /**
  * Pass-through keys (issue 10, items 9 and 10): a rejected key gets 401 on
  * every request while the gateway remembers it, and a flood of made-up keys
- * costs a bounded number of upstream calls without evicting a good key.
+ * costs a bounded number of upstream calls without evicting a good key; one
+ * new key is one, however many concurrent requests bring it.
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { CLIENT_KEY, type Stack, startStack } from '../support/stack.js';
+import { CLIENT_KEY, OTHER_CLIENT_KEY, type Stack, startStack } from '../support/stack.js';
 
 let stack: Stack;
 beforeAll(async () => {
-  stack = await startStack({ passThrough: true, gateway: { unknownKeysPerMinute: 5 } });
+  // An upstream as slow as a real one: a key's proof is still under way when a burst's later requests arrive.
+  stack = await startStack({
+    passThrough: true,
+    simulator: { latencyMs: 150 },
+    gateway: { unknownKeysPerMinute: 5 },
+  });
 });
 afterAll(() => stack.close());
 
 const bearer = (key: string) => ({ authorization: `Bearer ${key}` });
+
+// First in this file: the flood below spends this client's new keys for the minute.
+it("a page's first burst with a new key: 50 concurrent requests all answered, one upstream call", async () => {
+  const artist = stack.simulator.data.allArtists()[7]!;
+  const before = stack.upstreamCalls();
+  // 50 different documents (as a page's parallel queries are), all reading the same record.
+  const answers = await Promise.all(
+    Array.from({ length: 50 }, (_, i) =>
+      stack.query(
+        `{ a${i}: artist(slug: "${artist.slug}") { name } }`,
+        undefined,
+        bearer(OTHER_CLIENT_KEY),
+      ),
+    ),
+  );
+  expect(answers.map((answer) => answer.status)).toEqual(answers.map(() => 200));
+  expect(answers.map((answer, i) => answer.body.data?.[`a${i}`])).toEqual(
+    answers.map(() => ({ name: artist.name })),
+  );
+  // The key's proof was the artist's read: one call for the key and the record together.
+  expect(stack.upstreamCalls() - before).toBe(1);
+});
 
 it('a key the upstream rejected gets 401 on every request, with no upstream call', async () => {
   const first = await stack.query('{ charts { name } }', undefined, bearer('revoked-or-made-up'));

@@ -31,7 +31,8 @@ export const HEARTBEAT_MS = 5_000;
 
 const BOUNDARY = 'graphql';
 const CRLF = '\r\n';
-const PART_HEAD = `${CRLF}--${BOUNDARY}${CRLF}content-type: application/json; charset=utf-8${CRLF}${CRLF}`;
+const DELIMITER = `${CRLF}--${BOUNDARY}`;
+const PART_HEAD = `${CRLF}content-type: application/json; charset=utf-8${CRLF}${CRLF}`;
 
 /** Whether an Accept header asks for Apollo's multipart subscriptions (its `subscriptionSpec` parameter). */
 export function acceptsMultipartSubscriptions(accept: string | null): boolean {
@@ -43,7 +44,10 @@ export function acceptsMultipartSubscriptions(accept: string | null): boolean {
 export function multipartSubscriptionProcessor(heartbeatMs = HEARTBEAT_MS): ResultProcessor {
   return (result, fetchAPI) => {
     const encoder = new fetchAPI.TextEncoder();
-    const part = (body: unknown) => encoder.encode(`${PART_HEAD}${JSON.stringify(body)}`);
+    // Each part is followed at once by the delimiter that ends it: the client hands it over then.
+    const part = (body: unknown) =>
+      encoder.encode(`${PART_HEAD}${JSON.stringify(body)}${DELIMITER}`);
+    const end = encoder.encode(`--${CRLF}`);
     const single = !isAsyncIterable(result);
     const iterator: AsyncIterator<ExecutionResult> = single
       ? onceIterator(result as ExecutionResult)
@@ -61,7 +65,9 @@ export function multipartSubscriptionProcessor(heartbeatMs = HEARTBEAT_MS): Resu
         }, heartbeatMs);
         // Never holds the process open on its own: the server's close ends every stream.
         heartbeat.unref?.();
-        // A first heartbeat at once: some proxies hold the headers until the body starts.
+        // The opening delimiter, then a first heartbeat at once: some proxies hold the headers
+        // until the body starts.
+        controller.enqueue(encoder.encode(DELIMITER));
         controller.enqueue(part({}));
       },
       async pull(controller) {
@@ -71,7 +77,7 @@ export function multipartSubscriptionProcessor(heartbeatMs = HEARTBEAT_MS): Resu
             controller.enqueue(part({ payload: publicResult(next.value) }));
           if (next.done || single) {
             stopHeartbeat();
-            controller.enqueue(encoder.encode(`${CRLF}--${BOUNDARY}--${CRLF}`));
+            controller.enqueue(end);
             controller.close();
           }
         } catch (error) {
@@ -79,7 +85,7 @@ export function multipartSubscriptionProcessor(heartbeatMs = HEARTBEAT_MS): Resu
           // A transport-level error, in the protocol's own shape; then the stream ends.
           const message = error instanceof Error ? error.message : String(error);
           controller.enqueue(part({ payload: null, errors: [{ message }] }));
-          controller.enqueue(encoder.encode(`${CRLF}--${BOUNDARY}--${CRLF}`));
+          controller.enqueue(end);
           controller.close();
         }
       },

@@ -39,6 +39,13 @@ export function useClientKeyCheck({
 }: ClientKeyCheckOptions): Plugin<RequestContext> {
   const counted = unknownKeys === undefined ? undefined : countedOnce(unknownKeys);
   return {
+    // A subscription's events make no upstream call of their own: a key the upstream rejected
+    // is refused here, or it would go on receiving them.
+    async onSubscribe({ args, setResultAndStopExecution }) {
+      const { caller } = args.contextValue;
+      if (caller.mode === 'client' && (await keys.status(caller.keyId)) === 'rejected')
+        setResultAndStopExecution({ errors: [unauthenticated('Invalid or revoked API key')] });
+    },
     async onExecute({ args, setResultAndStopExecution }) {
       const { caller, request } = args.contextValue;
       if (caller.mode === 'client') {
