@@ -1,52 +1,247 @@
 /**
- * Answers compressed for the clients that accept it (`Accept-Encoding`: br,
- * gzip or deflate), around the whole node:http listener, so that answers
- * from the response cache and from Yoga alike are: a page of the top 20
- * with histories is 180 KB of JSON and 33 KB in brotli. Done by the
- * `compression` middleware (negotiation, `Vary: Accept-Encoding`,
- * `Cache-Control: no-transform`, back-pressure), with settings for JSON
- * made on every request rather than files made once:
+ * Whole answers leave the listener in one write, compressed for the clients
+ * that accept it (`Accept-Encoding`: br, gzip or deflate), around the whole
+ * node:http listener, so that answers from the response cache and from Yoga
+ * alike are: a page of the top 20 with histories is 180 KB of JSON and
+ * 33 KB in brotli.
  *
- * - Brotli at quality 1: measured on that page, 0.4 ms for 33.4 KB where
- *   the middleware's default quality 4 takes 1.3 ms for 32.7 KB; gzip at
- *   level 4, 0.9 ms for 34.9 KB (its default 6: 1.6 ms for 34.0 KB).
- * - Only whole answers: JSON, GraphiQL's page and /metrics, from
- *   `minBytes`. Never a stream (SSE subscriptions, multipart @defer and
- *   @stream): the compressor would hold each event until it has enough to
- *   send, and a live update would not arrive.
+ * Why not a compression stream per answer (the `compression` middleware,
+ * before issue 29): its compressors run on libuv's four threads, so under
+ * 500 concurrent answers 500 of them waited at once, each with its state
+ * (measured: 0.7 MB for brotli, 0.3 MB for gzip), 340 MB in all. Here an
+ * answer is compressed in one call, on the event loop, when it is complete:
+ * one compressor's state at a time, freed at once, for the same CPU time
+ * (brotli at quality 1: 0.4 ms for that page; gzip at level 4: 0.9 ms;
+ * quality and level chosen for JSON made on every request, as before).
  *
- * A request that accepts no encoding skips this layer altogether.
+ * - Whole answers only: JSON, `text/plain` (/metrics) and `text/html`, from
+ *   `compressFrom` bytes; never a stream (SSE subscriptions, multipart
+ *   @defer and @stream), whose events must leave as they come. A stream's
+ *   head goes out as it is written.
+ * - A whole answer is held until its end (its bytes are in memory already:
+ *   Yoga writes a Buffer), then written with its length in one go: whoever
+ *   writes it never waits for a slow client's socket to drain. That is the
+ *   moment the answer is handed over (`answerHandedOver`): the request's
+ *   turn (request-turns.ts) ends there, and what its socket has not taken
+ *   yet is an unsent answer (unsent-answers.ts).
+ * - `Vary: Accept-Encoding` on every whole answer to a request that names
+ *   encodings; an answer that has its encoding already (a response-cache hit
+ *   in gzip, GraphiQL's stored forms), `Cache-Control: no-transform`, HEAD,
+ *   204 and 304 are left as they are.
  */
-import type { IncomingMessage, ServerResponse } from 'node:http';
-import { constants } from 'node:zlib';
-import compression from 'compression';
+import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
+import { brotliCompressSync, constants, deflateSync, gzipSync } from 'node:zlib';
+import Negotiator from 'negotiator';
 import { GZIP_LEVEL } from './response-cache/gzip-answer.js';
 
 type Listener = (req: IncomingMessage, res: ServerResponse) => void;
+type Coding = 'br' | 'gzip' | 'deflate';
 
 export const DEFAULT_COMPRESSION_MIN_BYTES = 1024;
+const BROTLI_QUALITY = 1;
 
 /** Whole answers, by media type; `text/event-stream` and `multipart/mixed` are not among them. */
 const WHOLE_ANSWERS =
   /^\s*(application\/(json|graphql-response\+json)|text\/html|text\/plain)\s*(;|$)/i;
+const NO_TRANSFORM = /(?:^|,)\s*no-transform\s*(?:,|$)/i;
 
-export function withCompressedResponses(
-  listener: Listener,
-  minBytes = DEFAULT_COMPRESSION_MIN_BYTES,
-): Listener {
-  if (!Number.isSafeInteger(minBytes) || minBytes < 0)
-    throw new Error(`minBytes must be a non-negative integer: ${minBytes}`);
-  const compress = compression({
-    threshold: minBytes,
-    level: GZIP_LEVEL,
-    brotli: { params: { [constants.BROTLI_PARAM_QUALITY]: 1 } },
-    filter: (_, res) => WHOLE_ANSWERS.test(String(res.getHeader('content-type') ?? '')),
-  }) as unknown as (req: IncomingMessage, res: ServerResponse, next: () => void) => void;
-  return (req, res) => {
-    if (req.headers['accept-encoding'] === undefined) {
-      listener(req, res);
+/** Emitted on a response once its answer is handed to node:http whole, or its stream has begun. */
+const HANDED_OVER = Symbol('answer handed over');
+
+/** Resolves once `res`'s answer has been handed over whole, its stream has begun, or it closed. */
+export function answerHandedOver(res: ServerResponse): Promise<void> {
+  return new Promise((resolve) => {
+    if (res.headersSent || res.destroyed) {
+      resolve();
       return;
     }
-    compress(req, res, () => listener(req, res));
+    res.once(HANDED_OVER, resolve);
+    res.once('close', resolve);
+  });
+}
+
+/**
+ * The encoding a request gets among `available`: the one it prefers, and on a tie ours, in
+ * `available`'s order (negotiator's `preferred`, which @types/negotiator leaves out).
+ */
+export function preferredEncoding<T extends string>(
+  req: IncomingMessage,
+  available: readonly T[],
+): T | undefined {
+  if (req.headers['accept-encoding'] === undefined) return undefined;
+  const negotiator = new Negotiator(req) as unknown as {
+    encoding(available: string[], preferred: string[]): string | undefined;
   };
+  const chosen = negotiator.encoding([...available, 'identity'], [...available]);
+  return available.find((name) => name === chosen);
+}
+
+function compressed(body: Buffer, coding: Coding): Buffer {
+  if (coding === 'br')
+    return brotliCompressSync(body, {
+      params: {
+        [constants.BROTLI_PARAM_QUALITY]: BROTLI_QUALITY,
+        [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT,
+        [constants.BROTLI_PARAM_SIZE_HINT]: body.length,
+      },
+    });
+  return coding === 'gzip'
+    ? gzipSync(body, { level: GZIP_LEVEL })
+    : deflateSync(body, { level: GZIP_LEVEL });
+}
+
+/** The headers `writeHead` was given, set on `res` (an object, or a flat or paired array). */
+function setHeaders(res: ServerResponse, headers: unknown): void {
+  if (headers === undefined || headers === null) return;
+  if (!Array.isArray(headers)) {
+    for (const [name, value] of Object.entries(headers as OutgoingHttpHeaders))
+      if (value !== undefined) res.setHeader(name, value);
+    return;
+  }
+  if (headers.length > 0 && Array.isArray(headers[0])) {
+    for (const [name, value] of headers as [string, string][]) res.setHeader(name, value);
+    return;
+  }
+  for (let i = 0; i + 1 < headers.length; i += 2)
+    res.setHeader(String(headers[i]), headers[i + 1] as string);
+}
+
+function addVary(res: ServerResponse, name: string): void {
+  const vary = res.getHeader('vary');
+  const current = Array.isArray(vary) ? vary.join(', ') : vary === undefined ? '' : String(vary);
+  const names = current.split(',').map((each) => each.trim().toLowerCase());
+  if (names.includes('*') || names.includes(name.toLowerCase())) return;
+  res.setHeader('vary', current.trim() === '' ? name : `${current}, ${name}`);
+}
+
+function bytesOf(chunk: unknown, encoding?: BufferEncoding): Buffer {
+  if (Buffer.isBuffer(chunk)) return chunk;
+  if (chunk instanceof Uint8Array) return Buffer.from(chunk.buffer, chunk.byteOffset, chunk.length);
+  return Buffer.from(String(chunk), encoding);
+}
+
+/**
+ * `listener` with its whole answers written in one go, compressed from `compressFrom` bytes for
+ * the clients that accept it (undefined: never compressed).
+ */
+export function withWholeAnswers(listener: Listener, compressFrom?: number): Listener {
+  if (compressFrom !== undefined && (!Number.isSafeInteger(compressFrom) || compressFrom < 0))
+    throw new Error(`compressFrom must be a non-negative integer: ${compressFrom}`);
+  return (req, res) => {
+    holdWholeAnswer(req, res, compressFrom);
+    listener(req, res);
+  };
+}
+
+function holdWholeAnswer(
+  req: IncomingMessage,
+  res: ServerResponse,
+  compressFrom: number | undefined,
+): void {
+  const { writeHead, write, end } = res;
+  let mode: 'open' | 'whole' | 'stream' = 'open';
+  let status = 200;
+  let reason: string | undefined;
+  const chunks: Buffer[] = [];
+  const callbacks: (() => void)[] = [];
+
+  /** node:http's own writeHead, with the reason phrase when one was given (headers are set on `res`). */
+  const sendHead = () =>
+    (writeHead as (this: ServerResponse, status: number, reason?: string) => ServerResponse).call(
+      res,
+      status,
+      reason,
+    );
+  const sendEnd = end as (this: ServerResponse, body: Buffer, done?: () => void) => ServerResponse;
+  const release = () => {
+    res.writeHead = writeHead;
+    res.write = write;
+    res.end = end;
+  };
+  /** Once the head is known: a whole answer is held; anything else goes out as it is written. */
+  const decide = () => {
+    const type = String(res.getHeader('content-type') ?? '');
+    const whole =
+      req.method !== 'HEAD' &&
+      status >= 200 &&
+      status !== 204 &&
+      status !== 304 &&
+      WHOLE_ANSWERS.test(type);
+    if (whole) {
+      mode = 'whole';
+      return;
+    }
+    mode = 'stream';
+    release();
+    sendHead();
+    res.emit(HANDED_OVER);
+  };
+  const opened = () => {
+    if (mode !== 'open') return;
+    status = res.statusCode;
+    decide();
+  };
+
+  res.writeHead = function heldHead(this: ServerResponse, code: number, ...rest: unknown[]) {
+    status = code;
+    if (typeof rest[0] === 'string') reason = rest[0];
+    setHeaders(res, typeof rest[0] === 'string' ? rest[1] : rest[0]);
+    decide();
+    return res;
+  } as typeof res.writeHead;
+
+  res.write = function heldWrite(chunk: unknown, ...rest: unknown[]): boolean {
+    opened();
+    if (mode === 'stream')
+      return (write as (...args: unknown[]) => boolean).call(res, chunk, ...rest);
+    const encoding = typeof rest[0] === 'string' ? (rest[0] as BufferEncoding) : undefined;
+    const callback = rest.find((arg) => typeof arg === 'function') as (() => void) | undefined;
+    chunks.push(bytesOf(chunk, encoding));
+    if (callback !== undefined) callbacks.push(callback);
+    // Held in memory, not on a socket: the writer never waits for a drain.
+    return true;
+  } as typeof res.write;
+
+  res.end = function heldEnd(...args: unknown[]) {
+    opened();
+    if (mode === 'stream') return (end as (...a: unknown[]) => ServerResponse).apply(res, args);
+    const [chunk, second] = args;
+    if (chunk !== undefined && chunk !== null && typeof chunk !== 'function')
+      chunks.push(
+        bytesOf(chunk, typeof second === 'string' ? (second as BufferEncoding) : undefined),
+      );
+    const callback = args.find((arg) => typeof arg === 'function') as (() => void) | undefined;
+    if (callback !== undefined) callbacks.push(callback);
+    release();
+    let body = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
+    chunks.length = 0;
+    body = encodedForClient(req, res, body, compressFrom);
+    res.setHeader('content-length', body.length);
+    sendHead();
+    if (callbacks.length === 0) sendEnd.call(res, body);
+    else
+      sendEnd.call(res, body, () => {
+        for (const callback of callbacks) callback();
+      });
+    res.emit(HANDED_OVER);
+    return res;
+  } as typeof res.end;
+}
+
+/** `body` as the client gets it: compressed when it accepts an encoding and the answer may be. */
+function encodedForClient(
+  req: IncomingMessage,
+  res: ServerResponse,
+  body: Buffer,
+  compressFrom: number | undefined,
+): Buffer {
+  if (compressFrom === undefined || req.headers['accept-encoding'] === undefined) return body;
+  if (NO_TRANSFORM.test(String(res.getHeader('cache-control') ?? ''))) return body;
+  addVary(res, 'Accept-Encoding');
+  const current = res.getHeader('content-encoding');
+  if (body.length < compressFrom || (current !== undefined && current !== 'identity')) return body;
+  const coding = preferredEncoding<Coding>(req, ['br', 'gzip', 'deflate']);
+  if (coding === undefined) return body;
+  res.setHeader('content-encoding', coding);
+  return compressed(body, coding);
 }

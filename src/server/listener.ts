@@ -1,14 +1,15 @@
 /**
  * The node:http listener in front of Yoga, outside in: GraphiQL's page
  * (graphiql.ts: stored bytes in each encoding, so outside the compression
- * layer), compression of what goes out (for clients that accept it), the
+ * layer), whole answers written in one go and compressed for the clients
+ * that accept it (compressed-responses.ts), the
  * paths the gateway serves (any other is refused before Yoga), and the
  * response cache's fast path, which answers a repeated operation from
  * stored bytes and hands every other request to Yoga with its server
  * context (server-context.ts).
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { DEFAULT_COMPRESSION_MIN_BYTES, withCompressedResponses } from './compressed-responses.js';
+import { DEFAULT_COMPRESSION_MIN_BYTES, withWholeAnswers } from './compressed-responses.js';
 import type { GatewayOptions } from './gateway-config.js';
 import { withGraphiQL } from './graphiql.js';
 import { withServedPathsOnly } from './graphql-path.js';
@@ -76,11 +77,10 @@ export function gatewayListener({
   const served = withServedPathsOnly(graphqlEndpoint, otherPaths, answering, options.logger, {
     rootToEndpoint: graphiql,
   });
-  const compressed =
-    compressFrom === undefined ? served : withCompressedResponses(served, compressFrom);
+  const whole = withWholeAnswers(served, compressFrom);
   return !graphiql
-    ? compressed
-    : withGraphiQL(compressed, {
+    ? whole
+    : withGraphiQL(whole, {
         endpoint: graphqlEndpoint,
         ...(options.exampleVariables === undefined
           ? {}

@@ -10,7 +10,7 @@
  *   same making; the compressors run on libuv's threads, not on the event loop.
  * - Three forms kept: identity, gzip (level 9) and brotli (quality 9: within
  *   6 % of quality 11's size, measured on GraphiQL's page, in a twentieth of
- *   its 2.7 s). Brotli is preferred when the client accepts it, then gzip.
+ *   its 2.7 s). The client's preference decides, brotli on a tie.
  * - A strong ETag per form (RFC 9110: each content coding is a
  *   representation of its own), and `Cache-Control: no-cache`: a browser
  *   keeps the page and asks with `If-None-Match` each time, and gets 304
@@ -24,7 +24,7 @@ import { createHash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { promisify } from 'node:util';
 import { brotliCompress, constants, gzip } from 'node:zlib';
-import Negotiator from 'negotiator';
+import { preferredEncoding } from './compressed-responses.js';
 import { matches } from './plugins/use-http-caching.js';
 
 const brotli = promisify(brotliCompress);
@@ -65,12 +65,9 @@ async function formsOf(html: string): Promise<Forms> {
   };
 }
 
-/** The form a request gets: brotli, else gzip, when it accepts them; identity otherwise. */
+/** The form a request gets: the encoding it prefers (brotli on a tie), identity if it takes neither. */
 function codingFor(req: IncomingMessage): Coding {
-  if (req.headers['accept-encoding'] === undefined) return 'identity';
-  const accepted = new Negotiator(req).encodings(['br', 'gzip']);
-  if (accepted.includes('br')) return 'br';
-  return accepted.includes('gzip') ? 'gzip' : 'identity';
+  return preferredEncoding(req, ['br', 'gzip'] as const) ?? 'identity';
 }
 
 export interface StaticPage {
