@@ -1,11 +1,13 @@
 /**
  * The example app's "New milestones" ticker in headless Chromium: a milestone
  * published in the simulator appears on the open leaderboard page, without a
- * reload, once the gateway's refresh poll sees it (fed over SSE).
+ * reload, once the gateway's refresh poll sees it (fed over SSE by
+ * graphql-sse's client). In pass-through mode every request carries the
+ * client's key, the subscription's included (EventSource could send none).
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { formatCount } from '../../examples/web/src/format.js';
-import { type Stack, startStack } from '../support/stack.js';
+import { CLIENT_KEY, type Stack, startStack } from '../support/stack.js';
 import { type Browser, launchBrowser, type StaticServer, screenshot, serveApp } from './harness.js';
 
 let stack: Stack;
@@ -23,6 +25,32 @@ afterAll(async () => {
   await browser?.close();
   await stack?.close();
   await app?.close();
+});
+
+it("pass-through mode: the page's queries and its subscription carry the client's key", async () => {
+  const keyed = await startStack({ passThrough: true, sharedSimulator: stack.simulator });
+  const page = await browser.newPage();
+  try {
+    const listening = page.waitForResponse(
+      (response) =>
+        response.url().startsWith(`${keyed.url}/graphql`) &&
+        response.request().headers().accept === 'text/event-stream',
+    );
+    const api = encodeURIComponent(`${keyed.url}/graphql`);
+    await page.goto(`${app.url}/?api=${api}&key=${CLIENT_KEY}#/`);
+    const subscription = await listening;
+    expect(subscription.status()).toBe(200);
+    expect(subscription.request().headers().authorization).toBe(`Bearer ${CLIENT_KEY}`);
+    await expect
+      .poll(() => page.getByTestId('top-artist').count(), { timeout: 15_000 })
+      .toBeGreaterThan(0);
+    const open = async () =>
+      /^gateway_subscriptions_open (\d+)/m.exec(await keyed.gateway.metrics.scrape())?.[1];
+    await expect.poll(open, { timeout: 15_000 }).toBe('1');
+  } finally {
+    await page.close();
+    await keyed.close();
+  }
 });
 
 it('a milestone published upstream appears in the ticker without a reload', async () => {

@@ -176,3 +176,35 @@ async function openSubscriptions(stack: Stack): Promise<number> {
   const text = await stack.gateway.metrics.scrape();
   return Number(/^gateway_subscriptions_open (\d+)/m.exec(text)?.[1] ?? Number.NaN);
 }
+
+describe('rate-limited client', () => {
+  let stack: Stack;
+  beforeAll(async () => {
+    stack = await startStack({
+      gateway: { protection: { rateLimit: { requests: 3, windowSeconds: 60 } } },
+    });
+  });
+  afterAll(() => stack.close());
+
+  it('an operation over its limit is RATE_LIMITED; a connection over it closes with 4429', async () => {
+    // Opening the socket is one request of three, each operation one more.
+    const first = client(stack);
+    const answers = [
+      await run(first.ws, '{ __typename }'),
+      await run(first.ws, '{ __typename }'),
+      await run(first.ws, '{ __typename }'),
+    ];
+    expect(answers.slice(0, 2).map((answer) => answer.results[0]!.data)).toEqual([
+      { __typename: 'Query' },
+      { __typename: 'Query' },
+    ]);
+    expect(answers[2]!.results[0]!.errors?.[0]?.extensions?.code).toBe('RATE_LIMITED');
+    await first.ws.dispose();
+
+    const second = client(stack);
+    expect((await run(second.ws, '{ __typename }')).error).toBeDefined();
+    await until(() => second.closes.length > 0);
+    expect(second.closes[0]!.code).toBe(4429);
+    expect(second.closes[0]!.reason).toMatch(/Too many requests/i);
+  });
+});

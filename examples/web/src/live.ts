@@ -1,30 +1,20 @@
 /**
- * Subscriptions over GraphQL over SSE with the browser's own EventSource (no
- * extra client library): one GET per subscription, `next` events into urql.
- * EventSource reconnects by itself after a dropped connection.
+ * Subscriptions (the milestone ticker) over GraphQL over SSE, with
+ * graphql-sse's client: a POST per subscription that can carry the
+ * `Authorization` header (the browser's EventSource cannot, so it could not
+ * subscribe to a gateway in pass-through mode), and reconnection with
+ * back-off after a dropped connection.
  */
+import { createClient } from 'graphql-sse';
 import { subscriptionExchange } from 'urql';
 
-export function sseSubscriptionExchange(url: string) {
+export function sseSubscriptionExchange(url: string, headers: Record<string, string>) {
+  const client = createClient({ url, headers, retryAttempts: Number.POSITIVE_INFINITY });
   return subscriptionExchange({
-    forwardSubscription(request) {
-      return {
-        subscribe(sink) {
-          const address = new URL(url, window.location.href);
-          address.searchParams.set('query', request.query ?? '');
-          if (request.variables !== undefined)
-            address.searchParams.set('variables', JSON.stringify(request.variables));
-          const source = new EventSource(address);
-          source.addEventListener('next', (event) =>
-            sink.next(JSON.parse((event as MessageEvent<string>).data)),
-          );
-          source.addEventListener('complete', () => {
-            source.close();
-            sink.complete();
-          });
-          return { unsubscribe: () => source.close() };
-        },
-      };
-    },
+    forwardSubscription: (request) => ({
+      subscribe: (sink) => ({
+        unsubscribe: client.subscribe({ ...request, query: request.query ?? '' }, sink),
+      }),
+    }),
   });
 }

@@ -2,16 +2,19 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { Client, cacheExchange, fetchExchange, Provider } from 'urql';
 import { App } from './App';
-import { graphqlUrl } from './config';
+import { authHeaders, graphqlUrl } from './config';
 import { sseSubscriptionExchange } from './live';
 import './styles.css';
 
 // urql's document cache: a result is reused while the same query and variables are on screen
 // again (back from an artist page to the leaderboard costs no request).
-// Subscriptions (the milestone ticker) go over SSE; everything else over fetch.
+// Subscriptions (the milestone ticker) go over SSE; everything else over fetch. In pass-through
+// mode both carry the client's key (config.ts).
+const headers = authHeaders();
 const client = new Client({
   url: graphqlUrl(),
-  exchanges: [cacheExchange, fetchExchange, sseSubscriptionExchange(graphqlUrl())],
+  fetchOptions: { headers },
+  exchanges: [cacheExchange, fetchExchange, sseSubscriptionExchange(graphqlUrl(), headers)],
 });
 
 const root = document.getElementById('root');
