@@ -36,6 +36,15 @@
  * Unspent refresh allowance flows to first touches over the last quarter of
  * the day: what the refreshes did not need is not lost at midnight.
  *
+ * The poll's reserve is the polls that will really come. The configured
+ * interval is a timer's, and a timer's interval is not a span of the
+ * calendar: a poll skipped or paused, a lease held elsewhere, a calendar that
+ * runs ahead of the timers (a stepped clock; a simulation that moves the
+ * calendar) all make fewer polls in a UTC day than the interval implies.
+ * Once today has seen two polls, the polls still to come are extrapolated
+ * from today's own cadence (on the calendar), whichever is fewer; the calls
+ * that frees go to the paced line, not to midnight.
+ *
  * Everything here is calendar arithmetic from `Date` (the UTC day like the
  * upstream's reset), so that every replica, and a simulation that moves the
  * clock, agree on the plan.
@@ -91,6 +100,9 @@ export const MAX_POLL_SHARE = 0.25;
 export const MIN_BURST = 8;
 export const DEFAULT_BURST_SHARE = 0.02;
 
+/** Today's polls that show the poll's cadence on the calendar. */
+const MEASURED_POLLS = 2;
+
 /** Unspent refresh allowance is released to first touches from this fraction of the day on. */
 const RELEASE_FROM = 0.75;
 
@@ -106,7 +118,8 @@ export class SpendingPlan {
   readonly headRecords: number;
   /** The most popular records kept within one refresh of the upstream (the head included). */
   readonly keptRecords: number;
-  readonly #pacedPerDay: number;
+  /** First touches paced over a day whose polls all come at the configured interval. */
+  readonly #pacedPerFullPolls: number;
 
   constructor(readonly options: PlanOptions) {
     const { dailyLimit, pollIntervalMs, headShare } = options;
@@ -117,7 +130,15 @@ export class SpendingPlan {
     this.refreshAllowance = Math.floor((dailyLimit - this.pollsPerDay) * headShare);
     this.headRecords = Math.floor(this.refreshAllowance * HEAD_PART);
     this.keptRecords = Math.floor(this.refreshAllowance * KEPT_PART);
-    this.#pacedPerDay = Math.max(0, dailyLimit - this.pollsPerDay - this.refreshAllowance);
+    this.#pacedPerFullPolls = Math.max(0, dailyLimit - this.pollsPerDay - this.refreshAllowance);
+  }
+
+  /** First touches paced over today: the day less its polls (as today's cadence has them) and refreshes. */
+  #pacedPerDay(now: Date, spent: DaySpending): number {
+    const byCadence = this.#pollsByCadence(now, spent);
+    if (byCadence === undefined) return this.#pacedPerFullPolls;
+    const polls = Math.min(this.pollsPerDay, spent.polled + byCadence);
+    return Math.max(0, this.options.dailyLimit - polls - this.refreshAllowance);
   }
 
   /** The ceiling for a call of `purpose` at `now`, given today's spending; `popular`: the record was asked more than once. */
@@ -163,14 +184,15 @@ export class SpendingPlan {
     const midnight = nextUtcMidnight(now);
     const dayStart = midnight.getTime() - DAY_MS;
     const needed = line - this.#offset(now, spent, popular);
-    if (this.#pacedPerDay <= 0) return midnight;
-    const at = dayStart + Math.ceil((needed / this.#pacedPerDay) * DAY_MS);
+    const pacedPerDay = this.#pacedPerDay(now, spent);
+    if (pacedPerDay <= 0) return midnight;
+    const at = dayStart + Math.ceil((needed / pacedPerDay) * DAY_MS);
     const afterNow = Math.max(at, now.getTime() + 1_000);
     return afterNow >= midnight.getTime() ? midnight : new Date(afterNow);
   }
 
   #line(now: Date, spent: DaySpending, popular: boolean): number {
-    return this.#pacedPerDay * fractionOfDay(now) + this.#offset(now, spent, popular);
+    return this.#pacedPerDay(now, spent) * fractionOfDay(now) + this.#offset(now, spent, popular);
   }
 
   /** The line beyond the pace itself: the burst, and the refresh allowance released to first touches. */
@@ -192,15 +214,31 @@ export class SpendingPlan {
     );
   }
 
-  /** Polls still to come today, as far as their share allows. */
+  /** Polls still to come today, as far as their share allows: by the interval, or by today's cadence. */
   #pollsLeft(now: Date, spent: DaySpending): number {
     const { pollIntervalMs } = this.options;
     if (pollIntervalMs === undefined) return 0;
     const msLeft = nextUtcMidnight(now).getTime() - now.getTime();
     return Math.max(
       0,
-      Math.min(this.pollsPerDay - spent.polled, Math.ceil(msLeft / pollIntervalMs)),
+      Math.min(
+        this.pollsPerDay - spent.polled,
+        Math.ceil(msLeft / pollIntervalMs),
+        this.#pollsByCadence(now, spent) ?? Number.POSITIVE_INFINITY,
+      ),
     );
+  }
+
+  /**
+   * The polls still to come today at the cadence today's polls have kept on the calendar (one
+   * more for the phase), once there are two to measure it by; undefined before.
+   */
+  #pollsByCadence(now: Date, spent: DaySpending): number | undefined {
+    if (this.options.pollIntervalMs === undefined || spent.polled < MEASURED_POLLS)
+      return undefined;
+    const elapsed = fractionOfDay(now);
+    if (elapsed <= 0) return undefined;
+    return Math.ceil((spent.polled * (1 - elapsed)) / elapsed) + 1;
   }
 }
 

@@ -89,6 +89,54 @@ describe('the spending plan of a 1,000-call day with an hourly poll', () => {
   });
 });
 
+describe('the polls a day really has', () => {
+  // A 4 s timer: by the interval, 21,600 polls a day, capped at a quarter of it (250).
+  const eager = new SpendingPlan({
+    dailyLimit: 1000,
+    pollIntervalMs: 4_000,
+    headShare: 0.4,
+    burst: 20,
+  });
+
+  it('before two polls, reserves what the interval implies', () => {
+    expect(eager.pollsPerDay).toBe(250);
+    expect(eager.refreshAllowance).toBe(300);
+    const morning = eager.ceiling('first-touch', at('01:00:00'), spent({ polled: 1 }), true);
+    expect(morning.total).toBe(1000 - 249 - 300);
+    expect(morning.limit).toBe(Math.floor(450 / 24 + 20));
+  });
+
+  it('once today has polled on a slower cadence (a calendar ahead of the timers), reserves what that cadence needs and paces the rest', () => {
+    // Eleven polls by noon, on the calendar: eleven more to come, and one for the phase.
+    const noon = eager.ceiling(
+      'first-touch',
+      at('12:00:00'),
+      spent({ polled: 11, used: 11 }),
+      true,
+    );
+    const paced = 1000 - (11 + 12) - 300;
+    expect(noon.total).toBe(1000 - 12 - 300);
+    expect(noon.limit).toBe(Math.floor(paced * 0.5 + 20));
+    // The day's reserve for polls is spent by the polls that come, not held until midnight.
+    const late = eager.ceiling(
+      'first-touch',
+      at('23:00:00'),
+      spent({ polled: 22, used: 22 }),
+      true,
+    );
+    expect(late.total).toBeGreaterThanOrEqual(1000 - 2 - Math.ceil(300 / 3));
+  });
+
+  it('an hourly poll keeping its hours reserves as before', () => {
+    // Seven polls by 06:00 (midnight's included): the seventeen left of the 24.
+    expect(plan.ceiling('first-touch', at('06:00:00'), spent({ polled: 7 }), true)).toEqual({
+      counter: 'paced',
+      total: 1000 - 17 - 390,
+      limit: Math.floor(586 * 0.25 + 20),
+    });
+  });
+});
+
 describe('a client’s share of the first touches', () => {
   const shared = new SpendingPlan({ ...plan.options, clientShare: 0.5 });
 
