@@ -90,6 +90,8 @@ export interface DayRow {
   dayHeadStale: number;
   clairvoyantFull: number;
   clairvoyantCalls: number;
+  /** The ledger's count of the day's calls by the plan's purpose, read just before the day ends. */
+  byPurpose: { poll: number; refresh: number; firstTouch: number } | null;
 }
 
 export function emptyRow(day: number): DayRow {
@@ -110,5 +112,6 @@ export function emptyRow(day: number): DayRow {
     dayHeadStale: 0,
     clairvoyantFull: 0,
     clairvoyantCalls: 0,
+    byPurpose: null,
   };
 }

@@ -22,7 +22,14 @@ export interface SimulationOptions {
   readonly redisUrl: string;
   /** The simulated upstream refreshes its data daily at this UTC hour. */
   readonly refreshHourUtc: number;
+  /** In one process with a calendar advanced view by view, or as separate processes over HTTP (deployment.ts). */
+  readonly mode: Mode;
+  /** Deployment mode: how many times faster than real time the calendar runs. */
+  readonly speed: number;
 }
+
+export type Mode = 'in-process' | 'deployment';
+const MODES: readonly Mode[] = ['in-process', 'deployment'];
 
 export const DEFAULTS: SimulationOptions = {
   artists: 20_000,
@@ -36,6 +43,8 @@ export const DEFAULTS: SimulationOptions = {
   concurrency: 8,
   redisUrl: 'redis://127.0.0.1:6379',
   refreshHourUtc: 3,
+  mode: 'in-process',
+  speed: 960,
 };
 
 export class OptionsError extends Error {
@@ -51,6 +60,7 @@ const INTEGER_OPTIONS = {
   '--seed': ['seed', 0, 2 ** 32 - 1],
   '--poll-minutes': ['pollMinutes', 1, 1_440],
   '--concurrency': ['concurrency', 1, 256],
+  '--speed': ['speed', 1, 10_000],
 } as const;
 
 export const USAGE = `Usage: npm run simulate -- [options]
@@ -62,7 +72,11 @@ export const USAGE = `Usage: npm run simulate -- [options]
   --seed N           seed of the catalogue and the traffic (default ${DEFAULTS.seed})
   --poll-minutes N   refresh poll interval in simulated minutes (default ${DEFAULTS.pollMinutes})
   --mix H,A,C,M      shares of home, artist, chart and milestone views (default 30,50,10,10)
-  --concurrency N    views under way at once (default ${DEFAULTS.concurrency})
+  --concurrency N    views under way at once (default ${DEFAULTS.concurrency}; in-process mode)
+  --mode M           in-process (one process, the calendar advanced view by view) or deployment
+                     (the replicas as separate processes over HTTP, each view sent when its time
+                     comes, the calendar running --speed times real time) (default ${DEFAULTS.mode})
+  --speed N          deployment mode: the calendar's speed-up over real time (default ${DEFAULTS.speed})
 Environment: REDIS_URL (default ${DEFAULTS.redisUrl}); other gateway variables apply as in npm start.`;
 
 export function parseOptions(
@@ -73,12 +87,18 @@ export function parseOptions(
   for (let i = 0; i < argv.length; i += 1) {
     const arg = argv[i] ?? '';
     const [name, inline] = arg.includes('=') ? arg.split('=', 2) : [arg, undefined];
-    if (name === undefined || (!(name in INTEGER_OPTIONS) && name !== '--mix'))
+    if (name === undefined || (!(name in INTEGER_OPTIONS) && name !== '--mix' && name !== '--mode'))
       throw new OptionsError(`unknown option: ${arg}`);
     const raw = inline ?? argv[++i];
     if (raw === undefined || raw === '') throw new OptionsError(`${name} needs a value`);
     if (name === '--mix') {
       values.mix = parseMix(raw);
+      continue;
+    }
+    if (name === '--mode') {
+      if (!MODES.includes(raw as Mode))
+        throw new OptionsError(`--mode must be one of ${MODES.join(', ')}: ${raw}`);
+      values.mode = raw;
       continue;
     }
     const [key, min, max] = INTEGER_OPTIONS[name as keyof typeof INTEGER_OPTIONS];

@@ -3,6 +3,8 @@
  * code (N replicas on one Redis) against the embedded simulator with a moved
  * clock and prints one row per simulated day (simulate/simulation.ts).
  */
+
+import { runDeployment } from './deployment.js';
 import { OptionsError, parseOptions, USAGE } from './options.js';
 import { runSimulation } from './simulation.js';
 import { header, table } from './table.js';
@@ -23,7 +25,8 @@ async function main(): Promise<void> {
     return;
   }
   console.log(header(options));
-  const result = await runSimulation(options, (line) => console.error(line));
+  const run = options.mode === 'deployment' ? runDeployment : runSimulation;
+  const result = await run(options, (line) => console.error(line));
   console.log(table(result.rows));
   if (result.lateGenerations > 0)
     console.log(`${result.lateGenerations} polls: some replica learnt the new generation late.`);

@@ -8,13 +8,14 @@
 import { performance } from 'node:perf_hooks';
 import { type Simulator, startSimulator } from '../src/simulator/index.js';
 import { DAY_MS } from '../src/time.js';
-import { Clairvoyant, REFRESHED_HEAD } from './clairvoyant.js';
-import { type Answer, type DayRow, emptyRow, outcomeOf } from './measures.js';
+import { Clairvoyant } from './clairvoyant.js';
+import { type DayRow, emptyRow } from './measures.js';
 import { installMovedClock, type MovedClock } from './moved-clock.js';
 import type { SimulationOptions } from './options.js';
 import { requestOf } from './pages.js';
 import { type Replica, startReplicas } from './replicas.js';
-import { pageOf, Traffic, type View } from './traffic.js';
+import { byPurposeOf, countCalls, type HeadSets, post, Scoring } from './scoring.js';
+import { Traffic, type View } from './traffic.js';
 
 const MS_PER_MINUTE = 60_000;
 const API_KEY = 'simulate-key';
@@ -81,12 +82,7 @@ class Run {
   private nextPollAt: number;
   private pollCount = 0;
   private viewCount = 0;
-  /** Pages answered in full so far (any day). */
-  private readonly answered = new Set<string>();
-  /** Artist page views of the run so far, by slug: who the most-viewed artists are. */
-  private readonly viewsSoFar = new Map<string, number>();
-  /** The upstream's data day the gateway last polled (data age is counted from it). */
-  private polledDataDate = '';
+  private readonly scoring: Scoring;
   lateGenerations = 0;
 
   constructor(
@@ -103,6 +99,7 @@ class Run {
     this.pollEveryMs = options.pollMinutes * MS_PER_MINUTE;
     this.clairvoyant = new Clairvoyant(options.limit, Math.ceil(DAY_MS / this.pollEveryMs));
     this.nextPollAt = start;
+    this.scoring = new Scoring(simulator);
   }
 
   async day(day: number): Promise<DayRow> {
@@ -110,10 +107,7 @@ class Run {
     const dayEnd = dayStart + DAY_MS;
     const views = this.traffic.day(day, dayStart);
     const row = emptyRow(day);
-    for (const view of views)
-      if (view.slug !== undefined)
-        this.viewsSoFar.set(view.slug, (this.viewsSoFar.get(view.slug) ?? 0) + 1);
-    const head = { run: mostViewed(this.viewsSoFar), day: mostViewed(countsOf(views)) };
+    const head = this.scoring.headOf(views);
     const inFlight = new Set<Promise<void>>();
     const drain = () => Promise.all(inFlight);
     for (const view of views) {
@@ -128,12 +122,9 @@ class Run {
     }
     await drain();
     while (this.nextPollAt < dayEnd) await this.poll();
+    row.byPurpose = byPurposeOf(await (this.replicas[0] as Replica).gateway.metrics.scrape());
 
-    for (const call of this.simulator.calls) {
-      if (call.at < dayStart || call.at >= dayEnd) continue;
-      row.calls += 1;
-      if (call.status === 429) row.status429 += 1;
-    }
+    countCalls(this.simulator, dayStart, row);
     const reference = this.clairvoyant.day(views);
     row.clairvoyantFull = reference.full;
     row.clairvoyantCalls = reference.calls;
@@ -146,7 +137,7 @@ class Run {
     this.nextPollAt += this.pollEveryMs;
     const poller = this.replicas[this.pollCount++ % this.replicas.length] as Replica;
     await poller.gateway.refreshPoll?.pollNow();
-    this.polledDataDate = this.simulator.data.dataDate;
+    this.scoring.polledDataDate = this.simulator.data.dataDate;
     // The others catch up as on their own timer's tick (the lease is held, so a tick only loads the shared generation).
     await Promise.all(
       this.replicas.filter((r) => r !== poller).map((r) => r.gateway.refreshPoll?.tick()),
@@ -160,92 +151,6 @@ class Run {
 
   private async view(view: View, row: DayRow, head: HeadSets): Promise<void> {
     const replica = this.replicas[this.viewCount++ % this.replicas.length] as Replica;
-    const page = pageOf(view);
-    const answer = await post(replica.url, requestOf(view));
-    const outcome = outcomeOf(answer);
-    row.views += 1;
-    if (outcome.full) {
-      row.full += 1;
-      if (outcome.fromOlderGeneration) row.fullFromOlder += 1;
-    }
-    if (outcome.refused) {
-      row.refused += 1;
-      if (this.answered.has(page)) row.refusedOnceAnswered += 1;
-      if (outcome.refusedWithoutResetsAt) row.refusedWithoutResetsAt += 1;
-    }
-    if (outcome.otherErrors.length > 0) {
-      row.otherErrors += 1;
-      for (const code of new Set(outcome.otherErrors))
-        row.otherCodes.set(code, (row.otherCodes.get(code) ?? 0) + 1);
-    }
-    if (outcome.full) this.answered.add(page);
-    if (view.slug === undefined) return;
-    const twoBehind = (outcome.generationsBehind ?? 0) >= 2;
-    if (head.day.has(view.slug) && twoBehind) row.dayHeadStale += 1;
-    if (!head.run.has(view.slug)) return;
-    if (outcome.generationsBehind !== undefined)
-      row.headStaleByReport = (row.headStaleByReport ?? 0) + (twoBehind ? 1 : 0);
-    if (this.dataAge(view.slug, answer) >= 2) row.headStaleByData += 1;
-  }
-
-  /** Data days between the upstream's day at the last poll and the day whose total the answer shows; 0 if unknown. */
-  private dataAge(slug: string, answer: Answer): number {
-    const artist = answer.body.data?.artist as { totalStreams?: unknown } | null | undefined;
-    const totals = this.simulator.data.totalsOf(slug);
-    if (typeof artist?.totalStreams !== 'number' || totals === null) return 0;
-    const shown = totals.findLast((entry) => entry.totalStreams === artist.totalStreams);
-    if (shown === undefined) return 0;
-    return Math.round((Date.parse(this.polledDataDate) - Date.parse(shown.dataDate)) / DAY_MS);
-  }
-}
-
-/**
- * The 100 most-viewed artists (REFRESHED_HEAD of them) whose views must
- * never be more than one refresh old: those of the run through this day, as
- * an operator would name them, and, for comparison, those of this day alone
- * (artists of the long tail that happen to be viewed a lot on one day).
- */
-interface HeadSets {
-  readonly run: ReadonlySet<string>;
-  readonly day: ReadonlySet<string>;
-}
-
-function countsOf(views: readonly View[]): Map<string, number> {
-  const counts = new Map<string, number>();
-  for (const view of views)
-    if (view.slug !== undefined) counts.set(view.slug, (counts.get(view.slug) ?? 0) + 1);
-  return counts;
-}
-
-function mostViewed(counts: ReadonlyMap<string, number>): Set<string> {
-  return new Set(
-    [...counts]
-      .sort((a, b) => b[1] - a[1])
-      .slice(0, REFRESHED_HEAD)
-      .map(([slug]) => slug),
-  );
-}
-
-async function post(
-  url: string,
-  request: { query: string; variables?: Record<string, unknown> },
-): Promise<Answer> {
-  try {
-    const response = await fetch(`${url}/graphql`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'application/graphql-response+json' },
-      body: JSON.stringify(request),
-    });
-    const text = await response.text();
-    try {
-      return { status: response.status, body: JSON.parse(text) as Answer['body'] };
-    } catch {
-      return { status: response.status, body: {} };
-    }
-  } catch (error) {
-    return {
-      status: 0,
-      body: { errors: [{ message: String(error), extensions: { code: 'FETCH_FAILED' } }] },
-    };
+    this.scoring.record(view, await post(replica.url, requestOf(view)), row, head);
   }
 }

@@ -5,6 +5,13 @@ import type { SimulationOptions } from './options.js';
 const COLUMNS: readonly [string, (row: DayRow) => string][] = [
   ['day', (r) => String(r.day)],
   ['calls', (r) => String(r.calls)],
+  [
+    'poll/refresh/first',
+    (r) =>
+      r.byPurpose === null
+        ? 'n/a'
+        : `${r.byPurpose.poll}/${r.byPurpose.refresh}/${r.byPurpose.firstTouch}`,
+  ],
   ['429', (r) => String(r.status429)],
   ['views', (r) => String(r.views)],
   ['in full', (r) => `${r.full} (${percent(r.full, r.views)})`],
@@ -25,7 +32,7 @@ export function header(options: SimulationOptions): string {
     .join(', ');
   return [
     `Capacity planning: ${options.days} simulated days, ${options.artists} artists, ${options.views} views a day (${mix}),`,
-    `${options.replicas} replicas on one Redis, upstream limit ${options.limit} calls a day, refresh poll every ${options.pollMinutes} min,`,
+    `${options.replicas} replicas on one Redis (${options.mode === 'deployment' ? `separate processes over HTTP, the calendar at ${options.speed}× real time` : 'in one process, the calendar moved view by view'}), upstream limit ${options.limit} calls a day, refresh poll every ${options.pollMinutes} min,`,
     `upstream refresh daily at 0${options.refreshHourUtc}:00 UTC, seed ${options.seed}, ${options.concurrency} views at once.`,
   ].join('\n');
 }
