@@ -8,7 +8,10 @@ import { DEFAULT_CIRCUIT } from './coordination/circuit-breaker.js';
 import { DEFAULT_KEY_TTLS } from './coordination/key-registry.js';
 import { DEFAULT_HEAD_SHARE, defaultBurst } from './economy/spending-plan.js';
 import { DEFAULT_STALE_GRACE_MS } from './reads/grace.js';
-import { DEFAULT_COMPRESSION_MIN_BYTES } from './server/compressed-responses.js';
+import {
+  DEFAULT_ANSWER_BACKLOG_TOTAL_BYTES,
+  DEFAULT_COMPRESSION_MIN_BYTES,
+} from './server/compressed-responses.js';
 import type { GatewayConfig } from './server/gateway-config.js';
 import { DEFAULT_GRACE_MS } from './server/http-server.js';
 import { DEFAULT_UNKNOWN_KEYS_PER_MINUTE } from './server/plugins/use-client-key-check.js';
@@ -31,9 +34,14 @@ import {
 } from './server/plugins/use-shape-limits.js';
 import { DEFAULT_SUBSCRIPTIONS_PER_CLIENT } from './server/plugins/use-subscription-limit.js';
 import { DEFAULT_MAX_UPSTREAM_COST } from './server/plugins/use-upstream-cost-limit.js';
+import { DEFAULT_REQUEST_BODIES_TOTAL_BYTES } from './server/request-bodies.js';
+import { DEFAULT_CONCURRENT_ANSWERS } from './server/request-turns.js';
 import { DEFAULT_RESPONSE_CACHE_MAX_BYTES } from './server/response-cache/stored-response.js';
 import { DEFAULT_CLIENT_BUDGET_SHARE } from './server/stores.js';
-import { DEFAULT_SUBSCRIBER_BACKLOG_BYTES } from './server/subscriber-backlog.js';
+import {
+  DEFAULT_SUBSCRIBER_BACKLOG_BYTES,
+  DEFAULT_SUBSCRIBER_BACKLOG_TOTAL_BYTES,
+} from './server/subscriber-backlog.js';
 import { DEFAULT_ASSUMPTIONS, MAX_PAGE_SIZE } from './upstream/endpoints.js';
 
 const DAY_SECONDS = 24 * 60 * 60;
@@ -101,7 +109,7 @@ const environment = z.object({
   UPSTREAM_DEADLINE_MS: integer(15_000, 1, 600_000),
   UPSTREAM_MAX_CONCURRENCY: integer(32, 1, 1_000),
   UPSTREAM_MAX_QUEUE: integer(1_000, 0, 1_000_000),
-  UPSTREAM_MAX_BODY_BYTES: integer(20 * 1024 * 1024, 1_024, 1024 * 1024 * 1024),
+  UPSTREAM_MAX_BODY_BYTES: integer(1024 * 1024, 1_024, 1024 * 1024 * 1024),
   UPSTREAM_RETRIES: integer(2, 0, 10),
   UPSTREAM_SONGS_OF_ARTIST_LIMIT: integer(DEFAULT_ASSUMPTIONS.songsOfArtistLimit, 1, 10_000),
   UPSTREAM_RANKING_LIMIT: integer(DEFAULT_ASSUMPTIONS.rankingLimit, 1, MAX_PAGE_SIZE),
@@ -117,7 +125,7 @@ const environment = z.object({
   CIRCUIT_FAILURE_THRESHOLD: integer(DEFAULT_CIRCUIT.failureThreshold, 1, 1_000),
   CIRCUIT_OPEN_MS: integer(DEFAULT_CIRCUIT.openMs, 100, 60 * 60 * 1000),
   CACHE_MAX_ENTRIES: integer(200_000, 1, 10_000_000),
-  CACHE_MAX_BYTES: integer(256 * 1024 * 1024, 1_024, 64 * 1024 * 1024 * 1024),
+  CACHE_MAX_BYTES: integer(96 * 1024 * 1024, 1_024, 64 * 1024 * 1024 * 1024),
   RESPONSE_CACHE_MAX_BYTES: integer(
     DEFAULT_RESPONSE_CACHE_MAX_BYTES,
     1_024,
@@ -141,6 +149,22 @@ const environment = z.object({
   RATE_LIMIT_TRUST_PROXY: flag(false),
   SUBSCRIPTIONS_PER_CLIENT: integer(DEFAULT_SUBSCRIPTIONS_PER_CLIENT, 1, 10_000),
   SUBSCRIBER_BACKLOG_BYTES: integer(DEFAULT_SUBSCRIBER_BACKLOG_BYTES, 1_024, 1024 * 1024 * 1024),
+  SUBSCRIBER_BACKLOG_TOTAL_BYTES: integer(
+    DEFAULT_SUBSCRIBER_BACKLOG_TOTAL_BYTES,
+    1_024,
+    64 * 1024 * 1024 * 1024,
+  ),
+  CONCURRENT_ANSWERS: integer(DEFAULT_CONCURRENT_ANSWERS, 1, 10_000),
+  REQUEST_BODIES_TOTAL_BYTES: integer(
+    DEFAULT_REQUEST_BODIES_TOTAL_BYTES,
+    1_024,
+    64 * 1024 * 1024 * 1024,
+  ),
+  ANSWER_BACKLOG_TOTAL_BYTES: integer(
+    DEFAULT_ANSWER_BACKLOG_TOTAL_BYTES,
+    1_024,
+    64 * 1024 * 1024 * 1024,
+  ),
   SHUTDOWN_TIMEOUT_MS: integer(DEFAULT_GRACE_MS, 0, 600_000),
   REDIS_URL: optionalText.pipe(
     z
@@ -262,6 +286,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig 
     },
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
     graphiql: e.GRAPHIQL,
+    memory: {
+      concurrentAnswers: e.CONCURRENT_ANSWERS,
+      requestBodiesBytes: e.REQUEST_BODIES_TOTAL_BYTES,
+      answerBacklogBytes: e.ANSWER_BACKLOG_TOTAL_BYTES,
+      subscriberBacklogTotalBytes: e.SUBSCRIBER_BACKLOG_TOTAL_BYTES,
+    },
     scaleOut: {
       redisUrl: e.REDIS_URL,
       redisKeyPrefix: e.REDIS_KEY_PREFIX,

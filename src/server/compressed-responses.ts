@@ -22,8 +22,10 @@
  *   Yoga writes a Buffer), then written with its length in one go: whoever
  *   writes it never waits for a slow client's socket to drain. That is the
  *   moment the answer is handed over (`answerHandedOver`): the request's
- *   turn (request-turns.ts) ends there, and what its socket has not taken
- *   yet is an unsent answer (unsent-answers.ts).
+ *   turn (request-turns.ts) ends there.
+ * - What a socket has not taken of its answer yet is the answer backlog:
+ *   all of them together are bounded (ANSWER_BACKLOG_TOTAL_BYTES,
+ *   behind-total.ts); past it, the connection furthest behind is closed.
  * - `Vary: Accept-Encoding` on every whole answer to a request that names
  *   encodings; an answer that has its encoding already (a response-cache hit
  *   in gzip, GraphiQL's stored forms), `Cache-Control: no-transform`, HEAD,
@@ -32,12 +34,14 @@
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import { brotliCompressSync, constants, deflateSync, gzipSync } from 'node:zlib';
 import Negotiator from 'negotiator';
+import type { FurthestBehindFirst } from './behind-total.js';
 import { GZIP_LEVEL } from './response-cache/gzip-answer.js';
 
 type Listener = (req: IncomingMessage, res: ServerResponse) => void;
 type Coding = 'br' | 'gzip' | 'deflate';
 
 export const DEFAULT_COMPRESSION_MIN_BYTES = 1024;
+export const DEFAULT_ANSWER_BACKLOG_TOTAL_BYTES = 16 * 1024 * 1024;
 const BROTLI_QUALITY = 1;
 
 /** Whole answers, by media type; `text/event-stream` and `multipart/mixed` are not among them. */
@@ -120,24 +124,49 @@ function bytesOf(chunk: unknown, encoding?: BufferEncoding): Buffer {
   return Buffer.from(String(chunk), encoding);
 }
 
-/**
- * `listener` with its whole answers written in one go, compressed from `compressFrom` bytes for
- * the clients that accept it (undefined: never compressed).
- */
-export function withWholeAnswers(listener: Listener, compressFrom?: number): Listener {
+export interface WholeAnswerOptions {
+  /** Answers of this many bytes or more are compressed for clients that accept it; absent: never. */
+  readonly compressFrom?: number;
+  /** The bound on answer bytes written and not yet taken by their sockets, all together. */
+  readonly backlog?: FurthestBehindFirst;
+  /** An answer's connection was closed, `bytes` of it not taken, to keep within `backlog`. */
+  readonly dropped?: (req: IncomingMessage, bytes: number) => void;
+}
+
+/** `listener` with its whole answers written in one go, compressed for clients that accept it. */
+export function withWholeAnswers(listener: Listener, options: WholeAnswerOptions = {}): Listener {
+  const { compressFrom } = options;
   if (compressFrom !== undefined && (!Number.isSafeInteger(compressFrom) || compressFrom < 0))
     throw new Error(`compressFrom must be a non-negative integer: ${compressFrom}`);
   return (req, res) => {
-    holdWholeAnswer(req, res, compressFrom);
+    holdWholeAnswer(req, res, options);
     listener(req, res);
   };
+}
+
+/** Counts what `res`'s socket has not taken of its answer against the backlog, until it has. */
+function countBacklog(req: IncomingMessage, res: ServerResponse, options: WholeAnswerOptions) {
+  const { backlog } = options;
+  if (backlog === undefined || res.writableLength === 0) return;
+  const member = {
+    behind: () => (res.writableFinished ? 0 : res.writableLength),
+    drop(bytes: number) {
+      options.dropped?.(req, bytes);
+      res.destroy();
+    },
+  };
+  const leave = () => backlog.leave(member);
+  res.once('finish', leave);
+  res.once('close', leave);
+  backlog.holds(member, res.writableLength);
 }
 
 function holdWholeAnswer(
   req: IncomingMessage,
   res: ServerResponse,
-  compressFrom: number | undefined,
+  options: WholeAnswerOptions,
 ): void {
+  const { compressFrom } = options;
   const { writeHead, write, end } = res;
   let mode: 'open' | 'whole' | 'stream' = 'open';
   let status = 200;
@@ -223,6 +252,7 @@ function holdWholeAnswer(
       sendEnd.call(res, body, () => {
         for (const callback of callbacks) callback();
       });
+    countBacklog(req, res, options);
     res.emit(HANDED_OVER);
     return res;
   } as typeof res.end;

@@ -53,6 +53,7 @@ export interface GatewayConfig {
   readonly shutdownTimeoutMs: number;
   /** GraphiQL's page at the endpoint (GRAPHIQL). */
   readonly graphiql: boolean;
+  readonly memory: Required<MemoryOptions>;
   readonly scaleOut: ScaleOutConfig;
   readonly logLevel: LevelWithSilent;
   readonly simulator: {
@@ -107,6 +108,21 @@ export interface ProtectionOptions {
   readonly subscriberBacklogBytes?: number;
 }
 
+/**
+ * Issue 29: what the process may hold besides its caches, each bound stated in
+ * docs/configuration.md#memory; every field has a default.
+ */
+export interface MemoryOptions {
+  /** Requests Yoga works on at once; more wait their turn (default 16). */
+  readonly concurrentAnswers?: number;
+  /** Request bodies held at once, in bytes; past it a new one gets OVERLOADED (default 16 MiB). */
+  readonly requestBodiesBytes?: number;
+  /** Answer bytes written and not yet taken by their sockets, all together (default 16 MiB). */
+  readonly answerBacklogBytes?: number;
+  /** Subscriber backlogs, all together (default 16 MiB). */
+  readonly subscriberBacklogTotalBytes?: number;
+}
+
 /** What createGateway is built from: a GatewayConfig turned into parts (main.ts), or a test's own. */
 export interface GatewayOptions {
   readonly upstreamUrl: string;
@@ -122,6 +138,8 @@ export interface GatewayOptions {
   readonly exampleVariables?: Record<string, Record<string, unknown>>;
   /** GraphiQL's page at the endpoint for browsers (graphiql.ts); default true. */
   readonly graphiql?: boolean;
+  /** Bounds on what the process holds for requests in progress and slow clients. */
+  readonly memory?: MemoryOptions;
   /** Replaces the upstream answers' in-memory cache (not the response cache of whole answers). */
   readonly responseCache?: ResponseCache;
   readonly now?: () => Date;

@@ -12,6 +12,7 @@ import { maskError } from '../schema/errors.js';
 import { schema } from '../schema/index.js';
 import { DEFAULT_ASSUMPTIONS } from '../upstream/endpoints.js';
 import { CORS_OPTIONS } from './answer/cors.js';
+import { FurthestBehindFirst } from './behind-total.js';
 import type { GatewayOptions } from './gateway-config.js';
 import { gatewayListener } from './listener.js';
 import { gatewayPlugins } from './plugin-order.js';
@@ -26,7 +27,10 @@ import { DEFAULT_MAX_UPSTREAM_COST } from './plugins/use-upstream-cost-limit.js'
 import { createReadPath } from './read-path.js';
 import { requestContext } from './request-context.js';
 import type { ServerContext } from './server-context.js';
-import { DEFAULT_SUBSCRIBER_BACKLOG_BYTES } from './subscriber-backlog.js';
+import {
+  DEFAULT_SUBSCRIBER_BACKLOG_BYTES,
+  DEFAULT_SUBSCRIBER_BACKLOG_TOTAL_BYTES,
+} from './subscriber-backlog.js';
 import { graphqlOverWebSocket } from './websocket/graphql-ws-server.js';
 import { withGraphQLPathOnly } from './websocket/upgrade-path.js';
 import { yogaLogger } from './yoga-logger.js';
@@ -72,6 +76,9 @@ export function createGateway(options: GatewayOptions) {
       assumptions: options.assumptions ?? DEFAULT_ASSUMPTIONS,
       maxUpstreamCost: protection.maxUpstreamCost ?? DEFAULT_MAX_UPSTREAM_COST,
       backlogBytes: protection.subscriberBacklogBytes ?? DEFAULT_SUBSCRIBER_BACKLOG_BYTES,
+      backlogTotal: new FurthestBehindFirst(
+        options.memory?.subscriberBacklogTotalBytes ?? DEFAULT_SUBSCRIBER_BACKLOG_TOTAL_BYTES,
+      ),
       trustProxy,
       logger: options.logger,
     }),

@@ -9,7 +9,12 @@
  * context (server-context.ts).
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { DEFAULT_COMPRESSION_MIN_BYTES, withWholeAnswers } from './compressed-responses.js';
+import { FurthestBehindFirst } from './behind-total.js';
+import {
+  DEFAULT_ANSWER_BACKLOG_TOTAL_BYTES,
+  DEFAULT_COMPRESSION_MIN_BYTES,
+  withWholeAnswers,
+} from './compressed-responses.js';
 import type { GatewayOptions } from './gateway-config.js';
 import { withGraphiQL } from './graphiql.js';
 import { withServedPathsOnly } from './graphql-path.js';
@@ -18,6 +23,8 @@ import { generationReport } from './plugins/use-freshness-report.js';
 import { DEFAULT_HTTP_CACHE_MAX_AGE_SECONDS } from './plugins/use-http-caching.js';
 import { DEFAULT_MAX_REQUEST_BYTES } from './plugins/use-request-size-limit.js';
 import type { ReadPath } from './read-path.js';
+import { RequestBodies } from './request-bodies.js';
+import { RequestTurns } from './request-turns.js';
 import { withResponseCache } from './response-cache/fast-path.js';
 import type { ServerContext } from './server-context.js';
 
@@ -47,10 +54,18 @@ export function gatewayListener({
     options.compression === false
       ? undefined
       : (options.compression?.minBytes ?? DEFAULT_COMPRESSION_MIN_BYTES);
+  const memory = options.memory ?? {};
+  const turns = new RequestTurns(memory.concurrentAnswers);
   const answering =
     options.answerCache === false
-      ? (req: IncomingMessage, res: ServerResponse) => void yoga(req, res, {})
+      ? (req: IncomingMessage, res: ServerResponse) => {
+          // Health, readiness and metrics never wait for a turn; the endpoint's requests do.
+          if (pathOf(req) === graphqlEndpoint) void turns.inTurn(res, () => yoga(req, res, {}));
+          else void yoga(req, res, {});
+        }
       : withResponseCache((req, res, context) => yoga(req, res, context), {
+          turns,
+          bodies: new RequestBodies(memory.requestBodiesBytes),
           graphqlEndpoint,
           cache: stores.answers,
           auth,
@@ -77,7 +92,17 @@ export function gatewayListener({
   const served = withServedPathsOnly(graphqlEndpoint, otherPaths, answering, options.logger, {
     rootToEndpoint: graphiql,
   });
-  const whole = withWholeAnswers(served, compressFrom);
+  const whole = withWholeAnswers(served, {
+    ...(compressFrom === undefined ? {} : { compressFrom }),
+    backlog: new FurthestBehindFirst(
+      memory.answerBacklogBytes ?? DEFAULT_ANSWER_BACKLOG_TOTAL_BYTES,
+    ),
+    dropped: (req, bytes) =>
+      options.logger.warn(
+        { method: req.method, path: pathOf(req), behindBytes: bytes },
+        'answer dropped: its client stopped reading, and slow clients hold all they may',
+      ),
+  });
   return !graphiql
     ? whole
     : withGraphiQL(whole, {
@@ -89,4 +114,10 @@ export function gatewayListener({
         rateLimiter,
         logger: options.logger,
       });
+}
+
+function pathOf(req: IncomingMessage): string {
+  const url = req.url ?? '/';
+  const queryAt = url.indexOf('?');
+  return queryAt < 0 ? url : url.slice(0, queryAt);
 }

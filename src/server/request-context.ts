@@ -11,6 +11,7 @@ import { RequestLoader } from '../reads/request-loader.js';
 import { RequestStats } from '../reads/request-stats.js';
 import type { GatewayContext } from '../schema/context.js';
 import type { UpstreamAssumptions } from '../upstream/endpoints.js';
+import type { FurthestBehindFirst } from './behind-total.js';
 import { type AuthMode, callerFor } from './caller.js';
 import { clientOf } from './client-identity.js';
 import type { ReadPath } from './read-path.js';
@@ -25,6 +26,8 @@ export interface RequestContextOptions {
   readonly maxUpstreamCost: number;
   /** Bytes a subscriber may fall behind before its subscription ends. */
   readonly backlogBytes: number;
+  /** Bytes all subscribers together may be behind (subscriber-backlog.ts). */
+  readonly backlogTotal?: FurthestBehindFirst;
   /** Whether X-Forwarded-For names the client (client-identity.ts). */
   readonly trustProxy: boolean;
   readonly logger: Logger;
@@ -36,6 +39,7 @@ export function requestContext({
   assumptions,
   maxUpstreamCost,
   backlogBytes,
+  backlogTotal,
   trustProxy,
   logger,
 }: RequestContextOptions) {
@@ -83,6 +87,7 @@ export function requestContext({
               'subscription ended: its client stopped reading',
             );
           }),
+          backlogTotal,
         ),
     };
     return context;

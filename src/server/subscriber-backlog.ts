@@ -11,10 +11,18 @@
  * `maxBytes`, the subscription ends: its stream completes (which frees its
  * SUBSCRIPTIONS_PER_CLIENT slot) and its connection is closed. A reader that
  * keeps up holds one event at most, however many are published.
+ *
+ * All subscribers of the process together may hold at most
+ * SUBSCRIBER_BACKLOG_TOTAL_BYTES (behind-total.ts): ten subscriptions for each
+ * of a thousand clients could otherwise hold ten thousand times `maxBytes`.
+ * Past it, the subscriber furthest behind is ended first, as if it had
+ * passed its own bound (counted alike, gateway_subscriptions_dropped_total).
  */
 import type { ServerResponse } from 'node:http';
+import type { BehindMember, FurthestBehindFirst } from './behind-total.js';
 
 export const DEFAULT_SUBSCRIBER_BACKLOG_BYTES = 1024 * 1024;
+export const DEFAULT_SUBSCRIBER_BACKLOG_TOTAL_BYTES = 16 * 1024 * 1024;
 
 /** Where a subscriber's events go, as far as the bound is concerned. */
 export interface SubscriberOutlet {
@@ -52,11 +60,15 @@ function sizeOf(event: unknown): number {
   return size;
 }
 
-/** `events` as one subscriber takes them, ended once it falls more than `maxBytes` behind. */
+/**
+ * `events` as one subscriber takes them, ended once it falls more than `maxBytes` behind, or
+ * when all subscribers of `total` hold too much and it is the furthest behind.
+ */
 export function boundedBacklog<T>(
   events: AsyncIterableIterator<T>,
   maxBytes: number,
   outlet: SubscriberOutlet,
+  total?: FurthestBehindFirst,
 ): AsyncIterableIterator<T> {
   if (!Number.isSafeInteger(maxBytes) || maxBytes < 1)
     throw new Error(`maxBytes must be a positive integer: ${maxBytes}`);
@@ -67,10 +79,22 @@ export function boundedBacklog<T>(
   let wake: (() => void) | undefined;
 
   const stop = () => {
+    total?.leave(member);
     if (ended) return;
     ended = true;
     wake?.();
     void events.return?.();
+  };
+  /** Ended for being `bytes` behind: what waits for it goes, and so does its connection. */
+  const overflow = (bytes: number) => {
+    waiting.length = 0;
+    waitingBytes = 0;
+    stop();
+    outlet.overflowed(bytes);
+  };
+  const member: BehindMember = {
+    behind: () => waitingBytes + outlet.queuedBytes(),
+    drop: overflow,
   };
 
   void (async () => {
@@ -80,14 +104,12 @@ export function boundedBacklog<T>(
         const bytes = sizeOf(event);
         waiting.push({ event, bytes });
         waitingBytes += bytes;
-        const behind = waitingBytes + outlet.queuedBytes();
+        const behind = member.behind();
         if (behind > maxBytes) {
-          waiting.length = 0;
-          waitingBytes = 0;
-          stop();
-          outlet.overflowed(behind);
+          overflow(behind);
           return;
         }
+        total?.holds(member, behind);
         wake?.();
       }
     } catch (error) {
@@ -107,7 +129,10 @@ export function boundedBacklog<T>(
           return { value: first.event, done: false };
         }
         if (failure !== undefined) throw failure.error;
-        if (ended) return { value: undefined, done: true };
+        if (ended) {
+          total?.leave(member);
+          return { value: undefined, done: true };
+        }
         await new Promise<void>((resolve) => {
           wake = resolve;
         });

@@ -26,7 +26,7 @@ import type { ResponseCache } from '../../cache/cache.js';
 import { type KeyRegistry, keyIdOf } from '../../coordination/key-registry.js';
 import type { BudgetLedger, BudgetUsage } from '../../economy/ledger.js';
 import type { Popularity } from '../../economy/popularity.js';
-import { bodyNotUtf8 } from '../../schema/errors.js';
+import { bodyNotUtf8, overloaded } from '../../schema/errors.js';
 import type { UpstreamObserver } from '../../upstream/observer.js';
 import { corsHeaders } from '../answer/cors.js';
 import { costExtension } from '../answer/cost-extension.js';
@@ -38,14 +38,17 @@ import {
   requestRateLimitRefusal,
 } from '../plugins/use-client-rate-limit.js';
 import { matches, maxAge } from '../plugins/use-http-caching.js';
+import type { RequestBodies } from '../request-bodies.js';
+import type { RequestTurns } from '../request-turns.js';
 import { gzipWithTail } from './gzip-answer.js';
 import type { ResponseCacheSlot } from './slot.js';
 import {
-  dataBytes,
   entryOf,
+  gzippedFrom,
   isStoredResponse,
   responseKey,
   type StoredResponse,
+  storedPart,
 } from './stored-response.js';
 
 type NodeHandler = (
@@ -78,7 +81,14 @@ export interface ResponseCacheOptions {
   readonly popularity?: Pick<Popularity, 'record'>;
   /** Hits of this many bytes or more go out in gzip to clients that accept it; absent: never. */
   readonly compressFrom?: number;
+  /** Turns at Yoga: a miss waits for one (request-turns.ts). */
+  readonly turns: RequestTurns;
+  /** The bound on request bodies held, which the bodies read here count against. */
+  readonly bodies: RequestBodies;
 }
+
+/** How soon a request refused for the bodies the process holds may try again. */
+const OVERLOADED_RETRY_SECONDS = 1;
 
 /** The budget figures of a hit may lag this much: reading the shared ledger on every hit would cost a Redis round trip. */
 const BUDGET_MEMO_MS = 1_000;
@@ -151,18 +161,13 @@ export function withResponseCache(yoga: NodeHandler, options: ResponseCacheOptio
     const freshness = options.freshness?.();
     const fresh = freshness === undefined ? '' : `,"freshness":${JSON.stringify(freshness)}`;
     // The stored data is written as the bytes it already is; only the extensions are new.
-    const data = dataBytes(stored);
+    const part = storedPart(stored);
     const tail = Buffer.from(`,"extensions":{"cost":${JSON.stringify(cost)}${fresh}}}`);
-    let body: readonly Buffer[] = [DATA_PREFIX, data, tail];
-    const compressFrom = options.compressFrom;
-    if (
-      compressFrom !== undefined &&
-      DATA_PREFIX.length + data.length + tail.length >= compressFrom &&
-      acceptsGzip(req)
-    ) {
-      // The stored part compressed once, each hit's tail appended (gzip-answer.ts); the listener's
-      // compression layer leaves an answer that has its encoding already.
-      body = gzipWithTail(stored, [DATA_PREFIX, data], tail);
+    let body: readonly Buffer[] = [...part, tail];
+    if (gzippedFrom(stored, options.compressFrom) && acceptsGzip(req)) {
+      // The stored part compressed once, when it was stored (stored-response.ts), each hit's tail
+      // appended (gzip-answer.ts); the listener's compression leaves an answer that has its encoding.
+      body = gzipWithTail(stored, part, tail);
       headers['content-encoding'] = 'gzip';
     }
     headers['content-length'] = String(body.reduce((length, part) => length + part.length, 0));
@@ -196,7 +201,7 @@ export function withResponseCache(yoga: NodeHandler, options: ResponseCacheOptio
     const stamp = Date.now();
     const until = Math.min(freshUntil, stamp + options.maxTtlMs);
     if (until <= stamp) return;
-    void options.cache.set(key, entryOf(response, until, stamp));
+    void options.cache.set(key, entryOf(response, until, stamp, options.compressFrom));
   };
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
@@ -215,8 +220,13 @@ export function withResponseCache(yoga: NodeHandler, options: ResponseCacheOptio
     ) {
       const length = Number(req.headers['content-length']);
       if (Number.isSafeInteger(length) && length > 0 && length <= options.maxRequestBytes) {
-        source = await readBody(req, length);
-        if (source === undefined) return; // the client went away
+        const read = await options.bodies.read(req, res, length);
+        if (read.kind === 'gone') return;
+        if (read.kind === 'overloaded') {
+          refuse(res, overloaded(OVERLOADED_RETRY_SECONDS));
+          return;
+        }
+        source = read.body;
         if (!isUtf8(source)) {
           refuse(res, bodyNotUtf8());
           return;
@@ -226,7 +236,10 @@ export function withResponseCache(yoga: NodeHandler, options: ResponseCacheOptio
       }
     }
     if (source === undefined) {
-      await yoga(req, res, { responseCacheSlot: slot });
+      // Health, readiness and metrics never wait for a turn; the endpoint's requests do.
+      if (path === endpoint)
+        await options.turns.inTurn(res, () => yoga(req, res, { responseCacheSlot: slot }));
+      else await yoga(req, res, { responseCacheSlot: slot });
       return;
     }
 
@@ -236,19 +249,30 @@ export function withResponseCache(yoga: NodeHandler, options: ResponseCacheOptio
       accept: String(req.headers.accept ?? ''),
       generation: options.generation?.() ?? '',
     });
-    const [entry, keyId] = await Promise.all([options.cache.get(key), keyIdFor(req)]);
-    const fresh =
-      entry !== undefined && entry.freshUntil > Date.now() && isStoredResponse(entry.value);
-    options.observer?.cacheLookup('response', fresh);
-    if (
-      fresh &&
-      keyId !== undefined &&
-      isStoredResponse(entry.value) &&
-      !(await rateLimited(req))
-    ) {
+    /** Answers from the cache when it holds the answer: whether it did. */
+    const answered = async (observeMiss: boolean): Promise<boolean> => {
+      const [entry, keyId] = await Promise.all([options.cache.get(key), keyIdFor(req)]);
+      const fresh =
+        entry !== undefined && entry.freshUntil > Date.now() && isStoredResponse(entry.value);
+      if (fresh || observeMiss) options.observer?.cacheLookup('response', fresh);
+      if (
+        !fresh ||
+        keyId === undefined ||
+        !isStoredResponse(entry.value) ||
+        (await rateLimited(req))
+      )
+        return false;
       await serve(req, res, entry.value, keyId, started);
-      return;
-    }
+      return true;
+    };
+    if (await answered(false)) return;
+    // A miss takes its turn at Yoga; one that waited looks again: a request before it may have
+    // stored the same answer meanwhile (a thousand clients asking for one page at once).
+    const turn = await options.turns.take(res);
+    if (turn === 'left') return;
+    if (turn === 'waited') {
+      if (await answered(true)) return;
+    } else options.observer?.cacheLookup('response', false);
     res.once('finish', () => store(key, slot));
     await yoga(req, res, { responseCacheSlot: slot });
   };
@@ -283,31 +307,9 @@ function isJsonMediaType(contentType: string | undefined): boolean {
   );
 }
 
-const DATA_PREFIX = Buffer.from('{"data":');
-
 function acceptsGzip(req: IncomingMessage): boolean {
   return (
     req.headers['accept-encoding'] !== undefined &&
     new Negotiator(req).encodings(['gzip']).length > 0
   );
-}
-
-/** The whole body, exactly `length` bytes as announced; undefined when the client aborts or sends more. */
-function readBody(req: IncomingMessage, length: number): Promise<Buffer | undefined> {
-  return new Promise((resolve) => {
-    const body = Buffer.allocUnsafe(length);
-    let received = 0;
-    req.on('data', (chunk: Buffer) => {
-      if (received + chunk.length > length) {
-        req.destroy();
-        resolve(undefined);
-        return;
-      }
-      chunk.copy(body, received);
-      received += chunk.length;
-    });
-    req.once('end', () => resolve(received === length ? body : body.subarray(0, received)));
-    req.once('error', () => resolve(undefined));
-    req.once('aborted', () => resolve(undefined));
-  });
 }

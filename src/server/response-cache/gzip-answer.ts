@@ -25,7 +25,7 @@ const GZIP_HEADER = Buffer.from([0x1f, 0x8b, 0x08, 0, 0, 0, 0, 0, 0, 0xff]);
 /** Speed first, for JSON made on every request (compressed-responses.ts uses it too). */
 export const GZIP_LEVEL = 4;
 
-interface CompressedPart {
+export interface CompressedPart {
   readonly deflated: Buffer;
   readonly crc: number;
   readonly length: number;
@@ -34,7 +34,8 @@ interface CompressedPart {
 /** Each stored answer's part, compressed once while the entry lives in this process. */
 const compressed = new WeakMap<object, CompressedPart>();
 
-function compressedOnce(owner: object, parts: readonly Buffer[]): CompressedPart {
+/** The gzip part of `parts`, compressed on the first call for `owner` and kept with it. */
+export function compressedOnce(owner: object, parts: readonly Buffer[]): CompressedPart {
   let part = compressed.get(owner);
   if (part === undefined) {
     const whole = Buffer.concat(parts);

@@ -14,6 +14,7 @@
  */
 import type { CacheEntry } from '../../cache/cache.js';
 import { sha256 } from '../../digest.js';
+import { compressedOnce } from './gzip-answer.js';
 
 export interface StoredResponse {
   /** The operation's name, for the request log. */
@@ -33,7 +34,7 @@ export interface StoredResponse {
 }
 
 /** The response cache's own lru-cache bound (RESPONSE_CACHE_MAX_BYTES). */
-export const DEFAULT_RESPONSE_CACHE_MAX_BYTES = 64 * 1024 * 1024;
+export const DEFAULT_RESPONSE_CACHE_MAX_BYTES = 32 * 1024 * 1024;
 
 /**
  * Longest life of a shared answer in Redis, whatever its freshness: Redis
@@ -71,15 +72,48 @@ export function responseKey(parts: {
   return PREFIX + sha256(hashed, 'base64url');
 }
 
+/** What every hit's body begins with, before the stored data. */
+const DATA_PREFIX = Buffer.from('{"data":');
+
+/** The part of a hit's body that is the same for every hit: `{"data":` and the stored data. */
+export function storedPart(stored: StoredResponse): readonly Buffer[] {
+  return [DATA_PREFIX, dataBytes(stored)];
+}
+
+/** Whether hits of `stored` go out in gzip to the clients that accept it (from `compressFrom` bytes). */
+export function gzippedFrom(stored: StoredResponse, compressFrom: number | undefined): boolean {
+  return (
+    compressFrom !== undefined && DATA_PREFIX.length + dataBytes(stored).length >= compressFrom
+  );
+}
+
+/**
+ * What a stored answer holds in this process, all of it counted against
+ * RESPONSE_CACHE_MAX_BYTES: its data as text (two bytes a character unless
+ * it is ASCII, where V8 may keep it in one), as bytes, and, when its hits go
+ * out in gzip, their compressed part, made here, once, rather than by its
+ * first gzip hit outside the bound.
+ */
+function heldBytes(stored: StoredResponse, compressFrom: number | undefined): number {
+  const bytes = dataBytes(stored);
+  const text = bytes.length === stored.data.length ? stored.data.length : 2 * stored.data.length;
+  const gzip = gzippedFrom(stored, compressFrom)
+    ? compressedOnce(stored, storedPart(stored)).deflated.length
+    : 0;
+  return text + bytes.length + gzip;
+}
+
+/** A cache entry for `response`, weighed with what it holds (and with the gzip part `compressFrom` asks for). */
 export function entryOf(
   response: StoredResponse,
   freshUntil: number,
   now = Date.now(),
+  compressFrom?: number,
 ): CacheEntry {
   return {
     outcome: 'value',
     value: response,
-    bytes: response.data.length,
+    bytes: heldBytes(response, compressFrom),
     storedAt: now,
     freshUntil,
     // A stored answer never stands in for a failing upstream: the upstream answers it came from do.

@@ -1,0 +1,85 @@
+/**
+ * Request bodies held in memory, in total. Each body is bounded
+ * (GRAPHQL_MAX_REQUEST_BYTES), but a body is held from its first byte to its
+ * request's end: while it arrives, while its request waits for a turn
+ * (request-turns.ts), while it runs. Clients sending faster than the gateway
+ * answers, or sending bodies slowly on many connections, would each add
+ * theirs. Past REQUEST_BODIES_TOTAL_BYTES a new body is refused (OVERLOADED,
+ * 503, its connection closed) rather than read.
+ *
+ * Bytes are counted as they arrive, not as announced: a client that
+ * announces 64 KiB and sends nothing holds nothing, and cannot fill the
+ * budget with promises. This bounds the bodies the response cache's fast
+ * path reads (every JSON POST of a known length); the others (chunked, other
+ * media types) are read by Yoga during their request's turn, so at most
+ * the turns' count of them at once.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+
+export const DEFAULT_REQUEST_BODIES_TOTAL_BYTES = 16 * 1024 * 1024;
+
+export type BodyRead =
+  | { readonly kind: 'body'; readonly body: Buffer }
+  /** The client went away, or sent more than it announced. */
+  | { readonly kind: 'gone' }
+  /** Holding it would pass the bound: nothing more is read. */
+  | { readonly kind: 'overloaded' };
+
+export class RequestBodies {
+  #held = 0;
+
+  constructor(readonly maxBytes = DEFAULT_REQUEST_BODIES_TOTAL_BYTES) {
+    if (!Number.isSafeInteger(maxBytes) || maxBytes < 1)
+      throw new Error(`maxBytes must be a positive integer: ${maxBytes}`);
+  }
+
+  /** Bytes of request bodies held now. */
+  get heldBytes(): number {
+    return this.#held;
+  }
+
+  /** The whole body of `req`, exactly `length` bytes as announced, held until `res` closes. */
+  read(req: IncomingMessage, res: ServerResponse, length: number): Promise<BodyRead> {
+    return new Promise((resolve) => {
+      const chunks: Buffer[] = [];
+      let received = 0;
+      let settled = false;
+      res.once('close', () => {
+        this.#held -= received;
+      });
+      const settle = (read: BodyRead) => {
+        if (settled) return;
+        settled = true;
+        req.off('data', onData);
+        resolve(read);
+      };
+      const onData = (chunk: Buffer) => {
+        if (received + chunk.length > length) {
+          req.destroy();
+          settle({ kind: 'gone' });
+          return;
+        }
+        if (this.#held + chunk.length > this.maxBytes) {
+          // Read no more of it: the refusal closes the connection.
+          req.pause();
+          settle({ kind: 'overloaded' });
+          return;
+        }
+        this.#held += chunk.length;
+        received += chunk.length;
+        chunks.push(chunk);
+      };
+      req.on('data', onData);
+      req.once('end', () =>
+        settle(
+          received === length
+            ? // A copy of its own: a chunk may be a slice of the connection's whole read.
+              { kind: 'body', body: Buffer.concat(chunks, received) }
+            : { kind: 'gone' },
+        ),
+      );
+      req.once('error', () => settle({ kind: 'gone' }));
+      req.once('aborted', () => settle({ kind: 'gone' }));
+    });
+  }
+}
