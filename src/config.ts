@@ -8,6 +8,8 @@ import { DEFAULT_CIRCUIT } from './coordination/circuit-breaker.js';
 import { DEFAULT_KEY_TTLS } from './coordination/key-registry.js';
 import { DEFAULT_HEAD_SHARE, defaultBurst } from './economy/spending-plan.js';
 import { DEFAULT_STALE_GRACE_MS } from './reads/grace.js';
+import { type ClusterSeeds, parseClusterSeeds } from './redis/cluster-nodes.js';
+import { CLUSTER_REPLICA_WAIT, type Durability, NO_REPLICA_WAIT } from './redis/connection.js';
 import {
   DEFAULT_ANSWER_BACKLOG_TOTAL_BYTES,
   DEFAULT_COMPRESSION_MIN_BYTES,
@@ -176,7 +178,22 @@ const environment = z.object({
       )
       .optional(),
   ),
+  REDIS_CLUSTER_NODES: optionalText.pipe(
+    z
+      .string()
+      .transform((text, context): ClusterSeeds => {
+        try {
+          return parseClusterSeeds(text);
+        } catch (error) {
+          context.addIssue({ code: z.ZodIssueCode.custom, message: (error as Error).message });
+          return z.NEVER;
+        }
+      })
+      .optional(),
+  ),
   REDIS_KEY_PREFIX: z.string().trim().min(1).max(100).default('music-gateway:'),
+  REDIS_WAIT_REPLICAS: optionalInteger(0, 16),
+  REDIS_WAIT_TIMEOUT_MS: integer(CLUSTER_REPLICA_WAIT.timeoutMs, 1, 60_000),
   BUDGET_FILE: z.string().trim().min(1).default('.gateway/budget.json'),
   CLIENT_BUDGET_SHARE: fraction(DEFAULT_CLIENT_BUDGET_SHARE),
   KEY_ACCEPTED_TTL_SECONDS: integer(DEFAULT_KEY_TTLS.acceptedTtlMs / 1000, 1, DAY_SECONDS),
@@ -210,11 +227,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig 
       'Invalid configuration:\n  UPSTREAM_API_KEY: is set but UPSTREAM_URL is not (the embedded simulator has its own key)',
     );
   }
-  if (e.WORKERS > 1 && e.REDIS_URL === undefined) {
-    throw new ConfigError(
-      'Invalid configuration:\n  WORKERS: more than 1 needs REDIS_URL (workers share their cache and budget through Redis)',
-    );
-  }
+  const redisRefusal = refusedRedisCombination(e);
+  if (redisRefusal !== undefined)
+    throw new ConfigError(`Invalid configuration:\n  ${redisRefusal}`);
   return {
     host: e.HOST,
     port: e.PORT,
@@ -294,7 +309,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig 
     },
     scaleOut: {
       redisUrl: e.REDIS_URL,
+      redisCluster: e.REDIS_CLUSTER_NODES,
       redisKeyPrefix: e.REDIS_KEY_PREFIX,
+      redisDurability: durabilityOf(e),
       budgetFile: e.BUDGET_FILE,
       clientBudgetShare: e.CLIENT_BUDGET_SHARE,
       trustProxy: e.RATE_LIMIT_TRUST_PROXY,
@@ -309,4 +326,29 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig 
       roughness: e.SIMULATOR_ROUGHNESS,
     },
   };
+}
+
+/** What the Redis variables may not say together, or undefined when they agree. */
+function refusedRedisCombination(e: Environment): string | undefined {
+  const clustered = e.REDIS_CLUSTER_NODES !== undefined;
+  if (clustered && e.REDIS_URL !== undefined)
+    return 'REDIS_CLUSTER_NODES: is set with REDIS_URL; set one of them (a cluster or one Redis)';
+  if (e.WORKERS > 1 && e.REDIS_URL === undefined && !clustered)
+    return 'WORKERS: more than 1 needs REDIS_URL or REDIS_CLUSTER_NODES (workers share their cache and budget through Redis)';
+  // ioredis puts the prefix before every key, and a slot is decided by a key's first {…}: a brace
+  // in the prefix would override the keys' own hash tags (the whole deployment in one slot, or
+  // a ledger's keys in different slots).
+  if (clustered && /[{}]/.test(e.REDIS_KEY_PREFIX))
+    return 'REDIS_KEY_PREFIX: must not contain { or } with REDIS_CLUSTER_NODES (it would decide every key’s hash slot)';
+  if (e.REDIS_WAIT_REPLICAS !== undefined && e.REDIS_URL === undefined && !clustered)
+    return 'REDIS_WAIT_REPLICAS: is set but neither REDIS_URL nor REDIS_CLUSTER_NODES is';
+  return undefined;
+}
+
+/** A replica's acknowledgement of each reservation on a cluster, none on one Redis, unless set. */
+function durabilityOf(e: Environment): Durability {
+  const replicas =
+    e.REDIS_WAIT_REPLICAS ??
+    (e.REDIS_CLUSTER_NODES === undefined ? NO_REPLICA_WAIT : CLUSTER_REPLICA_WAIT).replicas;
+  return { replicas, timeoutMs: e.REDIS_WAIT_TIMEOUT_MS };
 }

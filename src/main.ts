@@ -61,10 +61,21 @@ async function main(config: GatewayConfig): Promise<void> {
         };
   const { simulator } = upstream;
 
-  const { redisUrl, redisKeyPrefix, budgetFile, clientBudgetShare, trustProxy, keyAcceptedTtlMs } =
-    config.scaleOut;
+  const {
+    redisUrl,
+    redisCluster,
+    redisKeyPrefix,
+    redisDurability,
+    budgetFile,
+    clientBudgetShare,
+    trustProxy,
+    keyAcceptedTtlMs,
+  } = config.scaleOut;
+  const redisTarget = redisCluster ?? redisUrl;
   const redis =
-    redisUrl === undefined ? undefined : await connectRedis(redisUrl, redisKeyPrefix, logger);
+    redisTarget === undefined
+      ? undefined
+      : await connectRedis(redisTarget, redisKeyPrefix, logger, redisDurability);
   const gateway = createGateway({
     ...config,
     upstreamUrl: upstream.url,

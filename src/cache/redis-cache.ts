@@ -13,10 +13,12 @@
  * calendar says. The reader turns those durations into instants of its own
  * calendar: every replica sees an entry turn stale at the same moment.
  */
-import type { Redis } from 'ioredis';
+import type { Cluster } from 'ioredis';
 import { batched } from '../redis/batched.js';
+import type { RedisClient } from '../redis/connection.js';
 import { hashedKey } from '../redis/key-names.js';
-import { redisScript, type ScriptCall } from '../redis/script.js';
+import { isCluster, perSlot } from '../redis/per-slot.js';
+import { queueScript, redisScript, type ScriptCall } from '../redis/script.js';
 import type { CacheEntry, ResponseCache } from './cache.js';
 
 /**
@@ -35,6 +37,35 @@ return 0`;
 /** KEYS: any number of entries. Answers Redis's ms, then every value (nil when missing). */
 const READ = `${REDIS_NOW_MS}
 return {nowMs, redis.call('MGET', unpack(KEYS))}`;
+
+const READ_SCRIPT = 'cacheRead';
+/** READ's answer: Redis's ms, then the values. */
+type ReadAnswer = [string, (string | null)[]];
+
+/**
+ * READ on a cluster: once per slot (one MGET may not span slots), each node's slots in one
+ * pipeline. An entry whose slot failed to answer fails alone (its reader treats it as a miss).
+ */
+async function readPerSlot(
+  cluster: Cluster,
+  redisKeys: readonly string[],
+): Promise<(readonly [string | null, number] | Error)[]> {
+  const found: (readonly [string | null, number] | Error)[] = [];
+  const answers = await perSlot(cluster, redisKeys, (pipeline, keys) =>
+    queueScript(pipeline, READ_SCRIPT, [keys.length, ...keys]),
+  );
+  for (const { indices, answer, error } of answers) {
+    if (error !== undefined) {
+      for (const index of indices) found[index] = error;
+      continue;
+    }
+    const [redisNow, values] = answer as ReadAnswer;
+    indices.forEach((index, at) => {
+      found[index] = [values[at] ?? null, Number(redisNow)];
+    });
+  }
+  return found;
+}
 
 /** An entry as it travels: the writer's instants turned into durations measured at the write. */
 interface StoredEntry {
@@ -70,25 +101,23 @@ export class RedisCache implements ResponseCache {
   readonly #namespace: string;
   readonly #maxRetentionMs: number;
   readonly #now: () => number;
-  /** The entries read in one turn of the event loop: one MGET (a cold fan-out reads twenty at once). */
+  /** The entries read in one turn of the event loop: one MGET (a cold fan-out reads twenty at once), one per slot on a cluster. */
   readonly #read: (redisKey: string) => Promise<readonly [string | null, number]>;
   readonly #write: ScriptCall;
 
   constructor(
-    private readonly redis: Redis,
+    private readonly redis: RedisClient,
     { onError, namespace, maxRetentionMs, now }: RedisCacheOptions = {},
   ) {
     this.#now = now ?? (() => Date.now());
     this.#onError = onError ?? (() => undefined);
     this.#namespace = namespace ?? 'cache';
     this.#maxRetentionMs = maxRetentionMs ?? Number.POSITIVE_INFINITY;
-    const read = redisScript(redis, 'cacheRead', undefined, READ);
+    const read = redisScript(redis, READ_SCRIPT, undefined, READ);
     this.#write = redisScript(redis, 'cacheWrite', 1, WRITE);
     this.#read = batched(async (redisKeys) => {
-      const [redisNow, values] = (await read(redisKeys.length, ...redisKeys)) as [
-        string,
-        (string | null)[],
-      ];
+      if (isCluster(redis)) return readPerSlot(redis, redisKeys);
+      const [redisNow, values] = (await read(redisKeys.length, ...redisKeys)) as ReadAnswer;
       return values.map((value) => [value, Number(redisNow)] as const);
     });
   }

@@ -7,8 +7,8 @@
  * replica's calendar. An unreachable Redis says nothing either way: each
  * replica then goes by what it has seen itself.
  */
-import type { Redis } from 'ioredis';
 import { joined } from '../redis/batched.js';
+import type { RedisClient } from '../redis/connection.js';
 import type { CircuitBreaker, CircuitOptions, CircuitState } from './circuit-breaker.js';
 import type { LocalCircuitBreaker } from './local-circuit-breaker.js';
 
@@ -21,7 +21,7 @@ export class SharedCircuitBreaker implements CircuitBreaker {
 
   constructor(
     private readonly local: LocalCircuitBreaker,
-    private readonly redis: Redis,
+    private readonly redis: RedisClient,
     private readonly options: CircuitOptions,
   ) {
     this.#openTtl = joined(() => redis.pttl(OPEN_KEY));

@@ -9,7 +9,7 @@
  * (which refuses calls it cannot count) is what guards the day then.
  */
 import { randomUUID } from 'node:crypto';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../redis/connection.js';
 import { hashedKey } from '../redis/key-names.js';
 import { redisScript, type ScriptCall } from '../redis/script.js';
 import { type FlightLease, type FlightLocks, NO_LEASE } from './flight-locks.js';
@@ -24,7 +24,7 @@ export class RedisFlightLocks implements FlightLocks {
   readonly #renew: ScriptCall;
 
   constructor(
-    private readonly redis: Redis,
+    private readonly redis: RedisClient,
     private readonly leaseMs = DEFAULT_LEASE_MS,
   ) {
     this.#release = redisScript(redis, 'flightRelease', 1, RELEASE);

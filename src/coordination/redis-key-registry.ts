@@ -4,7 +4,8 @@
  * key accepted within KNOWN_KEY_TTL_MS. While Redis cannot answer, this
  * process's own memory stands in; what it learns then stays local.
  */
-import type { Redis } from 'ioredis';
+
+import type { RedisClient } from '../redis/connection.js';
 import {
   type KeyRegistry,
   type KeyRegistryOptions,
@@ -17,7 +18,7 @@ export class RedisKeyRegistry implements KeyRegistry {
   readonly #local: MemoryKeyRegistry;
 
   constructor(
-    private readonly redis: Redis,
+    private readonly redis: RedisClient,
     private readonly ttls: KeyRegistryOptions,
   ) {
     this.#local = new MemoryKeyRegistry(ttls);

@@ -6,13 +6,13 @@
  * the shared budget is not made.
  */
 import { randomUUID } from 'node:crypto';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../redis/connection.js';
 import { POLL_LEASE_KEY, type PollLease } from './poll-lease.js';
 
 export class RedisPollLease implements PollLease {
   readonly #token = randomUUID();
 
-  constructor(private readonly redis: Redis) {}
+  constructor(private readonly redis: RedisClient) {}
 
   async take(intervalMs: number): Promise<boolean> {
     try {

@@ -1,22 +1,34 @@
 /**
  * The budget ledger shared by every replica: one Redis hash per key and UTC
- * day (`budget:<key hash>:<day>`, fields `used` and `exhausted`), one counter
- * per client and day for fairness, one `pause:<key hash>` key while the
+ * day (`budget:{<key hash>}:<day>`, fields `used` and `exhausted`), one counter
+ * per client and day for fairness, one `pause:{<key hash>}` key while the
  * upstream asked for a pause. All of it expires on its own: the day's keys an
  * hour after midnight UTC, a pause with its Retry-After.
  *
  * Reserving is one Lua script, so checking and counting are atomic across
- * replicas. While Redis cannot answer, no call is made at all: a call that
- * cannot be counted could be the one that overruns the day.
+ * replicas. Its keys are one API key's, and carry the key's hash as their
+ * hash tag: on a Redis Cluster they share one slot (a script may touch one
+ * slot only), and each key's day lives in a slot of its own, so the keys of
+ * a pass-through deployment spread over the cluster.
+ *
+ * A call leaves only once its count is recorded where it survives: while
+ * Redis cannot answer, no call is made at all (a call that cannot be
+ * counted could be the one that overruns the day), and with `durability`
+ * (a cluster's default) the count must also be acknowledged by a replica,
+ * so that a failover cannot take it away (redis/acknowledged.ts).
  */
-import type { Redis } from 'ioredis';
 import { LRUCache } from 'lru-cache';
+import { runAcknowledged } from '../redis/acknowledged.js';
 import { joinedByKey } from '../redis/batched.js';
+import { type Durability, NO_REPLICA_WAIT, type RedisClient } from '../redis/connection.js';
+import { hashTag } from '../redis/hash-slot.js';
+import { isCluster } from '../redis/per-slot.js';
 import { redisScript, type ScriptCall } from '../redis/script.js';
 import { msUntilEndOfDay, utcDay } from '../time.js';
-import { UpstreamError } from '../upstream/errors.js';
+import type { UpstreamError } from '../upstream/errors.js';
 import {
   budgetSpent,
+  callNotRecorded,
   clientShareSpent,
   keyPaused,
   rateLimitKindOf,
@@ -72,23 +84,37 @@ redis.call('PEXPIRE', KEYS[1], ARGV[2])
 return {used, 0}
 `;
 
+export interface RedisLedgerOptions extends BudgetOptions {
+  /** Replicas that must acknowledge a reservation before its call leaves; default none. */
+  readonly durability?: Durability;
+}
+
+/** A reservation the primary made but no replica acknowledged in time: a failover could lose it. */
+class Unacknowledged extends Error {
+  override readonly name = 'Unacknowledged';
+}
+
 export class RedisBudgetLedger implements BudgetLedger {
   readonly #now: () => Date;
   readonly #stops: LocalStops;
+  readonly #durability: Durability;
   /** Last figures read or written: answered by `usage` while Redis is down, and a floor for the shared count. */
   readonly #lastKnown = new LRUCache<string, { day: string; used: number }>({ max: 10_000 });
+  /** Keys whose day was looked up under 0.2's untagged name in this process (see #legacyFloor). */
+  readonly #legacyChecked = new LRUCache<string, true>({ max: 10_000 });
 
   readonly #reserve: ScriptCall;
   /** A key's day figures, read once for the reservations a fan-out makes together (the plan weighs each). */
   readonly #figures: (dayKey: string) => Promise<(string | null)[]>;
 
   constructor(
-    private readonly redis: Redis,
-    private readonly options: BudgetOptions,
+    private readonly redis: RedisClient,
+    private readonly options: RedisLedgerOptions,
   ) {
     this.#now = options.now ?? (() => new Date());
     this.#stops = new LocalStops(this.#now);
-    this.#reserve = redisScript(redis, 'budgetReserve', 4, RESERVE);
+    this.#durability = options.durability ?? NO_REPLICA_WAIT;
+    this.#reserve = redisScript(redis, RESERVE_SCRIPT, 4, RESERVE);
     this.#figures = joinedByKey((key) => redis.hmget(key, 'used', 'paced', 'refreshed', 'polled'));
   }
 
@@ -99,11 +125,12 @@ export class RedisBudgetLedger implements BudgetLedger {
     const cap = clientId === undefined ? 0 : clientCap(this.options);
     let answer: [number, number];
     try {
-      answer = (await this.#reserve(
+      await this.#legacyFloor(keyId, day);
+      answer = await this.#reserveRecorded([
         dayKey(keyId, day),
         pauseKey(keyId),
-        `budget-client:${clientId ?? '-'}:${day}`,
-        `budget-client-paced:${clientId ?? '-'}:${day}`,
+        clientKey('budget-client', keyId, clientId, day),
+        clientKey('budget-client-paced', keyId, clientId, day),
         this.options.dailyLimit,
         this.#dayKeyTtlMs(),
         cap,
@@ -112,15 +139,12 @@ export class RedisBudgetLedger implements BudgetLedger {
         ceiling?.counter ?? '',
         ceiling?.limit ?? 0,
         clientId === undefined ? -1 : (ceiling?.clientLimit ?? -1),
-      )) as [number, number];
+      ]);
     } catch (error) {
-      throw new UpstreamError(
-        'UPSTREAM_ERROR',
-        'The gateway cannot count upstream calls while its shared store is unreachable',
-        {
-          reason: 'uncountable',
-          cause: error,
-        },
+      throw callNotRecorded(
+        error instanceof Unacknowledged ? 'unacknowledged' : 'unreachable',
+        resetsAt,
+        error,
       );
     }
     const [result, detail] = answer;
@@ -132,6 +156,28 @@ export class RedisBudgetLedger implements BudgetLedger {
     this.#lastKnown.set(keyId, { day, used: result });
     // A 429 may have come back to this process while the script ran: the call must not leave then.
     this.#stops.check(keyId, resetsAt);
+  }
+
+  /**
+   * The script's answer, once the count it made is where a failover keeps it. A count no replica
+   * acknowledged stays counted (the primary holds it, and undoing it could be lost the same way):
+   * the day is one call poorer for a call never made, never richer for one made.
+   */
+  async #reserveRecorded(args: (string | number)[]): Promise<[number, number]> {
+    if (this.#durability.replicas === 0) return (await this.#reserve(...args)) as [number, number];
+    const { answer, replicas } = await runAcknowledged(
+      this.redis,
+      RESERVE_SCRIPT,
+      args,
+      this.#durability,
+    );
+    const reserved = answer as [number, number];
+    if (reserved[0] >= 0 && replicas < this.#durability.replicas) {
+      throw new Unacknowledged(
+        `${replicas} of ${this.#durability.replicas} replicas acknowledged the reservation within ${this.#durability.timeoutMs} ms`,
+      );
+    }
+    return reserved;
   }
 
   rateLimited(keyId: string, error: UpstreamError): void {
@@ -161,6 +207,7 @@ export class RedisBudgetLedger implements BudgetLedger {
     let used: number;
     let exhausted: boolean;
     try {
+      await this.#legacyFloor(keyId, day);
       const [usedText, exhaustedText] = await this.redis.hmget(
         dayKey(keyId, day),
         'used',
@@ -186,6 +233,7 @@ export class RedisBudgetLedger implements BudgetLedger {
   async spending(keyId: string): Promise<DaySpending> {
     const day = utcDay(this.#now());
     try {
+      await this.#legacyFloor(keyId, day);
       const [used, paced, refreshed, polled] = await this.#figures(dayKey(keyId, day));
       return {
         used: Math.max(Number(used ?? 0), this.#lastUsed(keyId, day)),
@@ -203,6 +251,20 @@ export class RedisBudgetLedger implements BudgetLedger {
     return resetsAtOf(this.#now());
   }
 
+  /**
+   * 0.2 named a key's day `budget:<key hash>:<day>`, without the hash tag a cluster needs: on one
+   * Redis upgraded during the day, that count is read once per key and day as a floor (as a
+   * replica's last known count is), so the upgrade does not start the day again. A cluster never
+   * held 0.2's keys. To go in the release after next, when no such key can be left.
+   */
+  async #legacyFloor(keyId: string, day: string): Promise<void> {
+    const checked = `${keyId} ${day}`;
+    if (isCluster(this.redis) || this.#legacyChecked.has(checked)) return;
+    const used = Number((await this.redis.hget(`budget:${keyId}:${day}`, 'used')) ?? 0);
+    this.#legacyChecked.set(checked, true);
+    if (used > this.#lastUsed(keyId, day)) this.#lastKnown.set(keyId, { day, used });
+  }
+
   #lastUsed(keyId: string, day: string): number {
     const known = this.#lastKnown.get(keyId);
     return known?.day === day ? known.used : 0;
@@ -217,5 +279,11 @@ export class RedisBudgetLedger implements BudgetLedger {
   }
 }
 
-const dayKey = (keyId: string, day: string) => `budget:${keyId}:${day}`;
-const pauseKey = (keyId: string) => `pause:${keyId}`;
+const RESERVE_SCRIPT = 'budgetReserve';
+
+/** A key's day: `budget:{<key hash>}:<day>`, in the key's slot like every key of its reservation. */
+export const dayKey = (keyId: string, day: string) => `budget:${hashTag(keyId)}:${day}`;
+const pauseKey = (keyId: string) => `pause:${hashTag(keyId)}`;
+/** A client's counter of a key's day (`-` in pass-through mode, where the script never touches it). */
+const clientKey = (kind: string, keyId: string, clientId: string | undefined, day: string) =>
+  `${kind}:${hashTag(keyId)}:${clientId ?? '-'}:${day}`;

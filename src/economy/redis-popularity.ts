@@ -1,6 +1,10 @@
 /**
  * Popularity shared by every replica: one Redis sorted set per UTC day
- * (`popularity:<day>`), member the record's key, score its decayed count.
+ * (`popularity:{all}:<day>`), member the record's key, score its decayed
+ * count. Every day's set carries the same hash tag: the script that carries
+ * yesterday's counts into today's touches both, and on a Redis Cluster a
+ * script's keys must share a slot (the sets are one deployment-wide figure,
+ * so one slot is what they need).
  * The first write of a day carries the previous day's set over at
  * DAILY_DECAY of its weight (one ZUNIONSTORE a day), so decay costs nothing
  * per view. Each
@@ -10,8 +14,9 @@
  * Counts are added up in the process and sent once a second in one script:
  * a view must not wait for a Redis round trip to be counted.
  */
-import type { Redis } from 'ioredis';
 import { batched } from '../redis/batched.js';
+import type { RedisClient } from '../redis/connection.js';
+import { hashTag } from '../redis/hash-slot.js';
 import { redisScript, type ScriptCall } from '../redis/script.js';
 import { DAY_MS, msUntilEndOfDay, utcDay } from '../time.js';
 import { DAILY_DECAY, type Popularity } from './popularity.js';
@@ -39,7 +44,7 @@ export class RedisPopularity implements Popularity {
   readonly #score: (key: string) => Promise<string | null>;
 
   constructor(
-    private readonly redis: Redis,
+    private readonly redis: RedisClient,
     private readonly now: () => Date = () => new Date(),
   ) {
     this.#add = redisScript(redis, 'popularityAdd', 2, ADD);
@@ -118,7 +123,7 @@ export class RedisPopularity implements Popularity {
   }
 
   #setOf(day: Date): string {
-    return `popularity:${utcDay(day)}`;
+    return popularityKey(utcDay(day));
   }
 
   #yesterdayOf(now: Date): string {
@@ -150,3 +155,6 @@ export class RedisPopularity implements Popularity {
     return this.#flushing;
   }
 }
+
+/** A day's set (`day` as utcDay writes it): every day's in one slot, for the carry-over script. */
+export const popularityKey = (day: string): string => `popularity:${hashTag('all')}:${day}`;

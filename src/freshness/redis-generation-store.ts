@@ -4,7 +4,7 @@
  * that overlap (a lease that ran out mid-poll) still report each new id once.
  * The key lives for GENERATION_TTL_MS and every poll renews it.
  */
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../redis/connection.js';
 import { redisScript, type ScriptCall } from '../redis/script.js';
 import {
   type Advance,
@@ -51,7 +51,7 @@ return cjson.encode({ id = state.id, seenAt = state.seenAt, newIds = newIds })
 export class RedisGenerationStore implements GenerationStore {
   readonly #advance: ScriptCall;
 
-  constructor(private readonly redis: Redis) {
+  constructor(private readonly redis: RedisClient) {
     this.#advance = redisScript(redis, 'generationAdvance', 1, ADVANCE);
   }
 

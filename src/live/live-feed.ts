@@ -4,12 +4,21 @@
  * announcements travel over Redis pub/sub (@graphql-yoga/redis-event-target),
  * so the one replica that polled feeds the subscribers of all of them, each
  * exactly once; without it, over an in-process event target.
+ *
+ * On a Redis Cluster, plain PUBLISH/SUBSCRIBE still: a message published on
+ * any node reaches the subscribers of every node, and ioredis moves its
+ * subscriber connection to another node (subscriptions included) when its
+ * node fails. Sharded pub/sub (SPUBLISH, Redis 7) would keep a message
+ * within one shard instead of the whole cluster bus, which matters for a
+ * busy channel; these two carry a few messages per poll interval, and plain
+ * pub/sub works on every Redis and managed offering the gateway supports.
  */
 import { createRedisEventTarget } from '@graphql-yoga/redis-event-target';
 import { createPubSub } from 'graphql-yoga';
-import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import type { Generation } from '../freshness/generation.js';
+import type { RedisClient } from '../redis/connection.js';
+import { isCluster } from '../redis/per-slot.js';
 import type { MilestoneRecord } from '../upstream/records.js';
 
 type Topics = {
@@ -26,14 +35,21 @@ export interface LiveFeed {
 }
 
 /** `prefix` keeps deployments sharing one Redis apart (channels are not keys: ioredis' keyPrefix skips them). */
-export function createLiveFeed(redis: Redis | undefined, prefix: string, logger: Logger): LiveFeed {
+export function createLiveFeed(
+  redis: RedisClient | undefined,
+  prefix: string,
+  logger: Logger,
+): LiveFeed {
   const milestoneTopic = `${prefix}milestone-crossed`;
   const generationTopic = `${prefix}generation`;
-  let subscriber: Redis | undefined;
+  let subscriber: RedisClient | undefined;
   let pubSub = createPubSub<Topics>();
   if (redis !== undefined) {
     // A connection in subscriber mode can send nothing else; it queues (re)subscriptions while Redis is away.
-    subscriber = redis.duplicate({ enableOfflineQueue: true, lazyConnect: false, keyPrefix: '' });
+    const subscriberOptions = { enableOfflineQueue: true, lazyConnect: false, keyPrefix: '' };
+    subscriber = isCluster(redis)
+      ? redis.duplicate([], subscriberOptions)
+      : redis.duplicate(subscriberOptions);
     subscriber.on('error', () => undefined);
     // The event target does not wait for PUBLISH: a failure while Redis is down is logged, not left unhandled.
     const publishClient = {
@@ -42,7 +58,7 @@ export function createLiveFeed(redis: Redis | undefined, prefix: string, logger:
           logger.warn({ error: (error as Error).message, channel }, 'live feed: publish failed');
           return 0;
         }),
-    } as unknown as Redis;
+    } as unknown as RedisClient;
     pubSub = createPubSub<Topics>({
       eventTarget: createRedisEventTarget({ publishClient, subscribeClient: subscriber }),
     });

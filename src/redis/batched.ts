@@ -18,8 +18,11 @@ import DataLoader from 'dataloader';
 /** Bounds one command's size: a page's widest fan-out is 100 reads. */
 const MAX_BATCH = 500;
 
-/** `send` answers every key of a batch, in order; a key may come more than once. */
-export function batched<K, V>(send: (keys: readonly K[]) => Promise<readonly V[]>) {
+/**
+ * `send` answers every key of a batch, in order; a key may come more than once. An Error in its
+ * place fails that key's caller alone (a cluster's slot that did not answer).
+ */
+export function batched<K, V>(send: (keys: readonly K[]) => Promise<readonly (V | Error)[]>) {
   const loader = new DataLoader<K, V>(async (keys) => send(keys), {
     cache: false,
     maxBatchSize: MAX_BATCH,

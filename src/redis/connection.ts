@@ -1,46 +1,73 @@
 /**
  * The one Redis connection of a gateway process (ioredis), shared by the
  * cache, the budget ledger, the key registry, single flight and the rate
- * limiter. Every key is written under `prefix` (ioredis' keyPrefix) and with
- * a TTL, so a deployment's data is bounded and easy to find.
+ * limiter: one Redis (REDIS_URL) or a Redis Cluster (REDIS_CLUSTER_NODES,
+ * cluster-client.ts). Every key is written under `prefix` (ioredis'
+ * keyPrefix) and with a TTL, so a deployment's data is bounded and easy to
+ * find.
  *
  * Commands fail at once while the connection is down (no offline queue):
  * each caller then falls back on its own terms (L1 cache, no uncountable
  * upstream call) instead of piling up behind a dead socket. ioredis keeps
  * reconnecting in the background, so the gateway recovers by itself.
  */
-import { Redis } from 'ioredis';
+import { type Cluster, Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import { ConfigError } from '../config-error.js';
+import { createClusterClient } from './cluster-client.js';
+import { type ClusterSeeds, redactedSeed } from './cluster-nodes.js';
+import { COMMAND_TIMEOUT_MS, CONNECT_TIMEOUT_MS, reconnectDelay } from './timeouts.js';
+
+/** One Redis or a cluster: the stores send the same commands to either. */
+export type RedisClient = Redis | Cluster;
+
+/**
+ * How far a reservation must have travelled before its upstream call leaves:
+ * `replicas` replicas acknowledged it (WAIT) within `timeoutMs`. 0: the
+ * primary's word is enough (a failover may then lose the last counts).
+ */
+export interface Durability {
+  readonly replicas: number;
+  readonly timeoutMs: number;
+}
+
+export const NO_REPLICA_WAIT: Durability = { replicas: 0, timeoutMs: 0 };
+/** A cluster's default: one replica holds every count before its call leaves. */
+export const CLUSTER_REPLICA_WAIT: Durability = { replicas: 1, timeoutMs: 100 };
+
+/** REDIS_URL, or REDIS_CLUSTER_NODES parsed. */
+export type RedisTarget = string | ClusterSeeds;
 
 export interface SharedRedis {
-  readonly client: Redis;
+  readonly client: RedisClient;
+  readonly durability: Durability;
   /** True while commands can be sent; /ready reports false otherwise. */
   isUp(): boolean;
   close(): Promise<void>;
 }
 
-/** Longest wait for one command; past it the caller treats Redis as down. */
-const COMMAND_TIMEOUT_MS = 1_000;
-const CONNECT_TIMEOUT_MS = 2_000;
-/** Reconnect back-off ceiling: a returning Redis is found within about a second. */
-const MAX_RECONNECT_DELAY_MS = 1_000;
-
-/** Connects to `url`; throws ConfigError (exit status 2) when Redis cannot be reached at start. */
+/**
+ * Connects to `target`; throws ConfigError (exit status 2) when Redis cannot be reached at start.
+ * `durability` defaults to a replica's acknowledgement on a cluster, none on one Redis.
+ */
 export async function connectRedis(
-  url: string,
+  target: RedisTarget,
   prefix: string,
   logger: Logger,
+  durability: Durability = typeof target === 'string' ? NO_REPLICA_WAIT : CLUSTER_REPLICA_WAIT,
 ): Promise<SharedRedis> {
-  const client = new Redis(url, {
-    keyPrefix: prefix,
-    lazyConnect: true,
-    enableOfflineQueue: false,
-    maxRetriesPerRequest: 0,
-    commandTimeout: COMMAND_TIMEOUT_MS,
-    connectTimeout: CONNECT_TIMEOUT_MS,
-    retryStrategy: (times) => Math.min(100 * times, MAX_RECONNECT_DELAY_MS),
-  });
+  const client: RedisClient =
+    typeof target === 'string'
+      ? new Redis(target, {
+          keyPrefix: prefix,
+          lazyConnect: true,
+          enableOfflineQueue: false,
+          maxRetriesPerRequest: 0,
+          commandTimeout: COMMAND_TIMEOUT_MS,
+          connectTimeout: CONNECT_TIMEOUT_MS,
+          retryStrategy: reconnectDelay,
+        })
+      : createClusterClient(target, prefix);
   let lastError: Error | undefined;
   // Without a listener ioredis prints every failed reconnect to stderr; the state changes below are what matter.
   client.on('error', (error: Error) => {
@@ -52,9 +79,7 @@ export async function connectRedis(
   } catch (error) {
     client.disconnect();
     const reason = (lastError ?? (error as Error)).message;
-    throw new ConfigError(
-      `Invalid configuration:\n  REDIS_URL: cannot reach Redis at ${redactedUrl(url)} (${reason})`,
-    );
+    throw new ConfigError(`Invalid configuration:\n  ${unreachable(target)} (${reason})`);
   }
 
   let up = true;
@@ -74,11 +99,18 @@ export async function connectRedis(
 
   return {
     client,
+    durability,
     isUp: () => client.status === 'ready',
     async close() {
       await client.quit().catch(() => client.disconnect());
     },
   };
+}
+
+function unreachable(target: RedisTarget): string {
+  if (typeof target === 'string') return `REDIS_URL: cannot reach Redis at ${redactedUrl(target)}`;
+  const seeds = target.nodes.map(({ host, port }) => redactedSeed(`${host}:${port}`)).join(',');
+  return `REDIS_CLUSTER_NODES: cannot reach a Redis Cluster at ${seeds}`;
 }
 
 /** The URL without its password, for messages. */

@@ -5,7 +5,8 @@
  * is 1.6 KB, sent with each of a cold page's twenty calls, and Redis hashes
  * it each time to find it.
  */
-import type { Redis } from 'ioredis';
+import type { ChainableCommander } from 'ioredis';
+import type { RedisClient } from './connection.js';
 
 export type ScriptCall = (...args: (string | number)[]) => Promise<unknown>;
 
@@ -14,7 +15,7 @@ export type ScriptCall = (...args: (string | number)[]) => Promise<unknown>;
  * With `numberOfKeys` undefined, the call names its own count first: `run(count, ...keys, ...args)`.
  */
 export function redisScript(
-  redis: Redis,
+  redis: RedisClient,
   name: string,
   numberOfKeys: number | undefined,
   lua: string,
@@ -25,4 +26,19 @@ export function redisScript(
     redis.defineCommand(name, numberOfKeys === undefined ? { lua } : { numberOfKeys, lua });
   const command = commands[name]!;
   return (...args) => command.apply(redis, args);
+}
+
+/**
+ * Queues the script `name` (defined by redisScript on the pipeline's connection) on `pipeline`,
+ * for commands that must leave together: a write and the WAIT that follows it, a node's slots.
+ */
+export function queueScript(
+  pipeline: ChainableCommander,
+  name: string,
+  args: readonly (string | number)[],
+): void {
+  const commands = pipeline as unknown as Record<string, ScriptCall | undefined>;
+  const command = commands[name];
+  if (command === undefined) throw new Error(`redis script ${name} is not defined`);
+  void command.apply(pipeline, [...args]);
 }

@@ -6,7 +6,8 @@
 import type { LevelWithSilent, Logger } from 'pino';
 import type { ResponseCache } from '../cache/cache.js';
 import type { CircuitOptions } from '../coordination/circuit-breaker.js';
-import type { SharedRedis } from '../redis/connection.js';
+import type { ClusterSeeds } from '../redis/cluster-nodes.js';
+import type { Durability, SharedRedis } from '../redis/connection.js';
 import type { UpstreamClientOptions } from '../upstream/client.js';
 import type { UpstreamAssumptions } from '../upstream/endpoints.js';
 import type { ClientRateLimitOptions } from './plugins/use-client-rate-limit.js';
@@ -72,9 +73,13 @@ export interface BudgetPlanConfig {
 
 /** Issue 9: what replicas share, and what a single process keeps on disk. */
 export interface ScaleOutConfig {
-  /** Absent: everything stays in this process (and the budget in `budgetFile`). */
+  /** Absent (and no `redisCluster`): everything stays in this process (and the budget in `budgetFile`). */
   readonly redisUrl: string | undefined;
+  /** A Redis Cluster's seed nodes instead of one Redis (REDIS_CLUSTER_NODES). */
+  readonly redisCluster: ClusterSeeds | undefined;
   readonly redisKeyPrefix: string;
+  /** Replicas that acknowledge each reservation before its call leaves (REDIS_WAIT_*). */
+  readonly redisDurability: Durability;
   /** Used only without Redis. */
   readonly budgetFile: string;
   readonly clientBudgetShare: number;

@@ -45,6 +45,7 @@ export function createReadPath(options: GatewayOptions) {
   const stores = createStores({
     generation,
     redis: options.redis?.client,
+    ...(options.redis === undefined ? {} : { durability: options.redis.durability }),
     cache: options.responseCache ?? new MemoryCache({ ...options.cache, observer }),
     answers: new MemoryCache({
       maxEntries: options.cache.maxEntries,

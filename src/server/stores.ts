@@ -1,5 +1,6 @@
 /**
- * Every choice between memory and Redis, in one place: with Redis, the
+ * Every choice between memory and Redis, in one place: with Redis (one, or
+ * a cluster: every store sends the same commands to either), the
  * deployment's replicas share each store; without it, the process keeps its
  * own. The upstream answers' cache (Redis as L2 behind the in-process L1),
  * the response cache of whole answers (its own L1; in Redis, only answers
@@ -9,7 +10,6 @@
  * circuit, the refresh poll's lease, the live feed and the per-client
  * limiters.
  */
-import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import type { CacheEntry, ResponseCache } from '../cache/cache.js';
 import { MemoryCache } from '../cache/memory-cache.js';
@@ -41,6 +41,7 @@ import {
 import { MemoryGenerationStore } from '../freshness/memory-generation-store.js';
 import { RedisGenerationStore } from '../freshness/redis-generation-store.js';
 import { createLiveFeed, type LiveFeed } from '../live/live-feed.js';
+import type { Durability, RedisClient } from '../redis/connection.js';
 import {
   type ClientRateLimiter,
   type ClientRateLimitOptions,
@@ -60,7 +61,10 @@ export interface StoreOptions {
 }
 
 interface StoreInputs extends StoreOptions {
-  readonly redis: Redis | undefined;
+  /** One Redis or a cluster (REDIS_URL or REDIS_CLUSTER_NODES); absent: every store in memory. */
+  readonly redis: RedisClient | undefined;
+  /** Replicas that acknowledge a reservation before its call leaves (the ledger's); default none. */
+  readonly durability?: Durability;
   /** The in-process cache: the only level without Redis, L1 with it (a custom one is used as given). */
   readonly cache: ResponseCache;
   /** The response cache's in-process level: its own bound, so that answers evict only answers. */
@@ -141,7 +145,10 @@ export function createStores(inputs: StoreInputs): Stores {
       }),
       { shared: isShared },
     ),
-    budget: new RedisBudgetLedger(redis, ledgerOptions),
+    budget: new RedisBudgetLedger(redis, {
+      ...ledgerOptions,
+      ...(inputs.durability === undefined ? {} : { durability: inputs.durability }),
+    }),
     keys: new RedisKeyRegistry(redis, keyTtls),
     locks: new RedisFlightLocks(redis),
     generations: new RedisGenerationStore(redis),

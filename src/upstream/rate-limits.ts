@@ -1,8 +1,9 @@
 /**
  * The upstream's 429s and the gateway's own refusals of a call, in one
  * place and in the same words: a daily limit reached (until midnight UTC),
- * a pause (its Retry-After), a client's share of the day spent. The ledgers
- * (src/economy/) raise them; client-messages.ts words a 429 the same way.
+ * a pause (its Retry-After), a client's share of the day spent, a call the
+ * shared ledger could not record. The ledgers (src/economy/) raise them;
+ * client-messages.ts words a 429 the same way.
  */
 import { UpstreamError } from './errors.js';
 
@@ -49,5 +50,29 @@ export function clientShareSpent(cap: number, resetsAt: string): UpstreamError {
     'RATE_LIMITED',
     `This client has used its share of today's upstream budget (${cap} calls); cached data is still served`,
     { resetsAt },
+  );
+}
+
+/** How soon a call the ledger could not record may be tried again: a reconnection or a failover's time. */
+export const NOT_RECORDED_RETRY_SECONDS = 1;
+
+/**
+ * The shared ledger could not record a call where it would survive, so the call does not leave:
+ * Redis did not answer (`unreachable`), or no replica acknowledged the count in time
+ * (`unacknowledged`: a failover could lose it). Nothing is spent that the day cannot remember.
+ */
+export function callNotRecorded(
+  why: 'unreachable' | 'unacknowledged',
+  resetsAt: string,
+  cause: unknown,
+): UpstreamError {
+  const what =
+    why === 'unreachable'
+      ? 'The gateway cannot count upstream calls while its shared store is unreachable'
+      : 'The gateway could not record this upstream call where a Redis failover would keep it';
+  return new UpstreamError(
+    'RATE_LIMITED',
+    `${what}; cached data is still served. Retry in ${NOT_RECORDED_RETRY_SECONDS} s`,
+    { resetsAt, retryAfterSeconds: NOT_RECORDED_RETRY_SECONDS, reason: 'uncountable', cause },
   );
 }

@@ -10,6 +10,7 @@
 import { Redis } from 'ioredis';
 import { afterAll, describe, expect, it } from 'vitest';
 import { redisCacheKey } from '../../src/cache/redis-cache.js';
+import { popularityKey } from '../../src/economy/redis-popularity.js';
 import { utcDay } from '../../src/time.js';
 import { calendarAt, FIRST_DAY, useMovedDeployment } from '../support/moved-deployment.js';
 import { SHARED_REDIS_URL } from '../support/redis.js';
@@ -78,7 +79,7 @@ describe('not-found answers and the plan', () => {
     // Sixteen real artists asked four times each: more than the head and the records kept after it.
     const popular = artists().slice(0, 16);
     for (const slug of popular) for (let i = 0; i < 4; i++) await ask(slug, i % 2);
-    const day = `${moved.deployment.prefix}popularity:${utcDay(new Date(NOON))}`;
+    const day = `${moved.deployment.prefix}${popularityKey(utcDay(new Date(NOON)))}`;
     const score = async (key: string) => redis.zscore(day, key);
     for (const slug of popular)
       await until(async () => Number(await score(`/api/v1/artists/${slug}`)) === 4);

@@ -9,6 +9,7 @@
  */
 import { Redis } from 'ioredis';
 import { afterAll, describe, expect, it } from 'vitest';
+import { popularityKey } from '../../src/economy/redis-popularity.js';
 import { utcDay } from '../../src/time.js';
 import { calendarAt, FIRST_DAY, useMovedDeployment } from '../support/moved-deployment.js';
 import { SHARED_REDIS_URL } from '../support/redis.js';
@@ -86,7 +87,7 @@ describe('refreshes in order of popularity, once for the deployment', () => {
       for (let i = 0; i < count; i++)
         await (moved.replicas[i % moved.replicas.length] as Replica).query(profileQuery(slug));
     for (const [slug] of views) expect(profileCalls(slug)).toBe(1);
-    const day = `${moved.deployment.prefix}popularity:${utcDay(new Date(NOON))}`;
+    const day = `${moved.deployment.prefix}${popularityKey(utcDay(new Date(NOON)))}`;
     const score = async (slug: string) =>
       Number((await redis.zscore(day, `/api/v1/artists/${slug}`)) ?? 0);
     for (const [slug, count] of views) await until(async () => (await score(slug)) === count);

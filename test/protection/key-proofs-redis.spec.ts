@@ -7,6 +7,7 @@ import { Redis } from 'ioredis';
 import pino from 'pino';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { keyIdOf } from '../../src/coordination/key-registry.js';
+import { dayKey } from '../../src/economy/redis-ledger.js';
 import { connectRedis, type SharedRedis } from '../../src/redis/connection.js';
 import { artistsQuery as artistsOf, bearer } from '../support/client-key-queries.js';
 import { deleteUnder, keysUnder, SHARED_REDIS_URL, uniquePrefix } from '../support/redis.js';
@@ -82,7 +83,7 @@ it('a rejected key leaves no count in the shared ledger', async () => {
   const response = await first.query(artistsQuery(20, 1), undefined, bearer('made-up-redis'));
   expect(response.status).toBe(401);
   const ledger = [...(await keysUnder(redis, prefix)).keys()].filter((key) =>
-    key.startsWith(`${prefix}budget:${keyIdOf('made-up-redis')}:`),
+    key.startsWith(`${prefix}${dayKey(keyIdOf('made-up-redis'), '')}`),
   );
   expect(ledger).toEqual([]);
 });

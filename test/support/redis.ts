@@ -65,7 +65,7 @@ export async function freePort(): Promise<number> {
  * shared one, when the tests run under `faketime` (which redis-server does not survive: it hangs
  * at start in libfaketime's clock_gettime).
  */
-function realClockEnv(): NodeJS.ProcessEnv {
+export function realClockEnv(): NodeJS.ProcessEnv {
   return Object.fromEntries(
     Object.entries(process.env).filter(
       ([name]) => name !== 'LD_PRELOAD' && !name.startsWith('FAKETIME'),

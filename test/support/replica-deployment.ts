@@ -1,23 +1,29 @@
 /**
  * Gateway processes of one deployment for a spec: one simulator, the shared
- * Redis, and replicas the test starts, each test under a key prefix of its
- * own. After each test the replicas stop and the prefix's keys go, and none
- * of them may have been written without a time to live.
+ * Redis or a Redis Cluster of the spec's own (shared-store.ts), and replicas
+ * the test starts, each test under a key prefix of its own. After each test
+ * the replicas stop and the prefix's keys go, and none of them may have
+ * been written without a time to live.
  */
-import { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, beforeEach, expect } from 'vitest';
 import { type Simulator, startSimulator } from '../../src/simulator/index.js';
-import { deleteUnder, keysUnder, NO_TTL, SHARED_REDIS_URL, uniquePrefix } from './redis.js';
+import { NO_TTL, uniquePrefix } from './redis.js';
 import { type Replica, type ReplicaOptions, startReplica } from './replicas.js';
+import { openSharedStore, type SharedStore, type StoreKind } from './shared-store.js';
 import { SERVER_KEY } from './stack.js';
+
+/** A cluster of six redis-servers takes a few seconds to form on a busy machine. */
+const STORE_START_TIMEOUT_MS = 60_000;
 
 export interface ReplicaDeployment {
   readonly simulator: Simulator;
-  /** Unprefixed: sees the deployment's keys as Redis holds them. */
-  readonly redis: Redis;
+  /** Where the replicas share their economy. */
+  readonly store: SharedStore;
   /** The current test's key prefix. */
   readonly prefix: string;
-  /** Starts `count` replicas on the simulator and the shared Redis, under the test's prefix. */
+  /** The current test's keys as Redis holds them (prefixed), with their TTLs in ms. */
+  keys(): Promise<Map<string, number>>;
+  /** Starts `count` replicas on the simulator and the shared store, under the test's prefix. */
   start(count: number, env?: Record<string, string>, options?: ReplicaOptions): Promise<Replica[]>;
   /** Calls that reached the simulator in this test. */
   calls(): number;
@@ -25,17 +31,17 @@ export interface ReplicaDeployment {
   slugs(from: number, count: number): string[];
 }
 
-export function useReplicaDeployment(): ReplicaDeployment {
+export function useReplicaDeployment(kind: StoreKind = 'one Redis'): ReplicaDeployment {
   let simulator: Simulator | undefined;
-  let redis: Redis | undefined;
+  let store: SharedStore | undefined;
   let prefix = '';
   const replicas: Replica[] = [];
   beforeAll(async () => {
     simulator = await startSimulator({ apiKeys: [SERVER_KEY], dailyLimit: 1_000_000 });
-    redis = new Redis(SHARED_REDIS_URL);
-  });
+    store = await openSharedStore(kind);
+  }, STORE_START_TIMEOUT_MS);
   afterAll(async () => {
-    redis?.disconnect();
+    await store?.close();
     await simulator?.close();
   });
   beforeEach(() => {
@@ -46,8 +52,8 @@ export function useReplicaDeployment(): ReplicaDeployment {
   });
   afterEach(async () => {
     await Promise.all(replicas.splice(0).map((replica) => replica.stop()));
-    const keys = await keysUnder(deployment.redis, prefix);
-    await deleteUnder(deployment.redis, prefix);
+    const keys = await deployment.keys();
+    await deployment.store.deleteUnder(prefix);
     // Everything the gateway stores is bounded: no key without a time to live.
     expect([...keys].filter(([, ttl]) => ttl === NO_TTL)).toEqual([]);
   });
@@ -57,13 +63,14 @@ export function useReplicaDeployment(): ReplicaDeployment {
       if (simulator === undefined) throw new Error('the deployment starts in beforeAll');
       return simulator;
     },
-    get redis() {
-      if (redis === undefined) throw new Error('the deployment starts in beforeAll');
-      return redis;
+    get store() {
+      if (store === undefined) throw new Error('the deployment starts in beforeAll');
+      return store;
     },
     get prefix() {
       return prefix;
     },
+    keys: () => deployment.store.keysUnder(prefix),
     async start(count, env = {}, options = {}) {
       const started = await Promise.all(
         Array.from({ length: count }, () =>
@@ -71,7 +78,7 @@ export function useReplicaDeployment(): ReplicaDeployment {
             {
               UPSTREAM_URL: deployment.simulator.url,
               UPSTREAM_API_KEY: SERVER_KEY,
-              REDIS_URL: SHARED_REDIS_URL,
+              ...deployment.store.env,
               REDIS_KEY_PREFIX: prefix,
               ...env,
             },

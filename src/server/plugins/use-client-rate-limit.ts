@@ -12,13 +12,13 @@
 import type { IncomingMessage } from 'node:http';
 import type { GraphQLError } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
-import type { Redis } from 'ioredis';
 import {
   type RateLimiterAbstract,
   RateLimiterMemory,
   RateLimiterRedis,
   RateLimiterRes,
 } from 'rate-limiter-flexible';
+import type { RedisClient } from '../../redis/connection.js';
 import { clientRateLimited } from '../../schema/errors.js';
 import { clientAddress, clientIdOf, clientOf } from '../client-identity.js';
 import type { RequestContext, ServerContext } from '../server-context.js';
@@ -30,8 +30,8 @@ export interface ClientRateLimitOptions {
   readonly requests?: number;
   readonly windowSeconds?: number;
   readonly trustProxy?: boolean;
-  /** Shared counts across replicas; absent: this process's memory. */
-  readonly redis?: Redis;
+  /** Shared counts across replicas (one Redis or a cluster: one key per client); absent: this process's memory. */
+  readonly redis?: RedisClient;
   /** Where the counts live, so that several limiters do not share them. */
   readonly keyPrefix?: string;
 }
