@@ -12,9 +12,9 @@ import { maskError } from '../schema/errors.js';
 import { schema } from '../schema/index.js';
 import { DEFAULT_ASSUMPTIONS } from '../upstream/endpoints.js';
 import { CORS_OPTIONS } from './answer/cors.js';
-import { FurthestBehindFirst } from './behind-total.js';
 import type { GatewayOptions } from './gateway-config.js';
 import { gatewayListener } from './listener.js';
+import { memoryBounds } from './memory-bounds.js';
 import { gatewayPlugins } from './plugin-order.js';
 import { METRICS_PATH } from './plugins/use-metrics.js';
 import {
@@ -27,10 +27,7 @@ import { DEFAULT_MAX_UPSTREAM_COST } from './plugins/use-upstream-cost-limit.js'
 import { createReadPath } from './read-path.js';
 import { requestContext } from './request-context.js';
 import type { ServerContext } from './server-context.js';
-import {
-  DEFAULT_SUBSCRIBER_BACKLOG_BYTES,
-  DEFAULT_SUBSCRIBER_BACKLOG_TOTAL_BYTES,
-} from './subscriber-backlog.js';
+import { DEFAULT_SUBSCRIBER_BACKLOG_BYTES } from './subscriber-backlog.js';
 import { graphqlOverWebSocket } from './websocket/graphql-ws-server.js';
 import { withGraphQLPathOnly } from './websocket/upgrade-path.js';
 import { yogaLogger } from './yoga-logger.js';
@@ -53,6 +50,7 @@ export function createGateway(options: GatewayOptions) {
       : undefined;
   const persisted = protection.persistedOperations ?? {};
   const persistedMode = persisted.mode ?? DEFAULT_PERSISTED_OPERATIONS_MODE;
+  const bounds = memoryBounds(options.memory, metrics);
   let draining = false;
 
   const yoga = createYoga<ServerContext, GatewayContext>({
@@ -76,9 +74,7 @@ export function createGateway(options: GatewayOptions) {
       assumptions: options.assumptions ?? DEFAULT_ASSUMPTIONS,
       maxUpstreamCost: protection.maxUpstreamCost ?? DEFAULT_MAX_UPSTREAM_COST,
       backlogBytes: protection.subscriberBacklogBytes ?? DEFAULT_SUBSCRIBER_BACKLOG_BYTES,
-      backlogTotal: new FurthestBehindFirst(
-        options.memory?.subscriberBacklogTotalBytes ?? DEFAULT_SUBSCRIBER_BACKLOG_TOTAL_BYTES,
-      ),
+      backlogTotal: bounds.subscriberBacklog,
       trustProxy,
       logger: options.logger,
     }),
@@ -122,6 +118,7 @@ export function createGateway(options: GatewayOptions) {
     rateLimiter,
     graphqlEndpoint: GRAPHQL_ENDPOINT,
     otherPaths: [HEALTH_PATH, READINESS_PATH, METRICS_PATH],
+    bounds,
   });
   const sockets = graphqlOverWebSocket({
     relay: {

@@ -9,22 +9,16 @@
  * context (server-context.ts).
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { FurthestBehindFirst } from './behind-total.js';
-import {
-  DEFAULT_ANSWER_BACKLOG_TOTAL_BYTES,
-  DEFAULT_COMPRESSION_MIN_BYTES,
-  withWholeAnswers,
-} from './compressed-responses.js';
+import { DEFAULT_COMPRESSION_MIN_BYTES, withWholeAnswers } from './compressed-responses.js';
 import type { GatewayOptions } from './gateway-config.js';
 import { withGraphiQL } from './graphiql.js';
 import { withServedPathsOnly } from './graphql-path.js';
+import type { MemoryBounds } from './memory-bounds.js';
 import type { ClientRateLimiter } from './plugins/use-client-rate-limit.js';
 import { generationReport } from './plugins/use-freshness-report.js';
 import { DEFAULT_HTTP_CACHE_MAX_AGE_SECONDS } from './plugins/use-http-caching.js';
 import { DEFAULT_MAX_REQUEST_BYTES } from './plugins/use-request-size-limit.js';
 import type { ReadPath } from './read-path.js';
-import { RequestBodies } from './request-bodies.js';
-import { RequestTurns } from './request-turns.js';
 import { withResponseCache } from './response-cache/fast-path.js';
 import type { ServerContext } from './server-context.js';
 
@@ -37,6 +31,8 @@ export interface ListenerInputs {
   readonly graphqlEndpoint: string;
   /** Paths answered beside the GraphQL endpoint (health, readiness, metrics). */
   readonly otherPaths: readonly string[];
+  /** Turns at Yoga, request bodies and answer backlogs, bounded (memory-bounds.ts). */
+  readonly bounds: MemoryBounds;
 }
 
 export function gatewayListener({
@@ -46,6 +42,7 @@ export function gatewayListener({
   rateLimiter,
   graphqlEndpoint,
   otherPaths,
+  bounds,
 }: ListenerInputs): (req: IncomingMessage, res: ServerResponse) => void {
   const { auth, stores, generation, observer } = readPath;
   const protection = options.protection ?? {};
@@ -54,8 +51,7 @@ export function gatewayListener({
     options.compression === false
       ? undefined
       : (options.compression?.minBytes ?? DEFAULT_COMPRESSION_MIN_BYTES);
-  const memory = options.memory ?? {};
-  const turns = new RequestTurns(memory.concurrentAnswers);
+  const { turns } = bounds;
   const answering =
     options.answerCache === false
       ? (req: IncomingMessage, res: ServerResponse) => {
@@ -65,7 +61,7 @@ export function gatewayListener({
         }
       : withResponseCache((req, res, context) => yoga(req, res, context), {
           turns,
-          bodies: new RequestBodies(memory.requestBodiesBytes),
+          bodies: bounds.bodies,
           graphqlEndpoint,
           cache: stores.answers,
           auth,
@@ -94,9 +90,7 @@ export function gatewayListener({
   });
   const whole = withWholeAnswers(served, {
     ...(compressFrom === undefined ? {} : { compressFrom }),
-    backlog: new FurthestBehindFirst(
-      memory.answerBacklogBytes ?? DEFAULT_ANSWER_BACKLOG_TOTAL_BYTES,
-    ),
+    backlog: bounds.answerBacklog,
     dropped: (req, bytes) =>
       options.logger.warn(
         { method: req.method, path: pathOf(req), behindBytes: bytes },

@@ -38,9 +38,12 @@ export class RequestTurns {
       throw new Error(`max must be a positive integer: ${max}`);
   }
 
+  /** Requests waiting and still there. */
+  #waitingCount = 0;
+
   /** Requests being worked on, and waiting. */
   get counts(): { active: number; waiting: number } {
-    return { active: this.#active, waiting: this.#waiting.length - this.#head };
+    return { active: this.#active, waiting: this.#waitingCount };
   }
 
   /**
@@ -58,10 +61,12 @@ export class RequestTurns {
       const onClose = () => {
         if (waiter.state !== 'waiting') return;
         waiter.state = 'left';
+        this.#waitingCount -= 1;
         start();
       };
       res.once('close', onClose);
       this.#waiting.push(waiter);
+      this.#waitingCount += 1;
       await started;
       res.off('close', onClose);
       if (waiter.state === 'left') return 'left';
@@ -94,6 +99,7 @@ export class RequestTurns {
       if (waiter.state === 'left') continue;
       // The turn passes on: the count of active requests stays.
       waiter.state = 'given';
+      this.#waitingCount -= 1;
       waiter.start();
       return;
     }
