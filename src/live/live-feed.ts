@@ -20,6 +20,7 @@ import type { Generation } from '../freshness/generation.js';
 import type { RedisClient } from '../redis/connection.js';
 import { isCluster } from '../redis/per-slot.js';
 import type { MilestoneRecord } from '../upstream/records.js';
+import { type SteadySubscriptions, steadySubscriptions } from './steady-subscriptions.js';
 
 type Topics = {
   [topic: string]: [MilestoneRecord] | [Generation];
@@ -43,6 +44,7 @@ export function createLiveFeed(
   const milestoneTopic = `${prefix}milestone-crossed`;
   const generationTopic = `${prefix}generation`;
   let subscriber: RedisClient | undefined;
+  let subscriptions: SteadySubscriptions | undefined;
   let pubSub = createPubSub<Topics>();
   if (redis !== undefined) {
     // A connection in subscriber mode can send nothing else; it queues (re)subscriptions while Redis is away.
@@ -51,6 +53,7 @@ export function createLiveFeed(
       ? redis.duplicate([], subscriberOptions)
       : redis.duplicate(subscriberOptions);
     subscriber.on('error', () => undefined);
+    subscriptions = steadySubscriptions(subscriber, logger);
     // The event target does not wait for PUBLISH: a failure while Redis is down is logged, not left unhandled.
     const publishClient = {
       publish: (channel: string, message: string) =>
@@ -60,7 +63,10 @@ export function createLiveFeed(
         }),
     } as unknown as RedisClient;
     pubSub = createPubSub<Topics>({
-      eventTarget: createRedisEventTarget({ publishClient, subscribeClient: subscriber }),
+      eventTarget: createRedisEventTarget({
+        publishClient,
+        subscribeClient: subscriptions.client,
+      }),
     });
   }
   const generations = pubSub.subscribe(generationTopic);
@@ -77,6 +83,7 @@ export function createLiveFeed(
     milestones: () => pubSub.subscribe(milestoneTopic) as AsyncIterableIterator<MilestoneRecord>,
     onGeneration: (listener) => generationListeners.push(listener),
     async close() {
+      subscriptions?.stop();
       await generations.return();
       await subscriber?.quit().catch(() => subscriber?.disconnect());
     },

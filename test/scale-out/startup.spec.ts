@@ -1,4 +1,8 @@
-/** Refusals at start: a configured Redis that cannot be reached, and several workers without Redis. */
+/**
+ * Refusals at start: a configured Redis or cluster that cannot be reached,
+ * several workers without Redis, and what REDIS_CLUSTER_NODES and the
+ * replica acknowledgement settings accept.
+ */
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
 import { freePort } from '../support/redis.js';
@@ -16,7 +20,9 @@ describe('starting with scale-out settings', () => {
   });
 
   it('refuses WORKERS above 1 without REDIS_URL, and bad scale-out values', () => {
-    expect(() => loadConfig({ WORKERS: '3' })).toThrow(/WORKERS: more than 1 needs REDIS_URL/);
+    expect(() => loadConfig({ WORKERS: '3' })).toThrow(
+      /WORKERS: more than 1 needs REDIS_URL or REDIS_CLUSTER_NODES/,
+    );
     expect(() => loadConfig({ CLIENT_BUDGET_SHARE: '1.5', REDIS_URL: 'http://x' })).toThrow(
       /REDIS_URL: must be a redis:\/\/ or rediss:\/\/ URL\n {2}CLIENT_BUDGET_SHARE: must be at most 1/,
     );
@@ -30,5 +36,104 @@ describe('starting with scale-out settings', () => {
       workers: 2,
       clientBudgetShare: 0.5,
     });
+  });
+
+  it('exits with status 2 and a clear message when no node of REDIS_CLUSTER_NODES answers', async () => {
+    const [one, two] = [await freePort(), await freePort()];
+    const { code, output } = await runToExit({
+      UPSTREAM_URL: 'http://127.0.0.1:9',
+      REDIS_CLUSTER_NODES: `redis://:secret@127.0.0.1:${one},redis://:secret@127.0.0.1:${two}`,
+    });
+    expect(code).toBe(2);
+    expect(output).toContain(
+      `REDIS_CLUSTER_NODES: cannot reach a Redis Cluster at 127.0.0.1:${one},127.0.0.1:${two}`,
+    );
+    expect(output).not.toContain('secret');
+  });
+});
+
+describe('REDIS_CLUSTER_NODES', () => {
+  it('reads seed nodes as host:port, or as URLs that carry TLS and credentials alike', () => {
+    expect(
+      loadConfig({ REDIS_CLUSTER_NODES: ' 10.0.0.1:6379, redis-b.internal:7000 ,[::1]:7001' })
+        .scaleOut.redisCluster,
+    ).toEqual({
+      nodes: [
+        { host: '10.0.0.1', port: 6379 },
+        { host: 'redis-b.internal', port: 7000 },
+        { host: '::1', port: 7001 },
+      ],
+      tls: false,
+      username: undefined,
+      password: undefined,
+    });
+    expect(
+      loadConfig({
+        REDIS_CLUSTER_NODES:
+          'rediss://gateway:p%40ss@a.example:6379,rediss://gateway:p%40ss@b.example:6379',
+      }).scaleOut.redisCluster,
+    ).toMatchObject({ tls: true, username: 'gateway', password: 'p@ss' });
+  });
+
+  it('refuses what is not a seed list, seeds given differently, and a database', () => {
+    expect(() => loadConfig({ REDIS_CLUSTER_NODES: 'redis-a' })).toThrow(
+      /REDIS_CLUSTER_NODES: "redis-a" must name a host and a port, as host:port/,
+    );
+    expect(() => loadConfig({ REDIS_CLUSTER_NODES: 'a:6379,rediss://b:6379' })).toThrow(
+      /REDIS_CLUSTER_NODES: every node must be given alike/,
+    );
+    expect(() => loadConfig({ REDIS_CLUSTER_NODES: 'redis://a:6379/2' })).toThrow(
+      /REDIS_CLUSTER_NODES: "redis:\/\/a:6379\/2": a cluster has no databases/,
+    );
+    expect(() => loadConfig({ REDIS_CLUSTER_NODES: 'http://a:6379' })).toThrow(
+      /must be host:port, redis:\/\/ or rediss:\/\//,
+    );
+    // A password is never repeated in a message.
+    expect(() =>
+      loadConfig({ REDIS_CLUSTER_NODES: 'redis://:hunter2@a:6379,redis://:other@b:6379' }),
+    ).toThrow(/^(?![\s\S]*hunter2)[\s\S]*every node must be given alike/);
+  });
+
+  it('is exclusive with REDIS_URL, keeps braces out of the key prefix, and serves several workers', () => {
+    expect(() =>
+      loadConfig({ REDIS_CLUSTER_NODES: 'a:6379', REDIS_URL: 'redis://127.0.0.1:6379' }),
+    ).toThrow(/REDIS_CLUSTER_NODES: is set with REDIS_URL; set one of them/);
+    expect(() =>
+      loadConfig({ REDIS_CLUSTER_NODES: 'a:6379', REDIS_KEY_PREFIX: '{gateway}:' }),
+    ).toThrow(/REDIS_KEY_PREFIX: must not contain \{ or \} with REDIS_CLUSTER_NODES/);
+    // With one Redis a brace decides nothing.
+    expect(
+      loadConfig({ REDIS_URL: 'redis://127.0.0.1:6379', REDIS_KEY_PREFIX: '{gateway}:' }).scaleOut
+        .redisKeyPrefix,
+    ).toBe('{gateway}:');
+    expect(loadConfig({ REDIS_CLUSTER_NODES: 'a:6379', WORKERS: '4' }).scaleOut.workers).toBe(4);
+  });
+
+  it('waits for one replica per reservation on a cluster and for none on one Redis, unless told', () => {
+    expect(loadConfig({ REDIS_CLUSTER_NODES: 'a:6379' }).scaleOut.redisDurability).toEqual({
+      replicas: 1,
+      timeoutMs: 100,
+    });
+    expect(loadConfig({ REDIS_URL: 'redis://127.0.0.1:6379' }).scaleOut.redisDurability).toEqual({
+      replicas: 0,
+      timeoutMs: 100,
+    });
+    expect(
+      loadConfig({
+        REDIS_URL: 'redis://127.0.0.1:6379',
+        REDIS_WAIT_REPLICAS: '2',
+        REDIS_WAIT_TIMEOUT_MS: '250',
+      }).scaleOut.redisDurability,
+    ).toEqual({ replicas: 2, timeoutMs: 250 });
+    expect(
+      loadConfig({ REDIS_CLUSTER_NODES: 'a:6379', REDIS_WAIT_REPLICAS: '0' }).scaleOut
+        .redisDurability.replicas,
+    ).toBe(0);
+    expect(() => loadConfig({ REDIS_WAIT_REPLICAS: '1' })).toThrow(
+      /REDIS_WAIT_REPLICAS: is set but neither REDIS_URL nor REDIS_CLUSTER_NODES is/,
+    );
+    expect(() => loadConfig({ REDIS_URL: 'redis://x:1', REDIS_WAIT_TIMEOUT_MS: '0' })).toThrow(
+      /REDIS_WAIT_TIMEOUT_MS: must be at least 1/,
+    );
   });
 });

@@ -41,6 +41,11 @@ export interface OwnCluster {
   readonly admin: Cluster;
   /** The node serving `key`'s slot (the whole key, prefix included) as a primary now. */
   primaryOf(key: string): Promise<ClusterNode>;
+  /** The node replicating `primary` now. */
+  replicaOf(primary: ClusterNode): Promise<ClusterNode>;
+  /** SIGSTOP: the node holds its connections but answers nothing, as a stalled VM; `resume` ends it. */
+  pause(node: ClusterNode): void;
+  resume(node: ClusterNode): void;
   /** SIGKILL: the node is gone without a word, as in a crash. */
   kill(node: ClusterNode): Promise<void>;
   /** Starts a killed node again in its folder; resolves once it is a replica in sync. */
@@ -167,11 +172,36 @@ export async function startOwnCluster(): Promise<OwnCluster> {
       });
       return found!;
     },
+    async replicaOf(primary) {
+      let found: ClusterNode | undefined;
+      await until(async () => {
+        for (const node of alive()) {
+          const replication = await info(node.connection(), 'replication').catch(() => undefined);
+          if (
+            replication?.get('role') === 'slave' &&
+            replication.get('master_port') === String(primary.port) &&
+            replication.get('master_link_status') === 'up'
+          ) {
+            found = node;
+            return true;
+          }
+        }
+        return false;
+      });
+      return found!;
+    },
+    pause(node) {
+      (node as NodeProcess).child.kill('SIGSTOP');
+    },
+    resume(node) {
+      (node as NodeProcess).child.kill('SIGCONT');
+    },
     async kill(node) {
       const target = node as NodeProcess;
       if (!target.alive()) return;
       const exited = once(target.child, 'exit');
       target.child.kill('SIGKILL');
+      // A paused node dies as well: SIGKILL needs no SIGCONT.
       await exited;
       connections.get(target.port)?.disconnect();
       connections.delete(target.port);
