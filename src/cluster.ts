@@ -1,14 +1,17 @@
 /**
  * `WORKERS=N` (N > 1): N gateway processes on one machine, sharing the port
  * through node:cluster and their cache, budget and keys through Redis
- * (config.ts refuses N > 1 without REDIS_URL). The primary serves nothing
- * itself: it starts the embedded simulator when there is no UPSTREAM_URL (so
- * all workers read one upstream), forks the workers, replaces one that
- * crashes, and passes SIGTERM/SIGINT on for a graceful stop (stop-on-signals.ts).
+ * (config.ts refuses N > 1 without REDIS_URL or REDIS_CLUSTER_NODES). The
+ * primary serves no request itself: it starts the embedded simulator when
+ * there is no UPSTREAM_URL (so all workers read one upstream), forks the
+ * workers, replaces one that crashes, gathers the workers' metrics for
+ * whichever of them is scraped (group-metrics.ts), and passes SIGTERM/SIGINT
+ * on for a graceful stop (stop-on-signals.ts).
  */
 import cluster, { type Worker } from 'node:cluster';
 import { once } from 'node:events';
 import { createProcessLog } from './logger.js';
+import { serveGroupMetrics } from './observability/group-metrics.js';
 import type { GatewayConfig } from './server/gateway-config.js';
 import type { Simulator } from './simulator/index.js';
 import { PRIMARY_CLOSE_ALLOWANCE_MS, stopOnSignals } from './stop-on-signals.js';
@@ -41,6 +44,7 @@ export async function runPrimary(
     console.error(`worker ${worker.process.pid} ended (${signal ?? code}); starting another`);
     fork();
   });
+  serveGroupMetrics();
   for (let i = 0; i < config.scaleOut.workers; i += 1) fork();
 
   // Workers get the signal from the primary, and again from the group when it is signalled: they stop once.

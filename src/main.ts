@@ -10,6 +10,7 @@ import { exitWithPrimary, runPrimary } from './cluster.js';
 import { loadConfig } from './config.js';
 import { ConfigError } from './config-error.js';
 import { createProcessLog } from './logger.js';
+import { joinGroupMetrics } from './observability/group-metrics.js';
 import { listenMetrics } from './observability/metrics-server.js';
 import { startTracing } from './observability/tracing.js';
 import { connectRedis } from './redis/connection.js';
@@ -87,6 +88,8 @@ async function main(config: GatewayConfig): Promise<void> {
     stores: { clientBudgetShare, trustProxy, keyAcceptedTtlMs, ...(redis ? {} : { budgetFile }) },
     tracing: tracing !== undefined,
   });
+  // A worker's scrape shows the whole group of workers (cluster.ts gathers it).
+  if (cluster.isWorker) joinGroupMetrics(gateway.metrics);
   const running = await listen(gateway, config.port, config.host);
   const metricsServer =
     config.metricsPort === undefined

@@ -6,7 +6,14 @@
  * time, so with a shared ledger every replica reports the same value.
  */
 import { LRUCache } from 'lru-cache';
-import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
+import {
+  type Aggregator,
+  Counter,
+  collectDefaultMetrics,
+  Gauge,
+  Histogram,
+  Registry,
+} from 'prom-client';
 import type { BudgetUsage } from '../economy/ledger.js';
 import type { UpstreamObserver } from '../upstream/observer.js';
 import { BoundedLabels } from './bounded-labels.js';
@@ -44,11 +51,29 @@ function processMetrics(): Registry {
   return processRegistry;
 }
 
+/**
+ * A registry whose exposition may be the whole process group's: with WORKERS, a scrape reaches
+ * one worker, which answers with every worker's figures added up (group-metrics.ts). What it
+ * hands the group is its own (`getMetricsAsJSON`), never the group's again.
+ */
+export class GatewayRegistry extends Registry {
+  #group: (() => Promise<string>) | undefined;
+
+  /** From now on a scrape answers with `group()`. */
+  answerWithGroup(group: () => Promise<string>): void {
+    this.#group = group;
+  }
+
+  override metrics(): Promise<string> {
+    return this.#group === undefined ? super.metrics() : this.#group();
+  }
+}
+
 /** The label of a key in metrics and logs: a prefix of its hash, never the key. */
 export const keyLabelOf = (keyId: string): string => keyId.slice(0, 8);
 
 export class GatewayMetrics {
-  readonly registry = new Registry();
+  readonly registry = new GatewayRegistry();
   readonly #spenders: LRUCache<string, string>;
   readonly #clients: BoundedLabels;
 
@@ -120,6 +145,7 @@ export class GatewayMetrics {
     }
     const { budget } = options;
     const spenders = this.#spenders;
+    // Read from the shared ledger: every worker of a group reports the same day, added up once.
     this.sampled(
       'gateway_upstream_budget_remaining',
       "Upstream calls left in the key's UTC day",
@@ -131,6 +157,7 @@ export class GatewayMetrics {
           ),
         );
       },
+      'min',
     );
     this.sampled(
       'gateway_upstream_budget_limit',
@@ -143,13 +170,16 @@ export class GatewayMetrics {
           ),
         );
       },
+      'max',
     );
   }
 
   /**
    * A gauge read when Prometheus scrapes: one line per figure that something
    * else already knows (calls in flight, a circuit breaker's state, open
-   * subscriptions). `sample` sets the current values, and may be async.
+   * subscriptions). `sample` sets the current values, and may be async. With WORKERS, the
+   * workers' values are added up (`sum`) unless `aggregator` says otherwise: `max` or `min` for
+   * a figure every worker reads from the same shared store.
    */
   sampled<L extends string>(
     name: string,
@@ -158,11 +188,13 @@ export class GatewayMetrics {
     sample: (
       set: (value: number, labels?: Partial<Record<L, string>>) => void,
     ) => void | Promise<void>,
+    aggregator: Aggregator = 'sum',
   ): void {
     new Gauge<L>({
       name,
       help,
       labelNames,
+      aggregator,
       registers: [this.registry],
       async collect() {
         this.reset();

@@ -141,6 +141,8 @@ export function createReadPath(options: GatewayOptions) {
       [],
       (set) =>
         set(stores.circuit.state === 'open' ? 1 : stores.circuit.state === 'half-open' ? 0.5 : 0),
+      // A group of workers: the most open of their circuits.
+      'max',
     );
     metrics.sampled(
       'gateway_upstream_in_flight',
@@ -159,6 +161,8 @@ export function createReadPath(options: GatewayOptions) {
         set(spent.refreshed, { purpose: 'refresh' });
         set(spent.paced, { purpose: 'first-touch' });
       },
+      // The shared ledger's figures, the same on every worker of a group.
+      'max',
     );
   }
 }

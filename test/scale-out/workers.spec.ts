@@ -1,6 +1,13 @@
-/** WORKERS=2: two cluster workers on one port, one Redis, one simulator (the primary's embedded one). */
+/**
+ * WORKERS=2: two cluster workers on one port, one Redis, one simulator (the
+ * primary's embedded one). They share one budget, and a scrape of /metrics,
+ * whichever worker answers it, shows both workers' figures added up.
+ */
+
+import { get } from 'node:http';
 import { Redis } from 'ioredis';
 import { afterAll, describe, expect, it } from 'vitest';
+import { parsePrometheus, type Sample, total } from '../support/prometheus.js';
 import { deleteUnder, SHARED_REDIS_URL, uniquePrefix } from '../support/redis.js';
 import { type Replica, startReplica, until } from '../support/replicas.js';
 
@@ -13,8 +20,28 @@ afterAll(async () => {
   redis.disconnect();
 });
 
+/**
+ * /metrics over a connection of its own: node:cluster hands new connections to the workers in
+ * turn, so successive scrapes reach both (a kept-alive one would stay with one worker).
+ */
+async function scrape(url: string): Promise<Sample[]> {
+  const text = await new Promise<string>((resolve, reject) => {
+    get(`${url}/metrics`, { agent: false }, (response) => {
+      let body = '';
+      response.setEncoding('utf8');
+      response.on('data', (chunk: string) => (body += chunk));
+      response.on('end', () =>
+        response.statusCode === 200
+          ? resolve(body)
+          : reject(new Error(`/metrics answered ${response.statusCode}`)),
+      );
+    }).on('error', reject);
+  });
+  return parsePrometheus(text);
+}
+
 describe('WORKERS=2', () => {
-  it('starts two workers that share one budget, and ends cleanly on SIGTERM', async () => {
+  it('starts two workers that share one budget and one /metrics, and ends cleanly on SIGTERM', async () => {
     gateway = await startReplica({
       WORKERS: '2',
       REDIS_URL: SHARED_REDIS_URL,
@@ -30,6 +57,16 @@ describe('WORKERS=2', () => {
     expect(await gateway.ready()).toBe(200);
     // Each worker prints its banner once it listens.
     await until(() => gateway!.output().match(/GraphQL \+ GraphiQL/g)?.length === 2);
+    // Every scrape, whichever worker takes it, counts all 21 GraphQL requests (each worker took
+    // some of the 20 connections) and the one upstream call; the shared budget is reported once,
+    // not once per worker.
+    for (let scrapeIndex = 0; scrapeIndex < 6; scrapeIndex += 1) {
+      const samples = await scrape(gateway.url);
+      expect(total(samples, 'graphql_envelop_request_duration_count')).toBe(21);
+      expect(total(samples, 'gateway_upstream_requests_total')).toBe(1);
+      expect(total(samples, 'gateway_upstream_budget_limit')).toBe(1000);
+      expect(total(samples, 'gateway_upstream_budget_remaining')).toBe(999);
+    }
     await gateway.stop('SIGTERM');
     expect(gateway.process.exitCode).toBe(0);
   });
