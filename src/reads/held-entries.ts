@@ -15,7 +15,7 @@ import {
 } from '../freshness/generation.js';
 import type { UpstreamRequest } from '../upstream/endpoints.js';
 import type { UpstreamObserver } from '../upstream/observer.js';
-import { pathOf, unwrap } from './entries.js';
+import { unwrap } from './entries.js';
 import type { RequestStats } from './request-stats.js';
 
 /**
@@ -87,7 +87,7 @@ export function answerStale<T>(
   stats.heldFrom(entry);
   stats.stale.push({
     resource: request.resource,
-    path: pathOf(request),
+    key: request.key,
     ageSeconds: Math.round((Date.now() - entry.storedAt) / 1000),
   });
   observer.staleServed(request.resource);

@@ -12,6 +12,7 @@
  * upstream's text, if it said anything, is logged at debug level, redacted.
  */
 import DataLoader from 'dataloader';
+import { type ResponsePath as Path, responsePathAsArray } from 'graphql';
 import type { Logger } from 'pino';
 import { clientFacing, upstreamTextForLog } from '../upstream/client-messages.js';
 import type { UpstreamRequest } from '../upstream/endpoints.js';
@@ -21,8 +22,36 @@ import type { Caller } from './caller.js';
 import { readSpan } from './read-span.js';
 import type { RequestStats } from './request-stats.js';
 
-export class RequestLoader {
+/** A field answered from held data that was not current (`extensions.stale`). */
+export interface StaleField {
+  /** The field's place in the response, as an error's `path`: keys and list indices. */
+  readonly path: readonly (string | number)[];
+  /** How old the held data is, in seconds (the oldest, when the field read several). */
+  readonly ageSeconds: number;
+}
+
+/** What resolvers read the upstream through (`context.loader`): the request's loader, as a field uses it. */
+export interface Loader {
+  /** Reads one upstream resource, at most once per request. */
+  load<T>(request: UpstreamRequest<T>): Promise<T>;
+  /** Starts a read that a field further down will need; its failure is that field's to report. */
+  prefetch(request: UpstreamRequest<unknown>): void;
+  /** Resolves once every read this request started has settled. */
+  settled(): Promise<void>;
+  /** The length of the list `page` belongs to, if a current page of it has told it. */
+  knownTotal(page: UpstreamRequest<unknown>): Promise<number | undefined>;
+  /** Whether the upstream recently answered not-found for this resource. */
+  knownMissing(request: UpstreamRequest<unknown>): Promise<boolean>;
+  /** This loader for the field at `path`: what it loads is known to answer that field. */
+  forField(path: Path): Loader;
+  /** The fields whose reads were answered from held data that was not current, with its age. */
+  staleFields(): StaleField[];
+}
+
+export class RequestLoader implements Loader {
   readonly #loader: DataLoader<UpstreamRequest<unknown>, unknown, string>;
+  /** The fields (their response paths) that loaded each read, by the read's key. */
+  readonly #readers = new Map<string, Path[]>();
   readonly #seen = new Set<string>();
   /** Reads started ahead of the field that needs them: its own load is not a duplicate. */
   readonly #prefetched = new Set<string>();
@@ -71,8 +100,13 @@ export class RequestLoader {
     );
   }
 
-  /** Reads one upstream resource, at most once per request. */
-  load<T>(request: UpstreamRequest<T>): Promise<T> {
+  /** Reads one upstream resource, at most once per request; `field`: the field it answers. */
+  load<T>(request: UpstreamRequest<T>, field?: Path): Promise<T> {
+    if (field !== undefined) {
+      const readers = this.#readers.get(request.key);
+      if (readers === undefined) this.#readers.set(request.key, [field]);
+      else readers.push(field);
+    }
     if (this.#prefetched.delete(request.key)) {
       // The field this read was started for: not a second read.
     } else if (this.#seen.has(request.key)) this.stats.deduplicated += 1;
@@ -106,5 +140,60 @@ export class RequestLoader {
   /** Whether the upstream recently answered not-found for this resource (no call is made to find out). */
   knownMissing(request: UpstreamRequest<unknown>): Promise<boolean> {
     return this.upstream.knownMissing(request, this.caller);
+  }
+
+  forField(path: Path): Loader {
+    return new FieldLoader(this, path);
+  }
+
+  /**
+   * Each field that loaded a read answered from held data (`stats.stale`), once, with the oldest
+   * such read's age; a read no field loaded (started ahead for a field that never came) names none.
+   */
+  staleFields(): StaleField[] {
+    const fields = new Map<Path, number>();
+    for (const { key, ageSeconds } of this.stats.stale)
+      for (const path of this.#readers.get(key) ?? [])
+        fields.set(path, Math.max(ageSeconds, fields.get(path) ?? 0));
+    return [...fields].map(([path, ageSeconds]) => ({
+      path: responsePathAsArray(path),
+      ageSeconds,
+    }));
+  }
+}
+
+/** The request's loader as one field uses it: each load is recorded as that field's. */
+class FieldLoader implements Loader {
+  constructor(
+    private readonly loader: RequestLoader,
+    private readonly path: Path,
+  ) {}
+
+  load<T>(request: UpstreamRequest<T>): Promise<T> {
+    return this.loader.load(request, this.path);
+  }
+
+  prefetch(request: UpstreamRequest<unknown>): void {
+    this.loader.prefetch(request);
+  }
+
+  settled(): Promise<void> {
+    return this.loader.settled();
+  }
+
+  knownTotal(page: UpstreamRequest<unknown>): Promise<number | undefined> {
+    return this.loader.knownTotal(page);
+  }
+
+  knownMissing(request: UpstreamRequest<unknown>): Promise<boolean> {
+    return this.loader.knownMissing(request);
+  }
+
+  forField(path: Path): Loader {
+    return this.loader.forField(path);
+  }
+
+  staleFields(): StaleField[] {
+    return this.loader.staleFields();
   }
 }

@@ -3,7 +3,8 @@ import type { ErrorCode } from '../error-codes.js';
 /** What one GraphQL request cost upstream: the figures behind `extensions.cost`. */
 export interface StaleRead {
   readonly resource: string;
-  readonly path: string;
+  /** The read's key: the fields that loaded it are the ones `extensions.stale` names (request-loader.ts). */
+  readonly key: string;
   readonly ageSeconds: number;
 }
 

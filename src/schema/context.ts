@@ -2,14 +2,14 @@ import type { BudgetLedger } from '../economy/ledger.js';
 import type { GenerationView } from '../freshness/generation.js';
 import type { LiveFeed } from '../live/live-feed.js';
 import type { Caller } from '../reads/caller.js';
-import type { RequestLoader } from '../reads/request-loader.js';
+import type { Loader } from '../reads/request-loader.js';
 import type { RequestStats } from '../reads/request-stats.js';
 import type { UpstreamAssumptions } from '../upstream/endpoints.js';
 
 /** What every resolver gets: the request's loader and the figures it accumulates. */
 export interface GatewayContext {
   readonly caller: Caller;
-  readonly loader: RequestLoader;
+  readonly loader: Loader;
   readonly stats: RequestStats;
   readonly budget: BudgetLedger;
   /** Settings for what the upstream description leaves open (limits sent, see README). */

@@ -2,6 +2,7 @@
 import { GraphQLDeferDirective, GraphQLStreamDirective } from '@graphql-tools/utils';
 import { lexicographicSortSchema, specifiedDirectives } from 'graphql';
 import { builder } from './builder.js';
+import { withFieldPaths } from './field-paths.js';
 import './scalars.js';
 import './enums.js';
 import './stats.js';
@@ -16,8 +17,10 @@ import './live.js';
 
 // @defer and @stream are served by Yoga's defer-stream plugin; declared here too, they are printed into
 // schema.graphql, so that codegen and GraphiQL accept the documents that use them.
-export const schema = lexicographicSortSchema(
-  builder.toSchema({
-    directives: [...specifiedDirectives, GraphQLDeferDirective, GraphQLStreamDirective],
-  }),
+export const schema = withFieldPaths(
+  lexicographicSortSchema(
+    builder.toSchema({
+      directives: [...specifiedDirectives, GraphQLDeferDirective, GraphQLStreamDirective],
+    }),
+  ),
 );

@@ -53,7 +53,7 @@ it('a hanging upstream: 50 concurrent reads of cached artists get the stale answ
     expect(codes(answer)).toEqual([]);
     expect(answer.body.data).toEqual(first.body.data);
     expect(answer.body.extensions?.stale).toEqual([
-      expect.objectContaining({ resource: 'artist' }),
+      { path: ['artist'], ageSeconds: expect.any(Number) },
     ]);
   }
   // One refresh for all of them (single flight), and none waited for the 8 s deadline.

@@ -163,7 +163,7 @@ describe('CachedUpstream', () => {
     const stats = new RequestStats();
     expect(await upstream.read(request, caller, stats)).toEqual(read);
     expect(stats.stale).toEqual([
-      expect.objectContaining({ resource: 'artist', path: request.key }),
+      expect.objectContaining({ resource: 'artist', key: request.key }),
     ]);
     // Both attempts went out and failed: the stale entry answered the failure, not a slow call.
     expect(stats.upstreamCalls).toBe(2);

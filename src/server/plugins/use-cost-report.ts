@@ -1,6 +1,7 @@
 /**
  * Adds `extensions.cost` to every response Yoga answers (answer/cost-extension.ts
- * writes it, for response-cache hits too). Stale answers are listed in `extensions.stale`.
+ * writes it, for response-cache hits too). Fields answered from held data that was not
+ * current are listed in `extensions.stale`: each one's GraphQL path and the data's age.
  * `estimated` is the worst case computed before execution (see
  * `use-upstream-cost-limit.ts`), absent when that plugin is not in use.
  * Records left out of lists are listed in `extensions.warnings`. With
@@ -18,8 +19,9 @@ export function useCostReport(): Plugin<GatewayContext> {
       return {
         onExecuteDone: (done) =>
           onFinalResult(done, async ({ args, result, setResult }) => {
-            const { stats, budget, caller } = args.contextValue;
+            const { stats, budget, caller, loader } = args.contextValue;
             const usage = await budget.usage(caller.keyId);
+            const stale = loader.staleFields();
             setResult({
               ...result,
               extensions: {
@@ -33,7 +35,7 @@ export function useCostReport(): Plugin<GatewayContext> {
                   },
                   usage,
                 ),
-                ...(stats.stale.length > 0 ? { stale: stats.stale } : {}),
+                ...(stale.length > 0 ? { stale } : {}),
                 ...(stats.warnings.length > 0 ? { warnings: stats.warnings } : {}),
               },
             });
