@@ -182,6 +182,7 @@ function holdWholeAnswer(
       reason,
     );
   const sendEnd = end as (this: ServerResponse, body: Buffer, done?: () => void) => ServerResponse;
+  const sendPart = write as (this: ServerResponse, part: Buffer) => boolean;
   const release = () => {
     res.writeHead = writeHead;
     res.write = write;
@@ -242,14 +243,18 @@ function holdWholeAnswer(
     const callback = args.find((arg) => typeof arg === 'function') as (() => void) | undefined;
     if (callback !== undefined) callbacks.push(callback);
     release();
-    let body = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
-    chunks.length = 0;
-    body = encodedForClient(req, res, body, compressFrom);
-    res.setHeader('content-length', body.length);
+    // As written, unless compressed: a hit's parts (its stored bytes, its own tail) are not copied.
+    const parts = encodedForClient(req, res, chunks.splice(0), compressFrom);
+    res.setHeader(
+      'content-length',
+      parts.reduce((length, part) => length + part.length, 0),
+    );
     sendHead();
-    if (callbacks.length === 0) sendEnd.call(res, body);
+    for (const part of parts.slice(0, -1)) sendPart.call(res, part);
+    const last = parts.at(-1) ?? Buffer.alloc(0);
+    if (callbacks.length === 0) sendEnd.call(res, last);
     else
-      sendEnd.call(res, body, () => {
+      sendEnd.call(res, last, () => {
         for (const callback of callbacks) callback();
       });
     countBacklog(req, res, options);
@@ -258,20 +263,21 @@ function holdWholeAnswer(
   } as typeof res.end;
 }
 
-/** `body` as the client gets it: compressed when it accepts an encoding and the answer may be. */
+/** The answer's `parts` as the client gets them: one compressed body when it accepts an encoding and the answer may be. */
 function encodedForClient(
   req: IncomingMessage,
   res: ServerResponse,
-  body: Buffer,
+  parts: Buffer[],
   compressFrom: number | undefined,
-): Buffer {
-  if (compressFrom === undefined || req.headers['accept-encoding'] === undefined) return body;
-  if (NO_TRANSFORM.test(String(res.getHeader('cache-control') ?? ''))) return body;
+): Buffer[] {
+  if (compressFrom === undefined || req.headers['accept-encoding'] === undefined) return parts;
+  if (NO_TRANSFORM.test(String(res.getHeader('cache-control') ?? ''))) return parts;
   addVary(res, 'Accept-Encoding');
   const current = res.getHeader('content-encoding');
-  if (body.length < compressFrom || (current !== undefined && current !== 'identity')) return body;
+  const length = parts.reduce((sum, part) => sum + part.length, 0);
+  if (length < compressFrom || (current !== undefined && current !== 'identity')) return parts;
   const coding = preferredEncoding<Coding>(req, ['br', 'gzip', 'deflate']);
-  if (coding === undefined) return body;
+  if (coding === undefined) return parts;
   res.setHeader('content-encoding', coding);
-  return compressed(body, coding);
+  return [compressed(parts.length === 1 ? parts[0]! : Buffer.concat(parts, length), coding)];
 }
