@@ -8,16 +8,18 @@
  * `fresh` closes the current gateway and starts a new one with empty caches in
  * this same, already warm process: a cold page is then measured the way a
  * user meets it on a running server, not with a JIT that has never run. It may
- * name another upstream (the bench's simulator with connection handshakes).
+ * name another upstream (the bench's simulator with connection handshakes),
+ * and one Redis or a Redis Cluster to share its stores through, as replicas do.
  */
 // First: graphql-js reads NODE_ENV when it loads (src/production-mode.ts).
 import '../src/production-mode.js';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Redis } from 'ioredis';
+import { Cluster, Redis } from 'ioredis';
 import { loadConfig } from '../src/config.js';
 import { createProcessLog } from '../src/logger.js';
+import { parseClusterSeeds } from '../src/redis/cluster-nodes.js';
 import { connectRedis } from '../src/redis/connection.js';
 import { createGateway } from '../src/server/gateway.js';
 import { listen, type RunningServer } from '../src/server/http-server.js';
@@ -37,32 +39,41 @@ const log = createProcessLog(config.logLevel);
 // As `npm start` without Redis: the day's count is written through to a file before each call leaves.
 const budgetFolder = mkdtempSync(join(tmpdir(), 'bench-budget-'));
 
-/** The Redis and key prefix of the running gateway, if it has them: its keys go with it. */
-let shared: { url: string; prefix: string } | undefined;
+/** Where the running gateway shares its stores, and its key prefix there: its keys go with it. */
+let shared: { redis: SharedTarget; prefix: string } | undefined;
 let freshCount = 0;
+
+/** One Redis (its URL) or a cluster (its seeds, as REDIS_CLUSTER_NODES). */
+type SharedTarget = { readonly url: string } | { readonly clusterNodes: string };
 
 /**
  * `upstream`: another simulator than the default one (the bench's with handshakes).
- * `redisUrl`: with Redis, as replicas run, under a key prefix of its own (removed with it).
+ * `redis`: with one Redis or a cluster, as replicas run, under a key prefix of its own (removed
+ * with it).
  */
-async function fresh(upstream = upstreamUrl!, redisUrl?: string): Promise<{ url: string }> {
+async function fresh(upstream = upstreamUrl!, redis?: SharedTarget): Promise<{ url: string }> {
   await running?.close();
   await removeSharedKeys();
   shared =
-    redisUrl === undefined
+    redis === undefined ? undefined : { redis, prefix: `bench-${process.pid}-${++freshCount}:` };
+  // The gateway closes its Redis connection when it closes. A cluster waits for a replica's
+  // acknowledgement of each reservation, as REDIS_CLUSTER_NODES does by default.
+  const connection =
+    shared === undefined
       ? undefined
-      : { url: redisUrl, prefix: `bench-${process.pid}-${++freshCount}:` };
-  // The gateway closes its Redis connection when it closes.
-  const redis =
-    shared === undefined ? undefined : await connectRedis(shared.url, shared.prefix, log.logger);
+      : await connectRedis(
+          'url' in shared.redis ? shared.redis.url : parseClusterSeeds(shared.redis.clusterNodes),
+          shared.prefix,
+          log.logger,
+        );
   const gateway = createGateway({
     ...config,
     upstreamUrl: upstream,
     upstreamApiKey,
     logger: log.logger,
-    ...(redis === undefined
+    ...(connection === undefined
       ? { stores: { budgetFile: join(budgetFolder, 'budget.json') } }
-      : { redis }),
+      : { redis: connection }),
   });
   running = await listen(gateway, 0, '127.0.0.1');
   return { url: `${running.url.replace('localhost', '127.0.0.1')}/graphql` };
@@ -73,7 +84,11 @@ answerQuestions(
     if (question.type === 'fresh')
       return fresh(
         typeof question.upstreamUrl === 'string' ? question.upstreamUrl : undefined,
-        typeof question.redisUrl === 'string' ? question.redisUrl : undefined,
+        typeof question.redisUrl === 'string'
+          ? { url: question.redisUrl }
+          : typeof question.redisCluster === 'string'
+            ? { clusterNodes: question.redisCluster }
+            : undefined,
       );
     throw new Error(`unknown question ${question.type}`);
   },
@@ -85,16 +100,28 @@ answerQuestions(
   },
 );
 
-/** Removes the keys the last gateway wrote under its prefix. */
+/** Removes the keys the last gateway wrote under its prefix (on every primary of a cluster). */
 async function removeSharedKeys(): Promise<void> {
   if (shared === undefined) return;
-  const cleaner = new Redis(shared.url);
+  const { redis, prefix } = shared;
+  const cluster =
+    'clusterNodes' in redis
+      ? new Cluster(
+          parseClusterSeeds(redis.clusterNodes).nodes.map(({ host, port }) => ({ host, port })),
+        )
+      : undefined;
+  const nodes = cluster === undefined ? [new Redis((redis as { url: string }).url)] : undefined;
   try {
-    for await (const keys of cleaner.scanStream({ match: `${shared.prefix}*`, count: 500 })) {
-      if ((keys as string[]).length > 0) await cleaner.del(...(keys as string[]));
+    if (cluster !== undefined) await new Promise((resolve) => cluster.once('ready', resolve));
+    for (const node of nodes ?? cluster!.nodes('master')) {
+      for await (const keys of node.scanStream({ match: `${prefix}*`, count: 500 })) {
+        // One DEL per key: on a cluster, keys of two slots never go in one command.
+        for (const key of keys as string[]) await (cluster ?? node).del(key);
+      }
     }
   } finally {
-    cleaner.disconnect();
+    cluster?.disconnect();
+    for (const node of nodes ?? []) node.disconnect();
     shared = undefined;
   }
 }

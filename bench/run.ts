@@ -24,9 +24,15 @@
  * server and query, default 2), BENCH_CONNECTIONS (default 10),
  * BENCH_COLD_REPEATS (fresh gateways per cold query, default 15),
  * BENCH_HANDSHAKE_MS (a new connection's handshake in part 3, default: the latency),
- * BENCH_REDIS_URL (when set, the cold pages also with Redis, as replicas run them).
+ * BENCH_REDIS_URL (when set, the cold pages also with Redis, as replicas run them),
+ * BENCH_REDIS_CLUSTER (when set, the cold pages on a Redis Cluster against the same on one
+ * Redis, BENCH_REDIS_URL or 127.0.0.1:6379: `local` starts six redis-servers of the bench's own,
+ * three primaries and three replicas, as the tests do; otherwise the seeds of a running cluster,
+ * as REDIS_CLUSTER_NODES), BENCH_ONLY (a comma list of the parts to run: calls, cold, network,
+ * redis, cluster, warm; default all).
  */
 import { cpus, loadavg } from 'node:os';
+import { startOwnCluster } from '../test/support/redis-cluster.js';
 import { COLD_FLOORS, coldFloorMs } from './cold-floor.js';
 import type { CapturedAnswer } from './http-capture.js';
 import { answerHeaders, capture } from './http-capture.js';
@@ -64,6 +70,18 @@ const CONNECTIONS = setting('BENCH_CONNECTIONS', 10, 1);
 const COLD_REPEATS = setting('BENCH_COLD_REPEATS', 15, 1);
 const HANDSHAKE_MS = setting('BENCH_HANDSHAKE_MS', LATENCY_MS, 1);
 const REDIS_URL = process.env.BENCH_REDIS_URL?.trim() || undefined;
+const REDIS_CLUSTER = process.env.BENCH_REDIS_CLUSTER?.trim() || undefined;
+const PARTS = ['calls', 'cold', 'network', 'redis', 'cluster', 'warm'] as const;
+const ONLY = (process.env.BENCH_ONLY?.trim() || PARTS.join(','))
+  .split(',')
+  .map((part) => part.trim());
+for (const part of ONLY) {
+  if (!(PARTS as readonly string[]).includes(part)) {
+    console.error(`BENCH_ONLY: "${part}" is not one of ${PARTS.join(', ')}`);
+    process.exit(2);
+  }
+}
+const runs = (part: (typeof PARTS)[number]) => ONLY.includes(part);
 /** A first short load per server and query, not counted: JIT and connection set-up happen there. */
 const WARMUP_S = 1;
 const KEY = 'bench-key';
@@ -253,6 +271,51 @@ async function coldWithRedis(
   }
 }
 
+/** Where a fresh gateway shares its stores: one Redis (`url`) or a cluster (`cluster`, its seeds). */
+type SharedStore = { readonly url: string } | { readonly cluster: string };
+
+/**
+ * The cold references on a Redis Cluster and on one Redis, alternately, each fresh gateway under
+ * a key prefix of its own: what the cluster's client costs a page (slots split, a replica's
+ * acknowledgement of each reservation) against one Redis.
+ */
+async function coldOnCluster(
+  fresh: (store: SharedStore) => Promise<string>,
+  slug: string,
+  redisUrl: string,
+  clusterNodes: string,
+): Promise<void> {
+  console.log(
+    `\n## Cold on a Redis Cluster (3 primaries, 3 replicas) and on one Redis, upstream latency ${LATENCY_MS} ms\n`,
+  );
+  console.log(
+    `Median of ${COLD_REPEATS} fresh gateways each, alternately on the cluster and on one Redis, after one of each that is not counted. ` +
+      "On the cluster every reservation waits for a replica's acknowledgement (REDIS_WAIT_REPLICAS=1, its default).\n",
+  );
+  console.log(
+    '| query | wall ms on the cluster (median) | range | wall ms on one Redis (median) | range | the cluster adds ms |',
+  );
+  console.log('|---|---:|---:|---:|---:|---:|');
+  for (const reference of COLD_REFERENCE_QUERIES) {
+    const onCluster: number[] = [];
+    const onOne: number[] = [];
+    for (let repeat = 0; repeat <= COLD_REPEATS; repeat++) {
+      const clustered = await post(
+        await fresh({ cluster: clusterNodes }),
+        requestBody(reference, slug),
+      );
+      const single = await post(await fresh({ url: redisUrl }), requestBody(reference, slug));
+      if (repeat === 0) continue;
+      onCluster.push(clustered.ms);
+      onOne.push(single.ms);
+    }
+    console.log(
+      `| ${reference.name} | ${median(onCluster).toFixed(0)} | ${range(onCluster, 0)} ` +
+        `| ${median(onOne).toFixed(0)} | ${range(onOne, 0)} | ${(median(onCluster) - median(onOne)).toFixed(1)} |`,
+    );
+  }
+}
+
 async function warmAgainstBare(gateway: Target, bare: Target, slug: string): Promise<void> {
   console.log(
     `\n## Warm: gateway against a bare node:http server sending the same bytes` +
@@ -343,24 +406,46 @@ async function main(): Promise<void> {
     const fresh = async () => (await gatewayProcess.ask<{ url: string }>({ type: 'fresh' })).url;
     const slug = await topSlug(await fresh());
 
-    await upstreamCalls(fresh, slug);
-    await coldRoundTrips(fresh, slug, simulator.url);
-    const network = await startSimulatorProcess(LATENCY_MS, KEY, HANDSHAKE_MS);
-    started.push(network);
-    const freshOverNetwork = async () =>
-      (await gatewayProcess.ask<{ url: string }>({ type: 'fresh', upstreamUrl: network.url })).url;
-    await coldOverNetwork(freshOverNetwork, slug, network.url);
-    if (REDIS_URL !== undefined) {
+    if (runs('calls')) await upstreamCalls(fresh, slug);
+    if (runs('cold')) await coldRoundTrips(fresh, slug, simulator.url);
+    if (runs('network')) {
+      const network = await startSimulatorProcess(LATENCY_MS, KEY, HANDSHAKE_MS);
+      started.push(network);
+      const freshOverNetwork = async () =>
+        (await gatewayProcess.ask<{ url: string }>({ type: 'fresh', upstreamUrl: network.url }))
+          .url;
+      await coldOverNetwork(freshOverNetwork, slug, network.url);
+    }
+    if (REDIS_URL !== undefined && runs('redis')) {
       const freshMaybeShared = async (redisUrl?: string) =>
         (await gatewayProcess.ask<{ url: string }>({ type: 'fresh', redisUrl })).url;
       await coldWithRedis(freshMaybeShared, slug, REDIS_URL);
     }
-    const gateway: Target = { url: await fresh(), process: gatewayProcess };
-    const bare: Target = {
-      url: (await bareProcess.ask<{ url: string }>({ type: 'url' })).url,
-      process: bareProcess,
-    };
-    await warmAgainstBare(gateway, bare, slug);
+    if (REDIS_CLUSTER !== undefined && runs('cluster')) {
+      const cluster = REDIS_CLUSTER === 'local' ? await startOwnCluster() : undefined;
+      if (cluster !== undefined) started.push(cluster);
+      const freshOn = async (store: SharedStore) =>
+        (
+          await gatewayProcess.ask<{ url: string }>({
+            type: 'fresh',
+            ...('url' in store ? { redisUrl: store.url } : { redisCluster: store.cluster }),
+          })
+        ).url;
+      await coldOnCluster(
+        freshOn,
+        slug,
+        REDIS_URL ?? 'redis://127.0.0.1:6379',
+        cluster?.seeds ?? REDIS_CLUSTER,
+      );
+    }
+    if (runs('warm')) {
+      const gateway: Target = { url: await fresh(), process: gatewayProcess };
+      const bare: Target = {
+        url: (await bareProcess.ask<{ url: string }>({ type: 'url' })).url,
+        process: bareProcess,
+      };
+      await warmAgainstBare(gateway, bare, slug);
+    }
 
     const { peakRssBytes } = await gatewayProcess.usage();
     console.log(`\nPeak RSS of the gateway process: ${format(peakRssBytes / 1024 / 1024)} MB.`);

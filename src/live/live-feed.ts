@@ -6,9 +6,9 @@
  * exactly once; without it, over an in-process event target.
  *
  * On a Redis Cluster, plain PUBLISH/SUBSCRIBE still: a message published on
- * any node reaches the subscribers of every node, and ioredis moves its
- * subscriber connection to another node (subscriptions included) when its
- * node fails. Sharded pub/sub (SPUBLISH, Redis 7) would keep a message
+ * any node reaches the subscribers of every node, and the cluster client's
+ * own subscriber connection moves to another node (subscriptions included)
+ * when its node fails. Sharded pub/sub (SPUBLISH, Redis 7) would keep a message
  * within one shard instead of the whole cluster bus, which matters for a
  * busy channel; these two carry a few messages per poll interval, and plain
  * pub/sub works on every Redis and managed offering the gateway supports.
@@ -47,12 +47,14 @@ export function createLiveFeed(
   let subscriptions: SteadySubscriptions | undefined;
   let pubSub = createPubSub<Topics>();
   if (redis !== undefined) {
-    // A connection in subscriber mode can send nothing else; it queues (re)subscriptions while Redis is away.
-    const subscriberOptions = { enableOfflineQueue: true, lazyConnect: false, keyPrefix: '' };
+    // A connection in subscriber mode can send nothing else: one Redis gets a second connection,
+    // which queues (re)subscriptions while Redis is away. A cluster client keeps a subscriber
+    // connection of its own apart from its command connections (and moves it when its node
+    // fails): a second cluster client would only learn the slots and open connections again.
     subscriber = isCluster(redis)
-      ? redis.duplicate([], subscriberOptions)
-      : redis.duplicate(subscriberOptions);
-    subscriber.on('error', () => undefined);
+      ? redis
+      : redis.duplicate({ enableOfflineQueue: true, lazyConnect: false, keyPrefix: '' });
+    if (subscriber !== redis) subscriber.on('error', () => undefined);
     subscriptions = steadySubscriptions(subscriber, logger);
     // The event target does not wait for PUBLISH: a failure while Redis is down is logged, not left unhandled.
     const publishClient = {
@@ -85,7 +87,10 @@ export function createLiveFeed(
     async close() {
       subscriptions?.stop();
       await generations.return();
-      await subscriber?.quit().catch(() => subscriber?.disconnect());
+      // The cluster client is the stores' too: the gateway closes it, after this.
+      if (subscriber === undefined) return;
+      if (subscriber === redis) await subscriber.unsubscribe().catch(() => undefined);
+      else await subscriber.quit().catch(() => subscriber?.disconnect());
     },
   };
 }

@@ -8,6 +8,7 @@
  * command to it is retried for a moment (a failover takes one
  * cluster-node-timeout or so), then fails, and the caller falls back.
  */
+import { once } from 'node:events';
 import { Cluster, type ClusterOptions } from 'ioredis';
 import type { ClusterSeeds } from './cluster-nodes.js';
 import { COMMAND_TIMEOUT_MS, CONNECT_TIMEOUT_MS, reconnectDelay } from './timeouts.js';
@@ -40,8 +41,33 @@ export function createClusterClient(seeds: ClusterSeeds, prefix: string): Cluste
       connectTimeout: CONNECT_TIMEOUT_MS,
     },
   };
-  return new Cluster(
+  const cluster = new Cluster(
     seeds.nodes.map(({ host, port }) => ({ host, port })),
     options,
+  );
+  // Once ready, and each time the slots are learnt again (after a MOVED, a failover): see
+  // connectPrimaries. Not before ready: the cluster's own ready check would meet a node
+  // connecting, be refused like any command, and start the connection over.
+  cluster.on('ready', () => void connectPrimaries(cluster));
+  cluster.on('refresh', () => {
+    if (cluster.status === 'ready') void connectPrimaries(cluster);
+  });
+  return cluster;
+}
+
+/**
+ * Opens the connection to every primary now, rather than at its first command. ioredis connects
+ * to a node lazily, and without an offline queue it refuses the commands that arrive while that
+ * connection is being made, then retries them a failover's delay later: the first page after a
+ * start or a failover waited 100 ms for reads that take one. Resolves once each is ready, or
+ * has failed (its commands then fail or wait as they would have).
+ */
+export async function connectPrimaries(cluster: Cluster): Promise<void> {
+  await Promise.all(
+    cluster.nodes('master').map(async (node) => {
+      if (node.status === 'wait') node.connect().catch(() => undefined);
+      if (node.status === 'ready') return;
+      await Promise.race([once(node, 'ready'), once(node, 'end')]).catch(() => undefined);
+    }),
   );
 }

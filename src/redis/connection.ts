@@ -11,15 +11,15 @@
  * upstream call) instead of piling up behind a dead socket. ioredis keeps
  * reconnecting in the background, so the gateway recovers by itself.
  */
-import { type Cluster, Redis } from 'ioredis';
+import { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import { ConfigError } from '../config-error.js';
-import { createClusterClient } from './cluster-client.js';
+import { isCluster, type RedisClient } from './client.js';
+import { connectPrimaries, createClusterClient } from './cluster-client.js';
 import { type ClusterSeeds, redactedSeed } from './cluster-nodes.js';
 import { COMMAND_TIMEOUT_MS, CONNECT_TIMEOUT_MS, reconnectDelay } from './timeouts.js';
 
-/** One Redis or a cluster: the stores send the same commands to either. */
-export type RedisClient = Redis | Cluster;
+export type { RedisClient } from './client.js';
 
 /**
  * How far a reservation must have travelled before its upstream call leaves:
@@ -76,6 +76,7 @@ export async function connectRedis(
   try {
     await client.connect();
     await client.ping();
+    if (isCluster(client)) await connectPrimaries(client);
   } catch (error) {
     client.disconnect();
     const reason = (lastError ?? (error as Error)).message;

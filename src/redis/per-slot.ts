@@ -6,7 +6,6 @@
  * reads costs one round trip per node, as it costs one on a single Redis.
  */
 import type { ChainableCommander, Cluster } from 'ioredis';
-import type { RedisClient } from './connection.js';
 import { hashSlot } from './hash-slot.js';
 
 /** What one slot's command answered, for the keys at `indices` of the batch, in their order. */
@@ -17,9 +16,7 @@ export interface SlotAnswer {
   readonly error?: Error;
 }
 
-export function isCluster(redis: RedisClient): redis is Cluster {
-  return (redis as Cluster).isCluster === true;
-}
+export { isCluster } from './client.js';
 
 /**
  * Queues `command(pipeline, keysOfOneSlot)` once per slot of `keys` and sends each node's
