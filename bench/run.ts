@@ -238,83 +238,49 @@ async function coldOverNetwork(
   }
 }
 
-/** The cold references with Redis (a key prefix of its own each) and without, alternately. */
-async function coldWithRedis(
-  fresh: (redisUrl?: string) => Promise<string>,
-  slug: string,
-  redisUrl: string,
-): Promise<void> {
+/** Two ways of running a fresh gateway, compared on the cold references. */
+interface ColdComparison {
+  readonly title: string;
+  readonly note: string;
+  /** Column names: the first way, the second, and what the first adds. */
+  readonly columns: readonly [string, string, string];
+  first(): Promise<string>;
+  second(): Promise<string>;
+}
+
+/**
+ * The cold references on fresh gateways of two kinds, alternately (a drift in the machine falls
+ * on both), after one of each that is not counted; the medians, and what the first adds.
+ */
+async function coldAlternately(comparison: ColdComparison, slug: string): Promise<void> {
+  const [first, second, adds] = comparison.columns;
+  console.log(`\n## ${comparison.title}, upstream latency ${LATENCY_MS} ms\n`);
   console.log(
-    `\n## Cold with Redis (BENCH_REDIS_URL), as replicas run, and without, upstream latency ${LATENCY_MS} ms\n`,
+    `Median of ${COLD_REPEATS} fresh gateways each, alternately, after one of each that is not counted. ${comparison.note}\n`,
   );
   console.log(
-    `Median of ${COLD_REPEATS} fresh gateways each, alternately with and without Redis, after one of each that is not counted.\n`,
-  );
-  console.log(
-    '| query | wall ms with Redis (median) | range | wall ms without (median) | range | Redis adds ms |',
+    `| query | wall ms ${first} (median) | range | wall ms ${second} (median) | range | ${adds} ms |`,
   );
   console.log('|---|---:|---:|---:|---:|---:|');
   for (const reference of COLD_REFERENCE_QUERIES) {
-    const withRedis: number[] = [];
-    const without: number[] = [];
+    const ofFirst: number[] = [];
+    const ofSecond: number[] = [];
     for (let repeat = 0; repeat <= COLD_REPEATS; repeat++) {
-      const shared = await post(await fresh(redisUrl), requestBody(reference, slug));
-      const local = await post(await fresh(), requestBody(reference, slug));
+      const one = await post(await comparison.first(), requestBody(reference, slug));
+      const other = await post(await comparison.second(), requestBody(reference, slug));
       if (repeat === 0) continue;
-      withRedis.push(shared.ms);
-      without.push(local.ms);
+      ofFirst.push(one.ms);
+      ofSecond.push(other.ms);
     }
     console.log(
-      `| ${reference.name} | ${median(withRedis).toFixed(0)} | ${range(withRedis, 0)} ` +
-        `| ${median(without).toFixed(0)} | ${range(without, 0)} | ${(median(withRedis) - median(without)).toFixed(0)} |`,
+      `| ${reference.name} | ${median(ofFirst).toFixed(0)} | ${range(ofFirst, 0)} ` +
+        `| ${median(ofSecond).toFixed(0)} | ${range(ofSecond, 0)} | ${(median(ofFirst) - median(ofSecond)).toFixed(1)} |`,
     );
   }
 }
 
 /** Where a fresh gateway shares its stores: one Redis (`url`) or a cluster (`cluster`, its seeds). */
 type SharedStore = { readonly url: string } | { readonly cluster: string };
-
-/**
- * The cold references on a Redis Cluster and on one Redis, alternately, each fresh gateway under
- * a key prefix of its own: what the cluster's client costs a page (slots split, a replica's
- * acknowledgement of each reservation) against one Redis.
- */
-async function coldOnCluster(
-  fresh: (store: SharedStore) => Promise<string>,
-  slug: string,
-  redisUrl: string,
-  clusterNodes: string,
-): Promise<void> {
-  console.log(
-    `\n## Cold on a Redis Cluster (3 primaries, 3 replicas) and on one Redis, upstream latency ${LATENCY_MS} ms\n`,
-  );
-  console.log(
-    `Median of ${COLD_REPEATS} fresh gateways each, alternately on the cluster and on one Redis, after one of each that is not counted. ` +
-      "On the cluster every reservation waits for a replica's acknowledgement (REDIS_WAIT_REPLICAS=1, its default).\n",
-  );
-  console.log(
-    '| query | wall ms on the cluster (median) | range | wall ms on one Redis (median) | range | the cluster adds ms |',
-  );
-  console.log('|---|---:|---:|---:|---:|---:|');
-  for (const reference of COLD_REFERENCE_QUERIES) {
-    const onCluster: number[] = [];
-    const onOne: number[] = [];
-    for (let repeat = 0; repeat <= COLD_REPEATS; repeat++) {
-      const clustered = await post(
-        await fresh({ cluster: clusterNodes }),
-        requestBody(reference, slug),
-      );
-      const single = await post(await fresh({ url: redisUrl }), requestBody(reference, slug));
-      if (repeat === 0) continue;
-      onCluster.push(clustered.ms);
-      onOne.push(single.ms);
-    }
-    console.log(
-      `| ${reference.name} | ${median(onCluster).toFixed(0)} | ${range(onCluster, 0)} ` +
-        `| ${median(onOne).toFixed(0)} | ${range(onOne, 0)} | ${(median(onCluster) - median(onOne)).toFixed(1)} |`,
-    );
-  }
-}
 
 async function warmAgainstBare(gateway: Target, bare: Target, slug: string): Promise<void> {
   console.log(
@@ -404,6 +370,13 @@ async function main(): Promise<void> {
     const bareProcess = await ServerProcess.start('bench/bare-process.ts', 'bare server');
     started.push(bareProcess);
     const fresh = async () => (await gatewayProcess.ask<{ url: string }>({ type: 'fresh' })).url;
+    const freshOn = async (store: SharedStore) =>
+      (
+        await gatewayProcess.ask<{ url: string }>({
+          type: 'fresh',
+          ...('url' in store ? { redisUrl: store.url } : { redisCluster: store.cluster }),
+        })
+      ).url;
     const slug = await topSlug(await fresh());
 
     if (runs('calls')) await upstreamCalls(fresh, slug);
@@ -417,25 +390,30 @@ async function main(): Promise<void> {
       await coldOverNetwork(freshOverNetwork, slug, network.url);
     }
     if (REDIS_URL !== undefined && runs('redis')) {
-      const freshMaybeShared = async (redisUrl?: string) =>
-        (await gatewayProcess.ask<{ url: string }>({ type: 'fresh', redisUrl })).url;
-      await coldWithRedis(freshMaybeShared, slug, REDIS_URL);
+      await coldAlternately(
+        {
+          title: 'Cold with Redis (BENCH_REDIS_URL), as replicas run, and without',
+          note: 'Each with Redis under a key prefix of its own.',
+          columns: ['with Redis', 'without', 'Redis adds'],
+          first: () => freshOn({ url: REDIS_URL }),
+          second: fresh,
+        },
+        slug,
+      );
     }
     if (REDIS_CLUSTER !== undefined && runs('cluster')) {
       const cluster = REDIS_CLUSTER === 'local' ? await startOwnCluster() : undefined;
       if (cluster !== undefined) started.push(cluster);
-      const freshOn = async (store: SharedStore) =>
-        (
-          await gatewayProcess.ask<{ url: string }>({
-            type: 'fresh',
-            ...('url' in store ? { redisUrl: store.url } : { redisCluster: store.cluster }),
-          })
-        ).url;
-      await coldOnCluster(
-        freshOn,
+      const seeds = cluster?.seeds ?? REDIS_CLUSTER;
+      await coldAlternately(
+        {
+          title: 'Cold on a Redis Cluster (3 primaries, 3 replicas) and on one Redis',
+          note: "On the cluster every reservation waits for a replica's acknowledgement (REDIS_WAIT_REPLICAS=1, its default).",
+          columns: ['on the cluster', 'on one Redis', 'the cluster adds'],
+          first: () => freshOn({ cluster: seeds }),
+          second: () => freshOn({ url: REDIS_URL ?? 'redis://127.0.0.1:6379' }),
+        },
         slug,
-        REDIS_URL ?? 'redis://127.0.0.1:6379',
-        cluster?.seeds ?? REDIS_CLUSTER,
       );
     }
     if (runs('warm')) {

@@ -10,7 +10,6 @@
 import { Redis } from 'ioredis';
 import pino from 'pino';
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
-import type { CacheEntry } from '../../src/cache/cache.js';
 import { RedisCache, redisCacheKey } from '../../src/cache/redis-cache.js';
 import { DEFAULT_CIRCUIT } from '../../src/coordination/circuit-breaker.js';
 import { LocalCircuitBreaker } from '../../src/coordination/local-circuit-breaker.js';
@@ -18,6 +17,7 @@ import { SharedCircuitBreaker } from '../../src/coordination/redis-circuit-break
 import { RedisBudgetLedger } from '../../src/economy/redis-ledger.js';
 import { RedisPopularity } from '../../src/economy/redis-popularity.js';
 import { connectRedis } from '../../src/redis/connection.js';
+import { freshEntry } from '../support/cache-entries.js';
 import { freePort, startOwnRedis, uniquePrefix } from '../support/redis.js';
 import { startStack } from '../support/stack.js';
 
@@ -45,18 +45,6 @@ async function commandsSince(): Promise<Record<string, number>> {
   return counts;
 }
 
-function entry(value: unknown): CacheEntry {
-  const now = Date.now();
-  return {
-    outcome: 'value',
-    value,
-    bytes: 10,
-    storedAt: now,
-    freshUntil: now + 60_000,
-    staleUntil: now + 600_000,
-  };
-}
-
 const TOP_20_WITH_HISTORY =
   '{ topArtistsByStreams(limit: 20) { rank artist { slug name history { date dailyStreams } } } }';
 
@@ -64,7 +52,7 @@ const slugs = Array.from({ length: 20 }, (_, index) => `/api/v1/artists/artist-$
 
 it('reads twenty cache entries in one MGET, each reader getting its own, a missing or garbled one a miss', async () => {
   const cache = new RedisCache(redis);
-  await Promise.all(slugs.slice(0, 18).map((key, index) => cache.set(key, entry({ index }))));
+  await Promise.all(slugs.slice(0, 18).map((key, index) => cache.set(key, freshEntry({ index }))));
   await redis.set(redisCacheKey(slugs[18]!), '{"outcome": "value", not json');
   await commandsSince();
 

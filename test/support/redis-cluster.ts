@@ -16,7 +16,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { Cluster, Redis } from 'ioredis';
 import { hashSlot } from '../../src/redis/hash-slot.js';
-import { freePort, NO_TTL, realClockEnv } from './redis.js';
+import { freePort, keysUnder, NO_TTL, realClockEnv } from './redis.js';
 import { until } from './until.js';
 
 const run = promisify(execFile);
@@ -234,14 +234,8 @@ export async function startOwnCluster(): Promise<OwnCluster> {
     },
     async keysUnder(prefix) {
       const found = new Map<string, number>();
-      for (const primary of admin.nodes('master')) {
-        let cursor = '0';
-        do {
-          const [next, keys] = await primary.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 1000);
-          cursor = next;
-          for (const key of keys) found.set(key, await primary.pttl(key));
-        } while (cursor !== '0');
-      }
+      for (const primary of admin.nodes('master'))
+        for (const [key, ttl] of await keysUnder(primary, prefix)) found.set(key, ttl);
       return found;
     },
     async deleteUnder(prefix) {
