@@ -42,7 +42,7 @@ export class Allocator {
    * it (checked by the ledger with the count). A refusal by the plan is
    * RATE_LIMITED, with the time the call would be served.
    */
-  async reserve(spender: Spender, purpose: Purpose, key: string): Promise<void> {
+  async reserve(spender: Spender, purpose: Purpose, key: string, calls = 1): Promise<void> {
     const now = this.now();
     const [spent, popular] = await Promise.all([
       this.budget.spending(spender.keyId),
@@ -52,6 +52,7 @@ export class Allocator {
       await this.budget.reserve({
         ...spender,
         ceiling: this.plan.ceiling(purpose, now, spent, popular),
+        calls,
       });
     } catch (error) {
       if (!(error instanceof PlanRefusal)) throw error;
@@ -63,13 +64,22 @@ export class Allocator {
           { resetsAt },
         );
       }
-      const resetsAt = this.plan.nextSlot(now, spent, popular).toISOString();
+      const resetsAt = this.plan.nextSlot(now, spent, popular, calls).toISOString();
       throw new UpstreamError(
         'RATE_LIMITED',
-        `Today's upstream budget is planned over the whole day and cannot afford this record now; it can be read from ${resetsAt}`,
+        calls === 1
+          ? `Today's upstream budget is planned over the whole day and cannot afford this record now; it can be read from ${resetsAt}`
+          : `Today's upstream budget is planned over the whole day and cannot afford this request's ${calls} new records together now; they can be read from ${resetsAt}`,
         { resetsAt },
       );
     }
+  }
+
+  /** Gives back `calls` of `purpose` taken and never made (a request's hold it did not need). */
+  async release(spender: Spender, purpose: Purpose, calls: number): Promise<void> {
+    const spent = await this.budget.spending(spender.keyId);
+    const ceiling = this.plan.ceiling(purpose, this.now(), spent, true);
+    await this.budget.release({ ...spender, ceiling, calls });
   }
 
   async #isPopular(purpose: Purpose, key: string): Promise<boolean> {

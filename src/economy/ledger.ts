@@ -29,6 +29,11 @@ export interface Spender {
   readonly clientId?: string;
   /** The day's plan for this call (spending-plan.ts), checked with the count; absent: only the daily limit. */
   readonly ceiling?: Ceiling;
+  /**
+   * Calls taken at once, all or none (default 1): a request's first touches held together
+   * (reads/whole-request-hold.ts), so that the plan spends on requests answered whole.
+   */
+  readonly calls?: number;
 }
 
 /** The plan's ceiling refused the call: the caller knows when it would be served. */
@@ -55,8 +60,17 @@ export interface BudgetOptions {
 }
 
 export interface BudgetLedger {
-  /** Takes one call from the day just before it leaves; throws RATE_LIMITED (or UPSTREAM_ERROR when it cannot count). */
+  /**
+   * Takes one call (or `spender.calls`, all or none) from the day just before it leaves; throws
+   * RATE_LIMITED, or PlanRefusal when the plan's ceiling cannot take them now.
+   */
   reserve(spender: Spender): Promise<void>;
+  /**
+   * Gives back calls reserved and never made (what a request held and did not need), to the
+   * day, its counter and the client's counts. Best effort: a return that is lost leaves the day
+   * poorer, never richer.
+   */
+  release(spender: Spender & { readonly calls: number }): Promise<void>;
   /** The upstream answered 429. Takes effect in this process at once, then for every replica. */
   rateLimited(keyId: string, error: UpstreamError): void;
   usage(keyId: string): Promise<BudgetUsage>;
@@ -114,10 +128,15 @@ export class LocalStops {
   }
 }
 
-/** Whether today's spending leaves room for a call under `ceiling`. */
-export function withinCeiling(ceiling: Ceiling | undefined, spent: DaySpending): boolean {
+/** Whether today's spending leaves room for `calls` more under `ceiling`. */
+export function withinCeiling(
+  ceiling: Ceiling | undefined,
+  spent: DaySpending,
+  calls = 1,
+): boolean {
   return (
-    ceiling === undefined || (spent.used < ceiling.total && spent[ceiling.counter] < ceiling.limit)
+    ceiling === undefined ||
+    (spent.used + calls <= ceiling.total && spent[ceiling.counter] + calls <= ceiling.limit)
   );
 }
 

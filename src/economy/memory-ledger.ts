@@ -71,34 +71,51 @@ export class MemoryBudgetLedger implements BudgetLedger {
     return this.#state;
   }
 
-  async reserve({ keyId, clientId, ceiling }: Spender): Promise<void> {
+  async reserve({ keyId, clientId, ceiling, calls = 1 }: Spender): Promise<void> {
     const resetsAt = this.resetsAt();
     this.#stops.check(keyId, resetsAt);
     const state = this.#today();
     const count = state.keys[keyId] ?? emptyCount();
     if (count.exhausted || count.used >= this.options.dailyLimit) throw budgetSpent(resetsAt);
-    if (!withinCeiling(ceiling, count)) throw new PlanRefusal();
+    // Several calls at once that do not fit are refused by the plan: fewer might.
+    if (count.used + calls > this.options.dailyLimit || !withinCeiling(ceiling, count, calls))
+      throw new PlanRefusal();
     const clientPaced = clientId === undefined ? 0 : (state.clientsPaced[clientId] ?? 0);
     if (
       clientId !== undefined &&
       ceiling?.clientLimit !== undefined &&
-      clientPaced >= ceiling.clientLimit
+      clientPaced + calls > ceiling.clientLimit
     )
       throw new PlanRefusal(clientPaced);
     const cap = clientCap(this.options);
-    if (clientId !== undefined && (state.clients[clientId] ?? 0) >= cap)
-      throw clientShareSpent(cap, resetsAt);
+    const clientUsed = clientId === undefined ? 0 : (state.clients[clientId] ?? 0);
+    if (clientId !== undefined && clientUsed >= cap) throw clientShareSpent(cap, resetsAt);
+    if (clientId !== undefined && clientUsed + calls > cap) throw new PlanRefusal();
     if (!(keyId in state.keys) && Object.keys(state.keys).length >= MAX_TRACKED)
       throw budgetSpent(resetsAt);
-    count.used += 1;
-    if (ceiling !== undefined) count[ceiling.counter] += 1;
+    count.used += calls;
+    if (ceiling !== undefined) count[ceiling.counter] += calls;
     state.keys[keyId] = count;
     if (
       clientId !== undefined &&
       (clientId in state.clients || Object.keys(state.clients).length < MAX_TRACKED)
     ) {
-      state.clients[clientId] = (state.clients[clientId] ?? 0) + 1;
-      if (ceiling?.clientLimit !== undefined) state.clientsPaced[clientId] = clientPaced + 1;
+      state.clients[clientId] = clientUsed + calls;
+      if (ceiling?.clientLimit !== undefined) state.clientsPaced[clientId] = clientPaced + calls;
+    }
+    await this.#written();
+  }
+
+  async release({ keyId, clientId, ceiling, calls }: Spender & { calls: number }): Promise<void> {
+    const state = this.#today();
+    const count = state.keys[keyId];
+    if (count === undefined || calls <= 0) return;
+    count.used = Math.max(0, count.used - calls);
+    if (ceiling !== undefined) count[ceiling.counter] = Math.max(0, count[ceiling.counter] - calls);
+    if (clientId !== undefined && clientId in state.clients) {
+      state.clients[clientId] = Math.max(0, (state.clients[clientId] ?? 0) - calls);
+      if (ceiling?.clientLimit !== undefined && clientId in state.clientsPaced)
+        state.clientsPaced[clientId] = Math.max(0, (state.clientsPaced[clientId] ?? 0) - calls);
     }
     await this.#written();
   }

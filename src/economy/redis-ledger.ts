@@ -49,39 +49,73 @@ import type { DaySpending } from './spending-plan.js';
 const DAY_KEY_GRACE_MS = 60 * 60 * 1000;
 
 // KEYS: day hash, pause key, client counter, client first-touch counter. ARGV: daily limit, how long the
-// day's keys live (ms, a duration: Redis's clock is never asked to agree with the gateway's calendar), client cap (0: none), the count this replica last saw (a Redis restarted without its data learns
-// the day back from its replicas), the plan's ceiling (spending-plan.ts): total (-1: none), the counter the
-// call adds to ('' none), its limit, and the client's first-touch limit (-1: none).
-// Answers {used, 0} when reserved, or {reason, detail}: -1 day spent, -2 paused (detail: ms left),
+// day's keys live (ms, a duration: Redis's clock is never asked to agree with the gateway's calendar), client cap
+// (0: none), the count this replica last saw (a Redis restarted without its data learns the day back from its
+// replicas), the plan's ceiling (spending-plan.ts): total (-1: none), the counter the call adds to ('' none),
+// its limit, and the client's first-touch limit (-1: none); then the calls taken at once, all or none.
+// The day's `used` and counters only grow (so that a replica's last count is a sound floor); calls given back
+// are counted apart, in `returned` and `returned:<counter>`, and what is spent is the one less the other.
+// Answers {used, 0} when reserved (the day's `used` before any return: a floor for next time), or {reason, detail}: -1 day spent, -2 paused (detail: ms left),
 // -3 client share spent, -4 refused by the plan, -5 the client's share of first touches taken (detail: its count).
 const RESERVE = `
 if redis.call('EXISTS', KEYS[2]) == 1 then return {-2, redis.call('PTTL', KEYS[2])} end
-local used = math.max(tonumber(redis.call('HGET', KEYS[1], 'used') or '0'), tonumber(ARGV[4]))
-if redis.call('HGET', KEYS[1], 'exhausted') == '1' or used >= tonumber(ARGV[1]) then return {-1, used} end
+local calls = tonumber(ARGV[9])
+local grossUsed = math.max(tonumber(redis.call('HGET', KEYS[1], 'used') or '0'), tonumber(ARGV[4]))
+local used = grossUsed - tonumber(redis.call('HGET', KEYS[1], 'returned') or '0')
+local limit = tonumber(ARGV[1])
+if redis.call('HGET', KEYS[1], 'exhausted') == '1' or used >= limit then return {-1, used} end
+if used + calls > limit then return {-4, used} end
 local total = tonumber(ARGV[5])
-if total >= 0 and used >= total then return {-4, used} end
-if ARGV[6] ~= '' and tonumber(redis.call('HGET', KEYS[1], ARGV[6]) or '0') >= tonumber(ARGV[7]) then return {-4, used} end
+if total >= 0 and used + calls > total then return {-4, used} end
+if ARGV[6] ~= '' then
+  local counted = tonumber(redis.call('HGET', KEYS[1], ARGV[6]) or '0') - tonumber(redis.call('HGET', KEYS[1], 'returned:' .. ARGV[6]) or '0')
+  if counted + calls > tonumber(ARGV[7]) then return {-4, used} end
+end
 local pacedCap = tonumber(ARGV[8])
 if pacedCap >= 0 then
   local paced = tonumber(redis.call('GET', KEYS[4]) or '0')
-  if paced >= pacedCap then return {-5, paced} end
+  if paced + calls > pacedCap then return {-5, paced} end
 end
 local cap = tonumber(ARGV[3])
 if cap > 0 then
   local mine = tonumber(redis.call('GET', KEYS[3]) or '0')
   if mine >= cap then return {-3, mine} end
-  redis.call('INCR', KEYS[3])
+  if mine + calls > cap then return {-4, used} end
+  redis.call('INCRBY', KEYS[3], calls)
   redis.call('PEXPIRE', KEYS[3], ARGV[2])
 end
 if pacedCap >= 0 then
-  redis.call('INCR', KEYS[4])
+  redis.call('INCRBY', KEYS[4], calls)
   redis.call('PEXPIRE', KEYS[4], ARGV[2])
 end
-used = used + 1
-redis.call('HSET', KEYS[1], 'used', used)
-if ARGV[6] ~= '' then redis.call('HINCRBY', KEYS[1], ARGV[6], 1) end
+redis.call('HSET', KEYS[1], 'used', grossUsed + calls)
+if ARGV[6] ~= '' then redis.call('HINCRBY', KEYS[1], ARGV[6], calls) end
 redis.call('PEXPIRE', KEYS[1], ARGV[2])
-return {used, 0}
+return {grossUsed + calls, 0}
+`;
+
+// KEYS: day hash, client counter, client first-touch counter. ARGV: calls given back, the counter they were
+// taken under ('' none), whether the client counters count them ('1'), how long the day's keys live (ms).
+// Never gives back more than was taken.
+const RELEASE = `
+local calls = tonumber(ARGV[1])
+local function giveBack(field)
+  local taken = tonumber(redis.call('HGET', KEYS[1], field) or '0')
+  local returned = tonumber(redis.call('HGET', KEYS[1], 'returned' .. (field == 'used' and '' or ':' .. field)) or '0')
+  return math.max(0, math.min(calls, taken - returned))
+end
+if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
+local back = giveBack('used')
+redis.call('HINCRBY', KEYS[1], 'returned', back)
+if ARGV[2] ~= '' then redis.call('HINCRBY', KEYS[1], 'returned:' .. ARGV[2], giveBack(ARGV[2])) end
+if ARGV[3] == '1' then
+  for i = 2, 3 do
+    local mine = tonumber(redis.call('GET', KEYS[i]) or '0')
+    if mine > 0 then redis.call('DECRBY', KEYS[i], math.min(mine, calls)) end
+  end
+end
+redis.call('PEXPIRE', KEYS[1], ARGV[4])
+return back
 `;
 
 export interface RedisLedgerOptions extends BudgetOptions {
@@ -104,6 +138,7 @@ export class RedisBudgetLedger implements BudgetLedger {
   readonly #legacyChecked = new LRUCache<string, true>({ max: 10_000 });
 
   readonly #reserve: ScriptCall;
+  readonly #release: ScriptCall;
   /** A key's day figures, read once for the reservations a fan-out makes together (the plan weighs each). */
   readonly #figures: (dayKey: string) => Promise<(string | null)[]>;
 
@@ -115,10 +150,11 @@ export class RedisBudgetLedger implements BudgetLedger {
     this.#stops = new LocalStops(this.#now);
     this.#durability = options.durability ?? NO_REPLICA_WAIT;
     this.#reserve = redisScript(redis, RESERVE_SCRIPT, 4, RESERVE);
-    this.#figures = joinedByKey((key) => redis.hmget(key, 'used', 'paced', 'refreshed', 'polled'));
+    this.#release = redisScript(redis, 'budgetRelease', 3, RELEASE);
+    this.#figures = joinedByKey((key) => redis.hmget(key, ...FIGURES));
   }
 
-  async reserve({ keyId, clientId, ceiling }: Spender): Promise<void> {
+  async reserve({ keyId, clientId, ceiling, calls = 1 }: Spender): Promise<void> {
     const resetsAt = this.resetsAt();
     this.#stops.check(keyId, resetsAt);
     const day = utcDay(this.#now());
@@ -139,6 +175,7 @@ export class RedisBudgetLedger implements BudgetLedger {
         ceiling?.counter ?? '',
         ceiling?.limit ?? 0,
         clientId === undefined ? -1 : (ceiling?.clientLimit ?? -1),
+        calls,
       ]);
     } catch (error) {
       throw callNotRecorded(
@@ -180,6 +217,21 @@ export class RedisBudgetLedger implements BudgetLedger {
     return reserved;
   }
 
+  async release({ keyId, clientId, ceiling, calls }: Spender & { calls: number }): Promise<void> {
+    if (calls <= 0) return;
+    const day = utcDay(this.#now());
+    // Lost if Redis cannot take it now: the day stays counted as if the calls were made.
+    await this.#release(
+      dayKey(keyId, day),
+      clientKey('budget-client', keyId, clientId, day),
+      clientKey('budget-client-paced', keyId, clientId, day),
+      calls,
+      ceiling?.counter ?? '',
+      clientId === undefined ? '0' : '1',
+      this.#dayKeyTtlMs(),
+    ).catch(() => undefined);
+  }
+
   rateLimited(keyId: string, error: UpstreamError): void {
     const kind = rateLimitKindOf(error);
     this.#stops.record(keyId, kind);
@@ -208,14 +260,16 @@ export class RedisBudgetLedger implements BudgetLedger {
     let exhausted: boolean;
     try {
       await this.#legacyFloor(keyId, day);
-      const [usedText, exhaustedText] = await this.redis.hmget(
+      const [usedText, returnedText, exhaustedText] = await this.redis.hmget(
         dayKey(keyId, day),
         'used',
+        'returned',
         'exhausted',
       );
-      used = Math.max(Number(usedText ?? 0), this.#lastUsed(keyId, day));
+      const gross = Math.max(Number(usedText ?? 0), this.#lastUsed(keyId, day));
+      this.#lastKnown.set(keyId, { day, used: gross });
+      used = Math.max(0, gross - Number(returnedText ?? 0));
       exhausted = exhaustedText === '1';
-      this.#lastKnown.set(keyId, { day, used });
     } catch {
       used = this.#lastUsed(keyId, day);
       exhausted = false;
@@ -234,12 +288,15 @@ export class RedisBudgetLedger implements BudgetLedger {
     const day = utcDay(this.#now());
     try {
       await this.#legacyFloor(keyId, day);
-      const [used, paced, refreshed, polled] = await this.#figures(dayKey(keyId, day));
+      const figures = (await this.#figures(dayKey(keyId, day))).map(Number);
+      const [used, paced, refreshed, polled, returned, rPaced, rRefreshed, rPolled] = figures.map(
+        (figure) => (Number.isFinite(figure) ? figure : 0),
+      ) as [number, number, number, number, number, number, number, number];
       return {
-        used: Math.max(Number(used ?? 0), this.#lastUsed(keyId, day)),
-        paced: Number(paced ?? 0),
-        refreshed: Number(refreshed ?? 0),
-        polled: Number(polled ?? 0),
+        used: Math.max(0, Math.max(used, this.#lastUsed(keyId, day)) - returned),
+        paced: Math.max(0, paced - rPaced),
+        refreshed: Math.max(0, refreshed - rRefreshed),
+        polled: Math.max(0, polled - rPolled),
       };
     } catch {
       // Nothing can be reserved while Redis is down anyway (reserve refuses); the plan only needs a figure.
@@ -280,6 +337,17 @@ export class RedisBudgetLedger implements BudgetLedger {
 }
 
 const RESERVE_SCRIPT = 'budgetReserve';
+/** The day's figures the plan weighs: each counter as taken, then as given back (RESERVE, RELEASE). */
+const FIGURES = [
+  'used',
+  'paced',
+  'refreshed',
+  'polled',
+  'returned',
+  'returned:paced',
+  'returned:refreshed',
+  'returned:polled',
+] as const;
 
 /** A key's day: `budget:{<key hash>}:<day>`, in the key's slot like every key of its reservation. */
 export const dayKey = (keyId: string, day: string) => `budget:${hashTag(keyId)}:${day}`;

@@ -166,12 +166,12 @@ export class SpendingPlan {
   }
 
   /**
-   * When a first touch refused now would be served: the moment the pacing
-   * line passes today's paced count, or the next UTC midnight when the day
-   * cannot afford it any more.
+   * When a first touch (or `calls` of them together) refused now would be
+   * served: the moment the pacing line passes today's paced count by as many,
+   * or the next UTC midnight when the day cannot afford them any more.
    */
-  nextSlot(now: Date, spent: DaySpending, popular: boolean): Date {
-    return this.#whenLineReaches(spent.paced + 1, now, spent, popular);
+  nextSlot(now: Date, spent: DaySpending, popular: boolean, calls = 1): Date {
+    return this.#whenLineReaches(spent.paced + calls, now, spent, popular);
   }
 
   /** When a client that has made `clientPaced` first touches today may make one more. */

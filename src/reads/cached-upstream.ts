@@ -51,8 +51,9 @@ import {
   standInOf,
 } from './held-entries.js';
 import { RequestStats } from './request-stats.js';
-import { sendGate, toldToCircuit } from './send-gate.js';
+import { prepaidFromHold, sendGate, toldToCircuit } from './send-gate.js';
 import { SingleFlight } from './single-flight.js';
+import { OpenHolds } from './whole-request-hold.js';
 
 export interface CachedUpstreamOptions {
   readonly client: UpstreamClient;
@@ -87,6 +88,8 @@ export class CachedUpstream {
 
   /** Pass-through keys the gateway does not know: one read proves each, the others wait for its verdict. */
   readonly #proofs: KeyProofs;
+  /** This process's requests holding calls together: a refused hold waits for one to settle. */
+  readonly #holds = new OpenHolds();
 
   constructor(private readonly options: CachedUpstreamOptions) {
     this.#proofs = new KeyProofs({
@@ -342,20 +345,26 @@ export class CachedUpstream {
     const { client, budget, keys, cachePolicy, retry, deadlineMs, circuit, notices } = this.options;
     // The generation when the read starts: an answer that was on its way while a newer one was seen may predate it.
     const stamp = stampOf(this.options.generation);
-    const gate = sendGate({
-      circuit,
-      budget,
-      client,
-      planned: this.#planned(caller),
-      caller,
-      stats,
-      purpose,
-      key: request.key,
-    });
-    const attempt = toldToCircuit(circuit, () =>
-      client.get(request.key, caller.apiKey, signal, gate, request.resource),
-    );
+    const planned = this.#planned(caller);
+    const key = request.key;
+    let gate: ReturnType<typeof sendGate> | undefined;
     try {
+      const prepaid = await prepaidFromHold({ planned, caller, stats, purpose, key }, this.#holds);
+      const opened = sendGate({
+        circuit,
+        budget,
+        client,
+        planned,
+        caller,
+        stats,
+        purpose,
+        key,
+        prepaid,
+      });
+      gate = opened;
+      const attempt = toldToCircuit(circuit, () =>
+        client.get(key, caller.apiKey, signal, opened, request.resource),
+      );
       const response = await withRetries(attempt, retry, performance.now() + deadlineMs, signal);
       if (caller.mode === 'client') await keys.markAccepted(caller.keyId);
       const value = readBody(request, response.body, notices);
@@ -363,6 +372,9 @@ export class CachedUpstream {
     } catch (error) {
       const message = await notFoundOrThrow(error, request, caller, this.options);
       return entryFor('not-found', message, message.length, cachePolicy, stamp);
+    } finally {
+      // Paid from the request's hold but never sent (the circuit, the cap): the hold has it back.
+      if (gate?.unusedPrepaid()) stats.hold?.giveBack();
     }
   }
 }

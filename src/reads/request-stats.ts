@@ -1,4 +1,5 @@
 import type { ErrorCode } from '../error-codes.js';
+import type { WholeRequestHold } from './whole-request-hold.js';
 
 /** What one GraphQL request cost upstream: the figures behind `extensions.cost`. */
 export interface StaleRead {
@@ -76,8 +77,21 @@ export class RequestStats {
    */
   estimatedCalls = 1;
 
-  /** `maxUpstreamCalls`: real calls (cache hits and shared reads are free) this request may make. */
-  constructor(readonly maxUpstreamCalls = Number.POSITIVE_INFINITY) {}
+  /**
+   * `maxUpstreamCalls`: real calls (cache hits and shared reads are free) this request may make.
+   * `hold`: the request's first touches are taken from the plan together (a GraphQL request; not
+   * a subscription's events, nor the gateway's own background reads).
+   */
+  constructor(
+    readonly maxUpstreamCalls = Number.POSITIVE_INFINITY,
+    readonly hold?: WholeRequestHold,
+  ) {}
+
+  /** Calls the request may still need: its estimate less what it has read or been given otherwise. */
+  stillNeeded(): number {
+    const answered = this.cacheHits + this.deduplicated + (this.hold?.taken ?? 0);
+    return Math.max(1, Math.min(this.estimatedCalls - answered, this.maxUpstreamCalls));
+  }
 
   /** Counts a call about to be sent; throws CallCapReached, sending nothing, when the cap is reached. */
   countCall(): void {

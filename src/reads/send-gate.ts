@@ -4,7 +4,7 @@
  * queued call spends nothing and can still be refused; its checks run in the
  * order that spends least: an upstream known to be down costs nothing, and
  * the request's own cap refuses before the day's budget (or the plan) is
- * touched.
+ * touched. A request's first touches are taken together (whole-request-hold.ts).
  */
 import { type CircuitBreaker, isUpstreamFailure } from '../coordination/circuit-breaker.js';
 import type { Allocator } from '../economy/allocator.js';
@@ -14,6 +14,7 @@ import type { SendGate, UpstreamClient } from '../upstream/client.js';
 import { UpstreamError } from '../upstream/errors.js';
 import type { Caller } from './caller.js';
 import type { RequestStats } from './request-stats.js';
+import type { OpenHolds } from './whole-request-hold.js';
 
 export interface GateInputs {
   readonly circuit: CircuitBreaker;
@@ -26,6 +27,8 @@ export interface GateInputs {
   readonly purpose: Purpose;
   /** The request's key: the plan ranks records by it. */
   readonly key: string;
+  /** The first call was taken beforehand, from the request's hold (whole-request-hold.ts). */
+  readonly prepaid?: boolean;
 }
 
 export function sendGate({
@@ -37,29 +40,62 @@ export function sendGate({
   stats,
   purpose,
   key,
-}: GateInputs): SendGate {
+  prepaid = false,
+}: GateInputs): SendGate & { unusedPrepaid(): boolean } {
+  let paid = prepaid;
   return {
     async admit() {
       // An upstream known to be down costs nothing: no call, no budget.
       await circuit.admit();
       // The request's own cap first: a call it refuses spends nothing of the day.
       stats.countCall();
-      const spender: Spender = {
-        keyId: caller.keyId,
-        ...(caller.clientId === undefined ? {} : { clientId: caller.clientId }),
-      };
-      try {
-        await (planned === undefined
-          ? budget.reserve(spender)
-          : planned.reserve(spender, purpose, key));
-      } catch (error) {
-        stats.upstreamCalls -= 1;
-        throw error;
+      if (paid) {
+        // Its hold paid for this call; a retry is a call of its own.
+        paid = false;
+      } else {
+        try {
+          await (planned === undefined
+            ? budget.reserve(spenderOf(caller))
+            : planned.reserve(spenderOf(caller), purpose, key));
+        } catch (error) {
+          stats.upstreamCalls -= 1;
+          throw error;
+        }
       }
       // The request goes upstream: whatever else it reads will need connections too.
       if (stats.upstreamCalls === 1) client.expectCalls(stats.estimatedCalls);
     },
     rateLimited: (error) => budget.rateLimited(caller.keyId, error),
+    unusedPrepaid: () => paid,
+  };
+}
+
+/**
+ * A first touch of a request that holds its calls together: one taken from its hold (or a new
+ * hold) before the read joins the client's queue, so that waiting for a hold holds no connection
+ * slot. False when the read is not such a call, and is paid for in its slot as any other.
+ */
+export async function prepaidFromHold(
+  { planned, caller, stats, purpose, key }: Omit<GateInputs, 'circuit' | 'budget' | 'client'>,
+  holds: OpenHolds,
+): Promise<boolean> {
+  const { hold } = stats;
+  if (planned === undefined || purpose !== 'first-touch' || hold === undefined) return false;
+  const spender = spenderOf(caller);
+  await hold.take({
+    need: () => stats.stillNeeded(),
+    largest: planned.plan.options.burst,
+    reserve: (calls) => planned.reserve(spender, purpose, key, calls),
+    release: (calls) => planned.release(spender, purpose, calls),
+    holds,
+  });
+  return true;
+}
+
+function spenderOf(caller: Caller): Spender {
+  return {
+    keyId: caller.keyId,
+    ...(caller.clientId === undefined ? {} : { clientId: caller.clientId }),
   };
 }
 

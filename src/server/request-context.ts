@@ -9,6 +9,7 @@ import type { Logger } from 'pino';
 import type { Caller } from '../reads/caller.js';
 import { RequestLoader } from '../reads/request-loader.js';
 import { RequestStats } from '../reads/request-stats.js';
+import { WholeRequestHold } from '../reads/whole-request-hold.js';
 import type { GatewayContext } from '../schema/context.js';
 import type { UpstreamAssumptions } from '../upstream/endpoints.js';
 import type { FurthestBehindFirst } from './behind-total.js';
@@ -55,7 +56,7 @@ export function requestContext({
     const { request, res } = initial;
     const caller = withClientIdentity(callerFor(request, auth, server), initial);
     // The estimate refuses costly operations early; this cap bounds what the data makes of the rest.
-    const stats = new RequestStats(maxUpstreamCost);
+    const stats = new RequestStats(maxUpstreamCost, new WholeRequestHold());
     const context: GatewayContext = {
       caller,
       stats,

@@ -99,4 +99,26 @@ describe.each(ledgers)('the %s ledger under the plan, %s', (_, __, create) => {
       .catch((error: unknown) => error);
     expect((refusal as PlanRefusal).clientPaced).toBe(3);
   });
+
+  it('takes a request’s calls together, all or none, and takes back what it did not use', async () => {
+    const ledger = create();
+    const ceiling: Ceiling = { counter: 'paced', total: 9, limit: 6, clientLimit: 5 };
+    const hold = (calls: number) =>
+      ledger.reserve({ keyId: 'held-key', clientId: 'page', ceiling, calls });
+    await hold(4);
+    // Three more do not fit under the limit of 6: none is taken.
+    await expect(hold(3)).rejects.toBeInstanceOf(PlanRefusal);
+    expect(await ledger.spending('held-key')).toMatchObject({ used: 4, paced: 4 });
+    // The request used one of its four: three go back, to the day, the counter and the client.
+    await ledger.release({ keyId: 'held-key', clientId: 'page', ceiling, calls: 3 });
+    expect(await ledger.spending('held-key')).toMatchObject({ used: 1, paced: 1 });
+    expect((await ledger.usage('held-key')).used).toBe(1);
+    await hold(4);
+    expect(await ledger.spending('held-key')).toMatchObject({ used: 5, paced: 5 });
+    // Never more back than was taken.
+    await ledger.release({ keyId: 'held-key', clientId: 'page', ceiling, calls: 50 });
+    expect(await ledger.spending('held-key')).toMatchObject({ used: 0, paced: 0 });
+    await hold(5);
+    expect(await ledger.spending('held-key')).toMatchObject({ used: 5, paced: 5 });
+  });
 });

@@ -3,7 +3,8 @@
  * so execution can finish while reads started ahead for fields that did not
  * need them are still out. The answer waits for those too, before any other
  * plugin looks at what the request cost: the cost report, the budget metrics
- * and the response cache's recorder then see every call made for it.
+ * and the response cache's recorder then see every call made for it. Then
+ * the request gives back what it held for new records and did not use.
  */
 import type { Plugin } from 'graphql-yoga';
 import type { GatewayContext } from '../../schema/context.js';
@@ -14,7 +15,11 @@ export function useSettledReads(): Plugin<GatewayContext> {
     onExecute() {
       return {
         onExecuteDone: (done) =>
-          onFinalResult(done, ({ args }) => args.contextValue.loader.settled()),
+          onFinalResult(done, async ({ args }) => {
+            await args.contextValue.loader.settled();
+            // What the request held for new records and did not need goes back to the day.
+            await args.contextValue.stats.hold?.settle();
+          }),
       };
     },
   };

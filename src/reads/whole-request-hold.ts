@@ -1,0 +1,132 @@
+/**
+ * A request's first touches, taken from the day's plan together: when the
+ * allowance cannot cover every request, it is spent on requests answered
+ * whole, and the rest are refused before any of their reads leave (issue
+ * 30: 200 concurrent cold pages of 6 reads each spent the paced share on 146
+ * calls and got no page whole).
+ *
+ * The request's first new record takes a hold of every call the request may
+ * still need (its estimate, less what it has already read or been answered),
+ * all or none, before the read joins the upstream client's queue; its later
+ * new records take from the hold. Should the hold run out (the estimate was
+ * low), another is taken the same way. What the request held and did not
+ * need goes back to the day once its reads have settled.
+ *
+ * A hold the plan refuses while other requests of this process hold calls
+ * waits for one of them to settle and tries again: the estimate is an upper
+ * bound (a page of 7 calls may hold 14), and what those requests give back
+ * may be enough. Refused with nothing left to wait for, the request is
+ * refused whole: every later new record of it at once.
+ *
+ * A request that may need more than the plan's burst takes its calls one by
+ * one, as every read did before: the pacing line keeps at most the burst
+ * ahead of the day's count, so a larger hold could only be granted to a day
+ * that is not paced at all, and such a request would wait for ever.
+ */
+export interface HoldTerms {
+  /** Calls the request may still need, at least 1. */
+  need(): number;
+  /** The largest hold the plan can grant while it is paced (its burst). */
+  readonly largest: number;
+  /** Takes `calls` from the plan, all or none; throws its refusal. */
+  reserve(calls: number): Promise<void>;
+  /** Gives back `calls` taken and not needed. */
+  release(calls: number): Promise<void>;
+  /** The process's holds (heldCalls): where a refused hold waits for others to settle. */
+  readonly holds: OpenHolds;
+}
+
+export class WholeRequestHold {
+  /** Calls taken from the hold so far. */
+  taken = 0;
+  #held = 0;
+  /** Holds this request opened (each is closed when it settles). */
+  #opened = 0;
+  /** The request may need more than the largest hold: its calls are taken one by one. */
+  #oneByOne = false;
+  #refusal: { readonly error: unknown } | undefined;
+  #taking: Promise<void> | undefined;
+  #terms: HoldTerms | undefined;
+
+  /** One call of the request's: from its hold, or from a new hold of what it may still need. */
+  async take(terms: HoldTerms): Promise<void> {
+    for (;;) {
+      if (this.#refusal !== undefined) throw this.#refusal.error;
+      if (this.#held > 0) {
+        this.#held -= 1;
+        this.taken += 1;
+        return;
+      }
+      if (this.#oneByOne) {
+        await terms.reserve(1);
+        this.taken += 1;
+        return;
+      }
+      this.#taking ??= this.#hold(terms).finally(() => {
+        this.#taking = undefined;
+      });
+      await this.#taking.catch(() => undefined);
+    }
+  }
+
+  /** A call taken from the hold that did not leave after all (the circuit, the request's cap). */
+  giveBack(): void {
+    this.#held += 1;
+    this.taken -= 1;
+  }
+
+  /** Gives back what the request held and did not use; its reads have settled. */
+  async settle(): Promise<void> {
+    const unused = this.#held;
+    this.#held = 0;
+    const terms = this.#terms;
+    if (terms === undefined) return;
+    if (unused > 0) await terms.release(unused);
+    for (; this.#opened > 0; this.#opened -= 1) terms.holds.closed();
+  }
+
+  async #hold(terms: HoldTerms): Promise<void> {
+    const calls = Math.max(1, Math.floor(terms.need()));
+    if (calls > terms.largest) {
+      this.#oneByOne = true;
+      return;
+    }
+    for (;;) {
+      try {
+        await terms.reserve(calls);
+        break;
+      } catch (error) {
+        if (await terms.holds.someSettled()) continue;
+        this.#refusal = { error };
+        throw error;
+      }
+    }
+    this.#terms = terms;
+    this.#opened += 1;
+    terms.holds.opened();
+    this.#held += calls;
+  }
+}
+
+/** The holds of one process's requests: a refused hold waits for one of them to settle. */
+export class OpenHolds {
+  #open = 0;
+  #waiting: (() => void)[] = [];
+
+  opened(): void {
+    this.#open += 1;
+  }
+
+  closed(): void {
+    this.#open = Math.max(0, this.#open - 1);
+    const waiting = this.#waiting;
+    this.#waiting = [];
+    for (const wake of waiting) wake();
+  }
+
+  /** Resolves true once some hold open now has settled; false at once when none is open. */
+  someSettled(): Promise<boolean> {
+    if (this.#open === 0) return Promise.resolve(false);
+    return new Promise((resolve) => this.#waiting.push(() => resolve(true)));
+  }
+}
