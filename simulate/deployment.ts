@@ -27,7 +27,7 @@ import { Traffic } from './traffic.js';
 
 const API_KEY = 'simulate-key';
 /** Real time the replicas get to start before the first simulated day begins. */
-const STARTUP_MS = 30_000;
+const STARTUP_MS = 45_000;
 const MINUTE_MS = 60_000;
 
 interface Process {

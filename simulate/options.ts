@@ -1,4 +1,5 @@
 /** `npm run simulate` options: parsed from argv, validated with messages that name the option and the value. */
+import { SHAPES, type Shape } from './traffic.js';
 
 export type ViewKind = 'home' | 'artist' | 'chart' | 'milestones';
 export const VIEW_KINDS: readonly ViewKind[] = ['home', 'artist', 'chart', 'milestones'];
@@ -26,6 +27,8 @@ export interface SimulationOptions {
   readonly mode: Mode;
   /** Deployment mode: how many times faster than real time the calendar runs. */
   readonly speed: number;
+  /** When in the day the views come, and whether a crawler walks the long tail (traffic.ts). */
+  readonly shape: Shape;
 }
 
 export type Mode = 'in-process' | 'deployment';
@@ -45,6 +48,7 @@ export const DEFAULTS: SimulationOptions = {
   refreshHourUtc: 3,
   mode: 'in-process',
   speed: 960,
+  shape: 'evening',
 };
 
 export class OptionsError extends Error {
@@ -76,6 +80,8 @@ export const USAGE = `Usage: npm run simulate -- [options]
   --mode M           in-process (one process, the calendar advanced view by view) or deployment
                      (the replicas as separate processes over HTTP, each view sent when its time
                      comes, the calendar running --speed times real time) (default ${DEFAULTS.mode})
+  --shape S          ${SHAPES.join(', ')}: when the views come, and a crawler walking the long tail
+                     (default ${DEFAULTS.shape})
   --speed N          deployment mode: the calendar's speed-up over real time (default ${DEFAULTS.speed})
 Environment: REDIS_URL (default ${DEFAULTS.redisUrl}); other gateway variables apply as in npm start.`;
 
@@ -87,12 +93,21 @@ export function parseOptions(
   for (let i = 0; i < argv.length; i += 1) {
     const arg = argv[i] ?? '';
     const [name, inline] = arg.includes('=') ? arg.split('=', 2) : [arg, undefined];
-    if (name === undefined || (!(name in INTEGER_OPTIONS) && name !== '--mix' && name !== '--mode'))
+    if (
+      name === undefined ||
+      (!(name in INTEGER_OPTIONS) && !['--mix', '--mode', '--shape'].includes(name))
+    )
       throw new OptionsError(`unknown option: ${arg}`);
     const raw = inline ?? argv[++i];
     if (raw === undefined || raw === '') throw new OptionsError(`${name} needs a value`);
     if (name === '--mix') {
       values.mix = parseMix(raw);
+      continue;
+    }
+    if (name === '--shape') {
+      if (!SHAPES.includes(raw as Shape))
+        throw new OptionsError(`--shape must be one of ${SHAPES.join(', ')}: ${raw}`);
+      values.shape = raw;
       continue;
     }
     if (name === '--mode') {

@@ -33,7 +33,7 @@ export function header(options: SimulationOptions): string {
   return [
     `Capacity planning: ${options.days} simulated days, ${options.artists} artists, ${options.views} views a day (${mix}),`,
     `${options.replicas} replicas on one Redis (${options.mode === 'deployment' ? `separate processes over HTTP, the calendar at ${options.speed}× real time` : 'in one process, the calendar moved view by view'}), upstream limit ${options.limit} calls a day, refresh poll every ${options.pollMinutes} min,`,
-    `upstream refresh daily at 0${options.refreshHourUtc}:00 UTC, seed ${options.seed}, ${options.concurrency} views at once.`,
+    `upstream refresh daily at 0${options.refreshHourUtc}:00 UTC, seed ${options.seed}, traffic shape ${options.shape}${options.mode === 'in-process' ? `, ${options.concurrency} views at once` : ''}.`,
   ].join('\n');
 }
 

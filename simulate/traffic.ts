@@ -22,6 +22,28 @@ export const HOURLY_WEIGHTS: readonly number[] = [
   3, 2, 1.5, 1, 1, 1.5, 2.5, 3.5, 4, 4.5, 4.5, 5, 5, 5, 5, 5.5, 6, 6.5, 7.5, 8.5, 9, 8.5, 6.5, 4.5,
 ];
 
+/**
+ * The shapes a day's traffic may take (`--shape`), each a curve over the hours
+ * and a share of artist views that a crawler makes, walking the catalogue's
+ * long tail in order, one artist after another, at any hour:
+ * - evening: the audience above;
+ * - uniform: every hour alike;
+ * - morning: most of the day's views between 06:00 and 09:00 (a newsletter);
+ * - crawler: the evening audience, and a crawler making a third of the artist views;
+ * - mix: the morning burst on the evening audience, and a crawler making a sixth.
+ */
+export type Shape = 'evening' | 'uniform' | 'morning' | 'crawler' | 'mix';
+export const SHAPES: readonly Shape[] = ['evening', 'uniform', 'morning', 'crawler', 'mix'];
+
+const MORNING_BURST = HOURLY_WEIGHTS.map((_, hour) => (hour >= 6 && hour < 9 ? 40 : 1));
+const SHAPE_CURVES: Readonly<Record<Shape, { hours: readonly number[]; crawler: number }>> = {
+  evening: { hours: HOURLY_WEIGHTS, crawler: 0 },
+  uniform: { hours: HOURLY_WEIGHTS.map(() => 1), crawler: 0 },
+  morning: { hours: MORNING_BURST, crawler: 0 },
+  crawler: { hours: HOURLY_WEIGHTS, crawler: 1 / 3 },
+  mix: { hours: HOURLY_WEIGHTS.map((w, h) => w + (MORNING_BURST[h] ?? 0) / 2), crawler: 1 / 6 },
+};
+
 export interface View {
   /** Simulated epoch milliseconds. */
   readonly at: number;
@@ -63,17 +85,32 @@ export class Traffic {
   day(day: number, dayStart: number): View[] {
     const rng = rngFor(this.options.seed, DAY_SALT, day);
     const kinds = Object.entries(this.options.mix) as [ViewKind, number][];
-    const hourTotal = HOURLY_WEIGHTS.reduce((a, b) => a + b, 0);
+    const { hours, crawler } = SHAPE_CURVES[this.options.shape];
+    const hourTotal = hours.reduce((a, b) => a + b, 0);
     const views: View[] = [];
     for (let i = 0; i < this.options.views; i += 1) {
       const kind = pickShare(rng(), kinds);
+      const crawled = kind === 'artist' && rng() < crawler;
       let hour = 0;
-      for (let h = rng() * hourTotal; hour < 23 && h >= (HOURLY_WEIGHTS[hour] ?? 0); hour += 1)
-        h -= HOURLY_WEIGHTS[hour] ?? 0;
+      if (crawled) hour = Math.floor(rng() * 24);
+      else
+        for (let h = rng() * hourTotal; hour < 23 && h >= (hours[hour] ?? 0); hour += 1)
+          h -= hours[hour] ?? 0;
       const at = dayStart + Math.floor((hour + rng()) * MS_PER_HOUR);
-      views.push(kind === 'artist' ? { at, kind, slug: this.artist(rng()) } : { at, kind });
+      if (kind !== 'artist') views.push({ at, kind });
+      else views.push({ at, kind, slug: crawled ? this.#crawled() : this.artist(rng()) });
     }
     return views.sort((a, b) => a.at - b.at);
+  }
+
+  /** Where the crawler is in the long tail: from the least viewed artist up, never the same twice in a run. */
+  #crawl = 0;
+
+  #crawled(): string {
+    const slug =
+      this.popularity[this.popularity.length - 1 - (this.#crawl % this.popularity.length)];
+    this.#crawl += 1;
+    return slug as string;
   }
 
   /** Zipf with s = 1: rank r (0-based) with probability proportional to 1 / (r + 1). */

@@ -2,16 +2,18 @@
  * `npm run simulate` at a small scale, over real Redis and real HTTP: what
  * must hold on any gateway (within the day's limit, no 429 from the upstream,
  * every refusal RATE_LIMITED with resetsAt, no other error, one row per day),
- * the per-view calls the clairvoyant reference assumes, the moved clock and
- * the option checks.
+ * the per-view calls the clairvoyant reference assumes, the moved clock, the
+ * deployment mode (separate processes), the traffic shapes and the option
+ * checks.
  */
 import { afterEach, describe, expect, it } from 'vitest';
+import { runDeployment } from '../../simulate/deployment.js';
 import { installMovedClock, type MovedClock } from '../../simulate/moved-clock.js';
 import { DEFAULTS, parseOptions } from '../../simulate/options.js';
 import { recordsOf, requestOf } from '../../simulate/pages.js';
 import { runSimulation } from '../../simulate/simulation.js';
 import { table } from '../../simulate/table.js';
-import type { View } from '../../simulate/traffic.js';
+import { type Shape, Traffic, type View } from '../../simulate/traffic.js';
 import { type Stack, startStack } from '../support/stack.js';
 
 let clock: MovedClock | undefined;
@@ -88,7 +90,59 @@ describe('moved clock', () => {
 });
 
 describe('options', () => {
+  it('deployment mode: separate gateway processes over HTTP, a day within the limit, clear refusals only', {
+    timeout: 150_000,
+  }, async () => {
+    const options = {
+      ...DEFAULTS,
+      artists: 400,
+      views: 300,
+      days: 1,
+      replicas: 2,
+      limit: 60,
+      mode: 'deployment' as const,
+      // A simulated day in six seconds.
+      speed: 14_400,
+    };
+    const realDate = Date;
+    const result = await runDeployment(options);
+    expect(globalThis.Date).toBe(realDate);
+    const [row] = result.rows;
+    expect(row?.views).toBe(300);
+    expect(row?.calls).toBeGreaterThan(0);
+    expect(row?.calls).toBeLessThanOrEqual(60);
+    expect(row?.status429).toBe(0);
+    expect(row?.refusedWithoutResetsAt).toBe(0);
+    expect(row?.otherErrors, JSON.stringify([...(row?.otherCodes ?? [])])).toBe(0);
+    expect(row?.byPurpose).not.toBeNull();
+  });
+
+  it('shapes the day: a morning burst, and a crawler walking the long tail once', () => {
+    const slugs = Array.from({ length: 1000 }, (_, i) => `artist-${i}`);
+    const day = (shape: Shape) => new Traffic({ ...DEFAULTS, views: 2000, shape }, slugs).day(1, 0);
+    const inMorning = (views: View[]) =>
+      views.filter((view) => view.at >= 6 * 3_600_000 && view.at < 9 * 3_600_000).length;
+    expect(inMorning(day('morning'))).toBeGreaterThan(0.8 * 2000);
+    expect(inMorning(day('evening'))).toBeLessThan(0.2 * 2000);
+    const crawlerTraffic = new Traffic({ ...DEFAULTS, views: 2000, shape: 'crawler' }, slugs);
+    const crawled = crawlerTraffic
+      .day(1, 0)
+      .filter((view) => view.slug !== undefined)
+      .map((view) => crawlerTraffic.popularity.indexOf(view.slug as string));
+    // A third of the artist views are in the last 40 % of the catalogue; Zipf alone puts 7 % there.
+    expect(crawled.filter((rank) => rank >= 600).length).toBeGreaterThan(0.25 * crawled.length);
+  });
+
   it('parses the documented options and refuses bad values with the option named', () => {
+    expect(
+      parseOptions(['--mode', 'deployment', '--shape', 'crawler', '--speed', '480'], {}),
+    ).toMatchObject({
+      mode: 'deployment',
+      shape: 'crawler',
+      speed: 480,
+    });
+    expect(() => parseOptions(['--shape', 'weekend'], {})).toThrow('--shape must be one of');
+    expect(() => parseOptions(['--mode', 'cloud'], {})).toThrow('--mode must be one of');
     expect(parseOptions(['--artists', '400', '--mix', '30,50,10,10'], {})).toMatchObject({
       artists: 400,
       mix: { home: 0.3, artist: 0.5, chart: 0.1, milestones: 0.1 },
