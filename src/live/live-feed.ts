@@ -13,6 +13,8 @@
  * busy channel; these two carry a few messages per poll interval, and plain
  * pub/sub works on every Redis and managed offering the gateway supports.
  */
+
+import { setMaxListeners } from 'node:events';
 import { createRedisEventTarget } from '@graphql-yoga/redis-event-target';
 import { createPubSub } from 'graphql-yoga';
 import type { Logger } from 'pino';
@@ -45,7 +47,10 @@ export function createLiveFeed(
   const generationTopic = `${prefix}generation`;
   let subscriber: RedisClient | undefined;
   let subscriptions: SteadySubscriptions | undefined;
-  let pubSub = createPubSub<Topics>();
+  // Thousands of subscribers each listen for milestones: Node's warning of more than ten listeners is no leak here.
+  const local = new EventTarget();
+  setMaxListeners(0, local);
+  let pubSub = createPubSub<Topics>({ eventTarget: local });
   if (redis !== undefined) {
     // A connection in subscriber mode can send nothing else: one Redis gets a second connection,
     // which queues (re)subscriptions while Redis is away. A cluster client keeps a subscriber
