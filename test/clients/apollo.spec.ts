@@ -6,6 +6,7 @@
  */
 import { ApolloClient, gql, HttpLink, InMemoryCache } from '@apollo/client/core/index.js';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { openSubscriptions } from '../support/prometheus.js';
 import { until } from '../support/replicas.js';
 import { type Stack, startStack } from '../support/stack.js';
 
@@ -24,11 +25,6 @@ afterAll(async () => {
   apollo.stop();
   await stack.close();
 });
-
-async function openSubscriptions(): Promise<number> {
-  const text = await stack.gateway.metrics.scrape();
-  return Number(/^gateway_subscriptions_open (\d+)/m.exec(text)?.[1] ?? Number.NaN);
-}
 
 it('subscribes over multipart HTTP, receives a published milestone, and frees its slot on unsubscribe', async () => {
   const slug = stack.simulator.data.allArtists()[4]!.slug;
@@ -50,7 +46,7 @@ it('subscribes over multipart HTTP, receives a published milestone, and frees it
       `,
     })
     .subscribe({ next: (event) => events.push(event.data), error: (error) => errors.push(error) });
-  await until(async () => (await openSubscriptions()) === 1);
+  await until(async () => (await openSubscriptions(stack.gateway)) === 1);
   const published = stack.simulator.publishMilestone(slug)!;
   await stack.gateway.refreshPoll!.pollNow();
   await until(() => events.length === 1 || errors.length > 0);
@@ -64,7 +60,7 @@ it('subscribes over multipart HTTP, receives a published milestone, and frees it
     },
   });
   subscription.unsubscribe();
-  await until(async () => (await openSubscriptions()) === 0);
+  await until(async () => (await openSubscriptions(stack.gateway)) === 0);
 });
 
 it('@defer: Apollo assembles the profile and the deferred history from multipart payloads', async () => {

@@ -7,6 +7,7 @@
 import { Client, fetchExchange, subscriptionExchange } from '@urql/core';
 import { createClient as createSseClient } from 'graphql-sse';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { openSubscriptions } from '../support/prometheus.js';
 import { until } from '../support/replicas.js';
 import { type Stack, startStack } from '../support/stack.js';
 
@@ -19,15 +20,10 @@ beforeAll(async () => {
 });
 afterAll(() => stack.close());
 
-async function openSubscriptions(): Promise<number> {
-  const text = await stack.gateway.metrics.scrape();
-  return Number(/^gateway_subscriptions_open (\d+)/m.exec(text)?.[1] ?? Number.NaN);
-}
-
 /** Publishes a milestone of `slug` once `subscribers` are listening, and polls so the gateway sees it. */
 async function publishTo(subscribers: number, slug: string) {
   await stack.gateway.refreshPoll!.pollNow();
-  await until(async () => (await openSubscriptions()) === subscribers);
+  await until(async () => (await openSubscriptions(stack.gateway)) === subscribers);
   const published = stack.simulator.publishMilestone(slug)!;
   await stack.gateway.refreshPoll!.pollNow();
   return published;
@@ -75,6 +71,6 @@ it('graphql-sse and urql over graphql-sse: each receives a published milestone o
   expect(viaUrql).toEqual([expected]);
   stopDirect();
   stopUrql.unsubscribe();
-  await until(async () => (await openSubscriptions()) === 0);
+  await until(async () => (await openSubscriptions(stack.gateway)) === 0);
   sse.dispose();
 });

@@ -7,6 +7,7 @@
 import { type Client, createClient, type FormattedExecutionResult } from 'graphql-ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
+import { openSubscriptions } from '../support/prometheus.js';
 import { until } from '../support/replicas.js';
 import { CLIENT_KEY, type Stack, startStack } from '../support/stack.js';
 
@@ -85,8 +86,8 @@ describe('server-key mode', () => {
     await stack.gateway.refreshPoll!.pollNow();
     // The subscription is live once the gateway counts it; then one published milestone reaches it.
     await until(async () => {
-      console.log('open', await openSubscriptions(stack));
-      return (await openSubscriptions(stack)) === 1;
+      console.log('open', await openSubscriptions(stack.gateway));
+      return (await openSubscriptions(stack.gateway)) === 1;
     }, 500);
     const published = stack.simulator.publishMilestone(slug)!;
     await stack.gateway.refreshPoll!.pollNow();
@@ -98,7 +99,7 @@ describe('server-key mode', () => {
       milestoneCrossed: { id: published.id, threshold: published.threshold, artist: { slug } },
     });
     unsubscribe();
-    await until(async () => (await openSubscriptions(stack)) === 0);
+    await until(async () => (await openSubscriptions(stack.gateway)) === 0);
     await ws.dispose();
   });
 
@@ -171,11 +172,6 @@ describe('allow-list mode', () => {
     expect(stack.upstreamCalls()).toBe(calls);
   });
 });
-
-async function openSubscriptions(stack: Stack): Promise<number> {
-  const text = await stack.gateway.metrics.scrape();
-  return Number(/^gateway_subscriptions_open (\d+)/m.exec(text)?.[1] ?? Number.NaN);
-}
 
 describe('rate-limited client', () => {
   let stack: Stack;

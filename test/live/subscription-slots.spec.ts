@@ -7,6 +7,7 @@
 import { createClient } from 'graphql-ws';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import WebSocket from 'ws';
+import { openSubscriptions } from '../support/prometheus.js';
 import { until } from '../support/replicas.js';
 import { CLIENT_KEY, type Stack, startStack } from '../support/stack.js';
 
@@ -22,11 +23,6 @@ beforeAll(async () => {
   });
 });
 afterAll(() => stack.close());
-
-async function openSubscriptions(): Promise<number> {
-  const text = await stack.gateway.metrics.scrape();
-  return Number(/^gateway_subscriptions_open (\d+)/m.exec(text)?.[1] ?? Number.NaN);
-}
 
 /** A subscription POSTed with these headers: its status once its answer is read whole. */
 async function post(headers: Record<string, string>): Promise<number> {
@@ -54,7 +50,7 @@ it('12 subscriptions refused or ended, of every kind, leave every slot free', as
   for (let i = 0; i < 3; i++) {
     const gone = await subscribeWithKey();
     gone.close();
-    await until(async () => (await openSubscriptions()) === 0);
+    await until(async () => (await openSubscriptions(stack.gateway)) === 0);
   }
 
   // Completed by its client: a graphql-ws subscription, then its `complete`.
@@ -66,16 +62,16 @@ it('12 subscriptions refused or ended, of every kind, leave every slot free', as
   });
   for (let i = 0; i < 3; i++) {
     const unsubscribe = ws.subscribe({ query: QUERY }, { next() {}, error() {}, complete() {} });
-    await until(async () => (await openSubscriptions()) === 1);
+    await until(async () => (await openSubscriptions(stack.gateway)) === 1);
     unsubscribe();
-    await until(async () => (await openSubscriptions()) === 0);
+    await until(async () => (await openSubscriptions(stack.gateway)) === 0);
   }
   await ws.dispose();
 
   // Every slot is free: the limit's worth of streams open, and one more is refused.
   const open = [];
   for (let i = 0; i < PER_CLIENT; i++) open.push(await subscribeWithKey());
-  expect(await openSubscriptions()).toBe(PER_CLIENT);
+  expect(await openSubscriptions(stack.gateway)).toBe(PER_CLIENT);
   expect(await post({ ...KEY, accept: 'text/event-stream' })).toBe(429);
   for (const subscriber of open) subscriber.close();
 });

@@ -43,3 +43,8 @@ export async function scrape(url: string): Promise<Sample[]> {
     throw new Error(`${url} is not Prometheus text`);
   return parsePrometheus(await response.text());
 }
+
+/** Subscriptions open on a gateway now, over every transport (`gateway_subscriptions_open`). */
+export async function openSubscriptions(gateway: { metrics: { scrape(): Promise<string> } }) {
+  return total(parsePrometheus(await gateway.metrics.scrape()), 'gateway_subscriptions_open');
+}
