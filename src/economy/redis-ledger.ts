@@ -178,11 +178,13 @@ export class RedisBudgetLedger implements BudgetLedger {
         calls,
       ]);
     } catch (error) {
-      throw callNotRecorded(
-        error instanceof Unacknowledged ? 'unacknowledged' : 'unreachable',
-        resetsAt,
-        error,
-      );
+      if (!(error instanceof Unacknowledged)) throw callNotRecorded('unreachable', resetsAt, error);
+      // Counted by the primary, and no call made: given back, so the day is not spent on nothing.
+      // The client's counters go back only when the reservation took both (a first touch under
+      // the client's share); otherwise its share keeps the call, one too many, never too few.
+      const firstTouch = clientId !== undefined && ceiling?.clientLimit !== undefined;
+      await this.release({ keyId, ...(firstTouch ? { clientId } : {}), ceiling, calls });
+      throw callNotRecorded('unacknowledged', resetsAt, error);
     }
     const [result, detail] = answer;
     if (result === -1) throw budgetSpent(resetsAt);
@@ -196,9 +198,10 @@ export class RedisBudgetLedger implements BudgetLedger {
   }
 
   /**
-   * The script's answer, once the count it made is where a failover keeps it. A count no replica
-   * acknowledged stays counted (the primary holds it, and undoing it could be lost the same way):
-   * the day is one call poorer for a call never made, never richer for one made.
+   * The script's answer, once the count it made is where a failover keeps it; Unacknowledged when
+   * fewer replicas than asked hold it in time. Giving that count back cannot lose one either:
+   * replication keeps order, so a replica that has the giving back has the count before it, and
+   * one that has only the count holds a call too many, never one too few.
    */
   async #reserveRecorded(args: (string | number)[]): Promise<[number, number]> {
     if (this.#durability.replicas === 0) return (await this.#reserve(...args)) as [number, number];
