@@ -12,6 +12,13 @@ import { type BudgetLedger, PlanRefusal, type Spender } from './ledger.js';
 import type { Popularity } from './popularity.js';
 import type { Purpose, SpendingPlan } from './spending-plan.js';
 
+/**
+ * The plan cannot afford the call now, though it could later today (unlike a day spent, a pause,
+ * or a count that cannot be recorded): a request holding its calls together may wait for
+ * another's to come back (reads/whole-request-hold.ts).
+ */
+export class PlanDeferral extends UpstreamError {}
+
 /** Asked this many times (decayed), a record has shown it is asked again: it may use the whole burst. */
 const POPULAR_COUNT = 2;
 
@@ -65,7 +72,7 @@ export class Allocator {
         );
       }
       const resetsAt = this.plan.nextSlot(now, spent, popular, calls).toISOString();
-      throw new UpstreamError(
+      throw new PlanDeferral(
         'RATE_LIMITED',
         calls === 1
           ? `Today's upstream budget is planned over the whole day and cannot afford this record now; it can be read from ${resetsAt}`

@@ -7,7 +7,7 @@
  * touched. A request's first touches are taken together (whole-request-hold.ts).
  */
 import { type CircuitBreaker, isUpstreamFailure } from '../coordination/circuit-breaker.js';
-import type { Allocator } from '../economy/allocator.js';
+import { type Allocator, PlanDeferral } from '../economy/allocator.js';
 import type { BudgetLedger, Spender } from '../economy/ledger.js';
 import type { Purpose } from '../economy/spending-plan.js';
 import type { SendGate, UpstreamClient } from '../upstream/client.js';
@@ -88,6 +88,7 @@ export async function prepaidFromHold(
     reserve: (calls) => planned.reserve(spender, purpose, key, calls),
     release: (calls) => planned.release(spender, purpose, calls),
     holds,
+    deferred: (error) => error instanceof PlanDeferral,
   });
   return true;
 }

@@ -34,6 +34,8 @@ export interface HoldTerms {
   release(calls: number): Promise<void>;
   /** The process's holds (heldCalls): where a refused hold waits for others to settle. */
   readonly holds: OpenHolds;
+  /** Whether a refusal may pass once other holds are given back (the plan's, not a day spent or a count not recorded). */
+  deferred(error: unknown): boolean;
 }
 
 export class WholeRequestHold {
@@ -96,7 +98,7 @@ export class WholeRequestHold {
         await terms.reserve(calls);
         break;
       } catch (error) {
-        if (await terms.holds.someSettled()) continue;
+        if (terms.deferred(error) && (await terms.holds.someSettled())) continue;
         this.#refusal = { error };
         throw error;
       }
