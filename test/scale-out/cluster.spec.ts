@@ -25,7 +25,7 @@ import type { OwnCluster } from '../support/redis-cluster.js';
 import { artistsQuery, codes } from '../support/replica-deployment.js';
 import { type Replica, startReplica, until } from '../support/replicas.js';
 import { openSharedStore, type SharedStore } from '../support/shared-store.js';
-import { type Subscriber, subscribe } from '../support/sse.js';
+import { announcedOnceEach, type Subscriber, subscribe } from '../support/sse.js';
 import { type GraphQLResponse, SERVER_KEY } from '../support/stack.js';
 
 let store: SharedStore;
@@ -251,25 +251,14 @@ describe('the live feed over the cluster', () => {
       });
       const slug = slugs(5, 1)[0]!;
       const published = simulator.publishMilestone(slug)!;
-      await until(() => subscribers.every((subscriber) => subscriber.events.length >= 1));
       // More polls go by: none announces it again.
       const polls = () =>
         simulator.calls.filter((call) => call.rawPath === '/api/v1/milestones/recent').length;
-      const after = polls();
-      await until(() => polls() >= after + 3);
-      for (const subscriber of subscribers) {
-        expect(subscriber.events).toEqual([
-          {
-            data: {
-              milestoneCrossed: {
-                id: published.id,
-                threshold: published.threshold,
-                artist: { slug },
-              },
-            },
-          },
-        ]);
-      }
+      await announcedOnceEach(subscribers, polls, {
+        id: published.id,
+        threshold: published.threshold,
+        artist: { slug },
+      });
     } finally {
       for (const subscriber of subscribers) subscriber.close();
     }

@@ -2,6 +2,9 @@
  * A GraphQL-over-SSE subscriber as a browser's EventSource would be: one GET
  * with `Accept: text/event-stream`, reading `next` events as they arrive.
  */
+import { expect } from 'vitest';
+import { until } from './until.js';
+
 export interface Subscriber {
   /** Every `data` of a `next` event so far, parsed. */
   readonly events: { data?: Record<string, unknown>; errors?: unknown[] }[];
@@ -50,4 +53,20 @@ export async function subscribe(
     }
   })();
   return { events, close: () => controller.abort() };
+}
+
+/**
+ * Each subscriber received `milestoneCrossed` once: waits for every one to have an event, then
+ * for three more polls (`polls()` counts them), none of which may announce it again.
+ */
+export async function announcedOnceEach(
+  subscribers: readonly Subscriber[],
+  polls: () => number,
+  milestoneCrossed: Record<string, unknown>,
+): Promise<void> {
+  await until(() => subscribers.every((subscriber) => subscriber.events.length >= 1));
+  const after = polls();
+  await until(() => polls() >= after + 3);
+  for (const subscriber of subscribers)
+    expect(subscriber.events).toEqual([{ data: { milestoneCrossed } }]);
 }
