@@ -124,6 +124,8 @@ export function createGateway(options: GatewayOptions) {
     relay: {
       fetch: (request, context) => yoga.fetch(request, context),
       graphqlEndpoint: GRAPHQL_ENDPOINT,
+      // A socket's operations take turns at Yoga with the HTTP requests (memory-bounds.ts).
+      turn: (gone, handedOver) => bounds.turns.takeFor(gone, handedOver),
     },
     auth,
     keys: stores.keys,

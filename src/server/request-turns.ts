@@ -13,6 +13,9 @@
  * read never holds one. A response-cache hit takes no turn (it is written
  * from stored bytes), nor do the health, readiness and metrics paths.
  *
+ * An operation relayed from a WebSocket takes a turn the same way, until its
+ * first result (or refusal) has been read back (websocket/relayed-operation.ts).
+ *
  * Warm answers are work for the one event loop, so a few turns at once lose
  * nothing; cold ones wait for the upstream, where UPSTREAM_MAX_CONCURRENCY
  * connections bound them anyway.
@@ -52,29 +55,59 @@ export class RequestTurns {
    * waited (nothing is to be done for it).
    */
   async take(res: ServerResponse): Promise<'now' | 'waited' | 'left'> {
+    return this.#take(
+      (leave) => {
+        res.once('close', leave);
+        return () => res.off('close', leave);
+      },
+      () => answerHandedOver(res),
+    );
+  }
+
+  /**
+   * A turn for an answer that is no HTTP response (an operation relayed from a WebSocket): it
+   * ends when `handedOver` settles; `left` when `gone` aborts while it waits.
+   */
+  takeFor(gone: AbortSignal, handedOver: Promise<unknown>): Promise<'now' | 'waited' | 'left'> {
+    return this.#take(
+      (leave) => {
+        gone.addEventListener('abort', leave, { once: true });
+        return () => gone.removeEventListener('abort', leave);
+      },
+      () =>
+        handedOver.then(
+          () => undefined,
+          () => undefined,
+        ),
+    );
+  }
+
+  async #take(
+    onLeave: (leave: () => void) => () => void,
+    ended: () => Promise<void>,
+  ): Promise<'now' | 'waited' | 'left'> {
     if (this.#active >= this.max) {
       let start: () => void = () => undefined;
       const started = new Promise<void>((resolve) => {
         start = resolve;
       });
       const waiter: Waiter = { state: 'waiting', start };
-      const onClose = () => {
+      const stopWatching = onLeave(() => {
         if (waiter.state !== 'waiting') return;
         waiter.state = 'left';
         this.#waitingCount -= 1;
         start();
-      };
-      res.once('close', onClose);
+      });
       this.#waiting.push(waiter);
       this.#waitingCount += 1;
       await started;
-      res.off('close', onClose);
+      stopWatching();
       if (waiter.state === 'left') return 'left';
-      this.#endWith(res);
+      this.#endWith(ended);
       return 'waited';
     }
     this.#active += 1;
-    this.#endWith(res);
+    this.#endWith(ended);
     return 'now';
   }
 
@@ -83,8 +116,8 @@ export class RequestTurns {
     if ((await this.take(res)) !== 'left') await answer();
   }
 
-  #endWith(res: ServerResponse): void {
-    void answerHandedOver(res).then(() => this.#next());
+  #endWith(ended: () => Promise<void>): void {
+    void ended().then(() => this.#next());
   }
 
   /** A turn ended: the next waiter still there takes it. */

@@ -3,10 +3,13 @@
  * GraphQL request waits, first come first served, while response-cache hits
  * and the health paths are answered at once; request bodies held in total
  * are bounded (REQUEST_BODIES_TOTAL_BYTES): past it a new body is refused
- * with OVERLOADED. A turn here is held by a request whose upstream read the
+ * with OVERLOADED. An operation relayed from a WebSocket takes its turn too.
+ * A turn here is held by a request whose upstream read the
  * simulator holds, so nothing depends on how fast anything runs.
  */
+import { createClient } from 'graphql-ws';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import WebSocket from 'ws';
 import { until } from '../support/replicas.js';
 import { type GraphQLResponse, type Stack, startStack } from '../support/stack.js';
 
@@ -22,7 +25,7 @@ beforeAll(async () => {
   });
   slugs = stack.simulator.data
     .allArtists()
-    .slice(0, 4)
+    .slice(0, 6)
     .map((artist) => artist.slug);
 });
 afterAll(() => stack.close());
@@ -102,4 +105,34 @@ it('past REQUEST_BODIES_TOTAL_BYTES a new body gets OVERLOADED (503), the others
   await until(async () => (await gauge('gateway_held_bytes', 'request_bodies')) === 0);
   // Room again: a body is read as before.
   expect((await artistName(slugs[3]!, PADDING)).status).toBe(200);
+});
+
+it('an operation over a WebSocket waits its turn with the HTTP requests', async () => {
+  const release = holdProfile(slugs[4]!);
+  const running = artistName(slugs[4]!);
+  await until(() => stack.simulator.calls.some((call) => call.rawPath.endsWith(slugs[4]!)));
+
+  const socket = createClient({
+    url: `${stack.url.replace('http', 'ws')}/graphql`,
+    webSocketImpl: WebSocket,
+    retryAttempts: 0,
+  });
+  const relayed = new Promise<unknown>((resolve, reject) => {
+    let data: unknown;
+    socket.subscribe(
+      {
+        query: 'query ($slug: String!) { artist(slug: $slug) { name } }',
+        variables: { slug: slugs[5] },
+      },
+      { next: (result) => (data = result.data), error: reject, complete: () => resolve(data) },
+    );
+  });
+  await until(async () => (await gauge('gateway_answers', 'waiting')) === 1);
+  expect(stack.simulator.calls.some((call) => call.rawPath.endsWith(slugs[5]!))).toBe(false);
+
+  release();
+  stack.simulator.clearFaults();
+  expect((await running).status).toBe(200);
+  expect(await relayed).toEqual({ artist: { name: expect.any(String) } });
+  await socket.dispose();
 });

@@ -30,6 +30,11 @@ export type RelayedResult = Record<string, unknown> & {
 export interface Relay {
   /** Yoga's fetch, with the server context the listener would give it. */
   fetch(request: Request, context: ServerContext): Promise<Response> | Response;
+  /**
+   * A turn at Yoga, as an HTTP request takes one (request-turns.ts): until `handedOver` settles;
+   * `left` when the operation ended while it waited. Absent: no turns.
+   */
+  turn?(gone: AbortSignal, handedOver: Promise<unknown>): Promise<'now' | 'waited' | 'left'>;
   readonly graphqlEndpoint: string;
 }
 
@@ -77,7 +82,18 @@ async function* relayedResults(
     // graphql-ws requires a `query`; a persisted operation names its document in `documentId` or `extensions` instead.
     body: JSON.stringify(payload.query === '' ? { ...payload, query: undefined } : payload),
   });
-  const response = await relay.fetch(request, { req: upgrade });
+  let handOver = () => {};
+  const handedOver = new Promise<void>((resolve) => {
+    handOver = resolve;
+  });
+  let response: Response;
+  try {
+    if ((await relay.turn?.(ended, handedOver)) === 'left') return;
+    response = await relay.fetch(request, { req: upgrade });
+  } finally {
+    // The operation ran (a query's result is built, a subscription's stream has begun): the turn ends.
+    handOver();
+  }
   if (!(response.headers.get('content-type') ?? '').startsWith('text/event-stream')) {
     yield await refusal(response);
     return;
