@@ -14,18 +14,19 @@ import { randomUUID } from 'node:crypto';
 import { once } from 'node:events';
 import { performance } from 'node:perf_hooks';
 import { Redis } from 'ioredis';
-import { type Simulator, startSimulator } from '../src/simulator/index.js';
+import type { Simulator } from '../src/simulator/index.js';
 import { DAY_MS, nextUtcMidnight } from '../src/time.js';
 import { Clairvoyant } from './clairvoyant.js';
 import { type DayRow, emptyRow } from './measures.js';
 import type { SimulationOptions } from './options.js';
 import { requestOf } from './pages.js';
+import { deleteKeysUnder } from './replicas.js';
 import { installRunningClock, runningClockEnv } from './running-clock.js';
 import { byPurposeOf, countCalls, post, Scoring } from './scoring.js';
 import type { SimulationResult } from './simulation.js';
 import { Traffic } from './traffic.js';
+import { API_KEY, startSimulatedUpstream } from './upstream.js';
 
-const API_KEY = 'simulate-key';
 /** Real time the replicas get to start before the first simulated day begins. */
 const STARTUP_MS = 45_000;
 const MINUTE_MS = 60_000;
@@ -52,13 +53,7 @@ export async function runDeployment(
   let simulator: Simulator | undefined;
   const processes: Process[] = [];
   try {
-    simulator = await startSimulator({
-      artists: options.artists,
-      seed: options.seed,
-      apiKeys: [API_KEY],
-      dailyLimit: options.limit,
-      refreshHourUtc: options.refreshHourUtc,
-    });
+    simulator = await startSimulatedUpstream(options);
     const env = {
       ...runningClockEnv(clock),
       UPSTREAM_URL: simulator.url,
@@ -170,11 +165,6 @@ async function stop(child: ChildProcess): Promise<void> {
 
 async function removeKeys(redisUrl: string, prefix: string): Promise<void> {
   const admin = new Redis(redisUrl, { maxRetriesPerRequest: 1 });
-  let cursor = '0';
-  do {
-    const [next, keys] = await admin.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 1_000);
-    cursor = next;
-    if (keys.length > 0) await admin.del(...keys);
-  } while (cursor !== '0');
+  await deleteKeysUnder(admin, prefix);
   admin.disconnect();
 }

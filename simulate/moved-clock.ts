@@ -9,8 +9,7 @@
  */
 
 import { nextUtcMidnight } from '../src/time.js';
-
-const RealDate = Date;
+import { calendarDate, RealDate } from './calendar-date.js';
 
 export interface MovedClock {
   /** Simulated epoch milliseconds now. */
@@ -35,19 +34,7 @@ export function installMovedClock(
   if (installed !== undefined) throw new Error('the moved clock is already installed');
   let offsetMs = 0;
   const now = (): number => RealDate.now() + offsetMs;
-  const moved = new Proxy(RealDate, {
-    construct(target, args, newTarget) {
-      return Reflect.construct(target, args.length === 0 ? [now()] : args, newTarget);
-    },
-    // `Date()` called as a function is a string of the current time.
-    apply() {
-      return new RealDate(now()).toString();
-    },
-    get(target, property, receiver) {
-      return property === 'now' ? now : Reflect.get(target, property, receiver);
-    },
-  });
-  globalThis.Date = moved;
+  globalThis.Date = calendarDate(now);
   const clock: MovedClock = {
     now,
     advanceTo(epochMs) {

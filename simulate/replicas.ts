@@ -22,7 +22,6 @@ import { listen, type RunningServer } from '../src/server/http-server.js';
 
 /** Longer than any run: the replicas never take the poll lease themselves. */
 const LEASE_HOLD_MS = 7 * 86_400_000;
-const SCAN_COUNT = 1_000;
 
 export interface Replica {
   readonly gateway: Gateway;
@@ -92,13 +91,18 @@ export async function startReplicas(options: ReplicaSetOptions): Promise<Replica
     async close() {
       await Promise.all(servers.map((server) => server.close(1_000)));
       holder.disconnect();
-      let cursor = '0';
-      do {
-        const [next, keys] = await admin.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', SCAN_COUNT);
-        cursor = next;
-        if (keys.length > 0) await admin.del(...keys);
-      } while (cursor !== '0');
+      await deleteKeysUnder(admin, prefix);
       admin.disconnect();
     },
   };
+}
+
+/** Deletes every key under `prefix`: a run leaves nothing in the Redis it shares. */
+export async function deleteKeysUnder(admin: Redis, prefix: string): Promise<void> {
+  let cursor = '0';
+  do {
+    const [next, keys] = await admin.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 1_000);
+    cursor = next;
+    if (keys.length > 0) await admin.del(...keys);
+  } while (cursor !== '0');
 }

@@ -7,7 +7,7 @@
  * the gateway must plan its day by the calendar and time its waits by the
  * timers, and a deployment simulated this way shows whether it does.
  */
-const RealDate = Date;
+import { calendarDate, RealDate } from './calendar-date.js';
 
 export interface RunningClockSettings {
   /** Simulated epoch ms at the anchor. */
@@ -19,17 +19,7 @@ export interface RunningClockSettings {
 
 export function installRunningClock({ startAt, anchor, speed }: RunningClockSettings): () => void {
   const now = (): number => Math.floor(startAt + (RealDate.now() - anchor) * speed);
-  globalThis.Date = new Proxy(RealDate, {
-    construct(target, args, newTarget) {
-      return Reflect.construct(target, args.length === 0 ? [now()] : args, newTarget);
-    },
-    apply() {
-      return new RealDate(now()).toString();
-    },
-    get(target, property, receiver) {
-      return property === 'now' ? now : Reflect.get(target, property, receiver);
-    },
-  });
+  globalThis.Date = calendarDate(now);
   return () => {
     globalThis.Date = RealDate;
   };

@@ -6,7 +6,7 @@
  * clairvoyant reference on the same traffic and plan.
  */
 import { performance } from 'node:perf_hooks';
-import { type Simulator, startSimulator } from '../src/simulator/index.js';
+import type { Simulator } from '../src/simulator/index.js';
 import { DAY_MS } from '../src/time.js';
 import { Clairvoyant } from './clairvoyant.js';
 import { type DayRow, emptyRow } from './measures.js';
@@ -16,9 +16,9 @@ import { requestOf } from './pages.js';
 import { type Replica, startReplicas } from './replicas.js';
 import { byPurposeOf, countCalls, type HeadSets, post, Scoring } from './scoring.js';
 import { Traffic, type View } from './traffic.js';
+import { API_KEY, startSimulatedUpstream } from './upstream.js';
 
 const MS_PER_MINUTE = 60_000;
-const API_KEY = 'simulate-key';
 /** How long replicas get (real time) to learn a new generation from the poller before the run goes on regardless. */
 const LEARN_TIMEOUT_MS = 5_000;
 
@@ -40,13 +40,7 @@ export async function runSimulation(
   let close = async (): Promise<void> => undefined;
   try {
     const start = clock.now();
-    simulator = await startSimulator({
-      artists: options.artists,
-      seed: options.seed,
-      apiKeys: [API_KEY],
-      dailyLimit: options.limit,
-      refreshHourUtc: options.refreshHourUtc,
-    });
+    simulator = await startSimulatedUpstream(options);
     const set = await startReplicas({
       count: options.replicas,
       redisUrl: options.redisUrl,

@@ -10,7 +10,7 @@
 import { UpstreamError } from '../upstream/errors.js';
 import { type BudgetLedger, PlanRefusal, type Spender } from './ledger.js';
 import type { Popularity } from './popularity.js';
-import type { Purpose, SpendingPlan } from './spending-plan.js';
+import type { DaySpending, Purpose, SpendingPlan } from './spending-plan.js';
 
 /**
  * The plan cannot afford the call now, though it could later today (unlike a day spent, a pause,
@@ -18,6 +18,8 @@ import type { Purpose, SpendingPlan } from './spending-plan.js';
  * another's to come back (reads/whole-request-hold.ts).
  */
 export class PlanDeferral extends UpstreamError {}
+
+const NOTHING_SPENT: DaySpending = { used: 0, paced: 0, refreshed: 0, polled: 0 };
 
 /** Asked this many times (decayed), a record has shown it is asked again: it may use the whole burst. */
 const POPULAR_COUNT = 2;
@@ -82,10 +84,11 @@ export class Allocator {
     }
   }
 
-  /** Gives back `calls` of `purpose` taken and never made (a request's hold it did not need). */
-  async release(spender: Spender, purpose: Purpose, calls: number): Promise<void> {
-    const spent = await this.budget.spending(spender.keyId);
-    const ceiling = this.plan.ceiling(purpose, this.now(), spent, true);
+  /** Gives back `calls` first touches taken and never made (what a request held and did not need). */
+  async releaseFirstTouches(spender: Spender, calls: number): Promise<void> {
+    // A first touch is counted as paced, under the client's cap when there is one, whatever the
+    // day has spent: the ceiling of an empty day names both without reading the ledger.
+    const ceiling = this.plan.ceiling('first-touch', this.now(), NOTHING_SPENT, true);
     await this.budget.release({ ...spender, ceiling, calls });
   }
 

@@ -86,7 +86,7 @@ export async function prepaidFromHold(
     need: () => stats.stillNeeded(),
     largest: planned.plan.options.burst,
     reserve: (calls) => planned.reserve(spender, purpose, key, calls),
-    release: (calls) => planned.release(spender, purpose, calls),
+    release: (calls) => planned.releaseFirstTouches(spender, calls),
     holds,
     deferred: (error) => error instanceof PlanDeferral,
   });

@@ -32,7 +32,7 @@ export interface HoldTerms {
   reserve(calls: number): Promise<void>;
   /** Gives back `calls` taken and not needed. */
   release(calls: number): Promise<void>;
-  /** The process's holds (heldCalls): where a refused hold waits for others to settle. */
+  /** The holds of this process's requests: where a refused hold waits for others to settle. */
   readonly holds: OpenHolds;
   /** Whether a refusal may pass once other holds are given back (the plan's, not a day spent or a count not recorded). */
   deferred(error: unknown): boolean;
