@@ -7,7 +7,9 @@
  * tells the client when the plan would serve it.
  */
 
+import { utcDay } from '../time.js';
 import { UpstreamError } from '../upstream/errors.js';
+import { DayShape } from './day-shape.js';
 import { type BudgetLedger, PlanRefusal, type Spender } from './ledger.js';
 import type { Popularity } from './popularity.js';
 import type { DaySpending, Purpose, SpendingPlan } from './spending-plan.js';
@@ -25,6 +27,9 @@ const NOTHING_SPENT: DaySpending = { used: 0, paced: 0, refreshed: 0, polled: 0 
 const POPULAR_COUNT = 2;
 
 export class Allocator {
+  /** Today's expected shape, learnt once a day from yesterday's demand (undefined until asked). */
+  #shape: { readonly day: string; readonly shape: Promise<DayShape> } | undefined;
+
   constructor(
     readonly plan: SpendingPlan,
     readonly popularity: Popularity,
@@ -53,27 +58,30 @@ export class Allocator {
    */
   async reserve(spender: Spender, purpose: Purpose, key: string, calls = 1): Promise<void> {
     const now = this.now();
-    const [spent, popular] = await Promise.all([
+    const [spent, popular, shape] = await Promise.all([
       this.budget.spending(spender.keyId),
       this.#isPopular(purpose, key),
+      this.shapeOf(now),
     ]);
     try {
       await this.budget.reserve({
         ...spender,
-        ceiling: this.plan.ceiling(purpose, now, spent, popular),
+        ceiling: this.plan.ceiling(purpose, now, spent, popular, shape),
         calls,
       });
     } catch (error) {
       if (!(error instanceof PlanRefusal)) throw error;
       if (error.clientPaced !== undefined) {
-        const resetsAt = this.plan.nextClientSlot(now, spent, error.clientPaced).toISOString();
+        const resetsAt = this.plan
+          .nextClientSlot(now, spent, error.clientPaced, shape)
+          .toISOString();
         throw new UpstreamError(
           'RATE_LIMITED',
           `This client has made its share of the records first read so far today (${error.clientPaced}); others are served meanwhile. It can read a new record from ${resetsAt}; cached data is still served`,
           { resetsAt },
         );
       }
-      const resetsAt = this.plan.nextSlot(now, spent, popular, calls).toISOString();
+      const resetsAt = this.plan.nextSlot(now, spent, popular, calls, shape).toISOString();
       throw new PlanDeferral(
         'RATE_LIMITED',
         calls === 1
@@ -90,6 +98,21 @@ export class Allocator {
     // day has spent: the ceiling of an empty day names both without reading the ledger.
     const ceiling = this.plan.ceiling('first-touch', this.now(), NOTHING_SPENT, true);
     await this.budget.release({ ...spender, ceiling, calls });
+  }
+
+  /**
+   * The expected shape of `now`'s UTC day (day-shape.ts), asked of the popularity store once a
+   * day; a store that cannot tell is asked again at the next call.
+   */
+  shapeOf(now: Date): Promise<DayShape> {
+    const day = utcDay(now);
+    if (this.#shape?.day === day) return this.#shape.shape;
+    const shape = this.popularity.yesterdayByHour().then((hours) => {
+      if (hours === undefined && this.#shape?.day === day) this.#shape = undefined;
+      return DayShape.fromYesterday(hours);
+    });
+    this.#shape = { day, shape };
+    return shape;
   }
 
   async #isPopular(purpose: Purpose, key: string): Promise<boolean> {

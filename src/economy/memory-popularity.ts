@@ -4,11 +4,15 @@
  * the day's decay is applied lazily, by the first call of a new UTC day, and
  * ranks are read from a sorted copy refreshed every couple of seconds
  * rather than sorting every record per question. The map is bounded: a tail
- * of records asked once cannot grow it without end.
+ * of records asked once cannot grow it without end. Demand by hour is kept
+ * for today and yesterday: 48 numbers.
  */
 import { performance } from 'node:perf_hooks';
 import { DAY_MS, utcDay } from '../time.js';
-import { DAILY_DECAY, type Popularity } from './popularity.js';
+import { DAILY_DECAY, hourOf, type Popularity } from './popularity.js';
+
+const HOURS = 24;
+const noDemand = (): number[] => new Array<number>(HOURS).fill(0);
 
 /** How often the ranking is worked out again from the counts. */
 const RANKING_REFRESH_MS = 2_000;
@@ -18,6 +22,9 @@ export class MemoryPopularity implements Popularity {
   #day: string;
   /** Every count, most asked first, as of `at`: ranks are read from it. */
   #ranking: { scores: number[]; at: number } | undefined;
+  /** Records asked by UTC hour, today and yesterday. */
+  #todayByHour = noDemand();
+  #yesterdayByHour = noDemand();
 
   constructor(
     private readonly now: () => Date = () => new Date(),
@@ -29,7 +36,12 @@ export class MemoryPopularity implements Popularity {
 
   record(keys: Iterable<string>): void {
     this.#decayIfNewDay();
-    for (const key of keys) this.#counts.set(key, (this.#counts.get(key) ?? 0) + 1);
+    let asked = 0;
+    for (const key of keys) {
+      this.#counts.set(key, (this.#counts.get(key) ?? 0) + 1);
+      asked += 1;
+    }
+    this.#todayByHour[hourOf(this.now())] += asked;
     if (this.#counts.size > this.maxRecords) this.#forgetLeastAsked();
   }
 
@@ -62,6 +74,11 @@ export class MemoryPopularity implements Popularity {
     return this.#counts.get(key) ?? 0;
   }
 
+  async yesterdayByHour(): Promise<readonly number[]> {
+    this.#decayIfNewDay();
+    return [...this.#yesterdayByHour];
+  }
+
   async forget(key: string): Promise<void> {
     if (this.#counts.delete(key)) this.#ranking = undefined;
   }
@@ -88,6 +105,8 @@ export class MemoryPopularity implements Popularity {
     const days = Math.max(1, Math.round((Date.parse(today) - Date.parse(this.#day)) / DAY_MS));
     const factor = DAILY_DECAY ** days;
     for (const [key, score] of this.#counts) this.#counts.set(key, score * factor);
+    this.#yesterdayByHour = days === 1 ? this.#todayByHour : noDemand();
+    this.#todayByHour = noDemand();
     this.#day = today;
     this.#ranking = undefined;
   }

@@ -24,6 +24,11 @@ export interface Popularity {
   top(count: number): Promise<string[]>;
   /** Decayed number of times `key` was asked, this process's unsent counts included. */
   count(key: string): Promise<number>;
+  /**
+   * Records asked yesterday (UTC) by hour, 24 counts: when in the day demand comes, for the
+   * day's pacing (day-shape.ts). All zeros: nothing was asked yesterday; undefined: unknown.
+   */
+  yesterdayByHour(): Promise<readonly number[] | undefined>;
   /** Drops every count of `key`: the upstream does not have it (a not-found answer is never popular). */
   forget(key: string): Promise<void>;
   /** Sends what is pending (Redis) and stops the flush timer. */
@@ -32,3 +37,6 @@ export interface Popularity {
 
 /** Each UTC day, counts carried over are multiplied by this. */
 export const DAILY_DECAY = 0.7;
+
+/** The UTC hour (0-23) of `now`: the bucket its demand is counted in. */
+export const hourOf = (now: Date): number => now.getUTCHours();

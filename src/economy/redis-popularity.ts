@@ -12,14 +12,17 @@
  * gateway's calendar: no instant is sent for Redis's clock to judge).
  *
  * Counts are added up in the process and sent once a second in one script:
- * a view must not wait for a Redis round trip to be counted.
+ * a view must not wait for a Redis round trip to be counted. Beside the set,
+ * a day's demand by hour (`demand:{all}:<day>`, a hash of 24 counts, kept
+ * as long): each record asked is counted in the hour it was asked, on this
+ * gateway's calendar, and sent with the counts.
  */
 import { batched } from '../redis/batched.js';
 import type { RedisClient } from '../redis/connection.js';
 import { hashTag } from '../redis/hash-slot.js';
 import { redisScript, type ScriptCall } from '../redis/script.js';
 import { DAY_MS, msUntilEndOfDay, utcDay } from '../time.js';
-import { DAILY_DECAY, type Popularity } from './popularity.js';
+import { DAILY_DECAY, hourOf, type Popularity } from './popularity.js';
 
 // KEYS: today's set, yesterday's set. ARGV: how long today's set lives (ms, a duration), decay, then key/count pairs.
 const ADD = `
@@ -38,6 +41,8 @@ const KEPT_DAYS_AFTER = 2;
 
 export class RedisPopularity implements Popularity {
   #pending = new Map<string, number>();
+  /** Records asked, by day and hour (`<day> <hour>`), not sent yet. */
+  #pendingHours = new Map<string, number>();
   #flushing: Promise<void> | undefined;
   readonly #timer: NodeJS.Timeout;
   readonly #add: ScriptCall;
@@ -55,7 +60,14 @@ export class RedisPopularity implements Popularity {
   }
 
   record(keys: Iterable<string>): void {
-    for (const key of keys) this.#pending.set(key, (this.#pending.get(key) ?? 0) + 1);
+    let asked = 0;
+    for (const key of keys) {
+      this.#pending.set(key, (this.#pending.get(key) ?? 0) + 1);
+      asked += 1;
+    }
+    const now = this.now();
+    const hour = `${utcDay(now)} ${hourOf(now)}`;
+    this.#pendingHours.set(hour, (this.#pendingHours.get(hour) ?? 0) + asked);
     if (this.#pending.size >= MAX_PENDING) void this.#flush();
   }
 
@@ -96,11 +108,24 @@ export class RedisPopularity implements Popularity {
   }
 
   async count(key: string): Promise<number> {
+    // Counts on their way are in neither place until they land (a first flush loads its script
+    // after a NOSCRIPT, behind a read sent meanwhile): a record's second view must see its first.
+    await this.#flushing;
     const pending = this.#pending.get(key) ?? 0;
     try {
       return Number((await this.#score(key)) ?? 0) + pending;
     } catch {
       return pending;
+    }
+  }
+
+  async yesterdayByHour(): Promise<readonly number[] | undefined> {
+    const yesterday = utcDay(new Date(this.now().getTime() - DAY_MS));
+    try {
+      const hours = await this.redis.hgetall(demandKey(yesterday));
+      return Array.from({ length: 24 }, (_, hour) => Number(hours[String(hour)] ?? 0));
+    } catch {
+      return undefined;
     }
   }
 
@@ -122,6 +147,17 @@ export class RedisPopularity implements Popularity {
     await this.#flush();
   }
 
+  /** Demand by hour: one pipeline (the days' hashes share a slot), each hash living as long as the sets. */
+  async #sendHours(hours: ReadonlyMap<string, number>, keptMs: number): Promise<void> {
+    if (hours.size === 0) return;
+    const pipeline = this.redis.pipeline();
+    for (const [dayHour, asked] of hours) {
+      const [day, hour] = dayHour.split(' ') as [string, string];
+      pipeline.hincrby(demandKey(day), hour, asked).pexpire(demandKey(day), keptMs);
+    }
+    await pipeline.exec();
+  }
+
   #setOf(day: Date): string {
     return popularityKey(utcDay(day));
   }
@@ -134,18 +170,17 @@ export class RedisPopularity implements Popularity {
     if (this.#flushing !== undefined || this.#pending.size === 0)
       return this.#flushing ?? Promise.resolve();
     const batch = this.#pending;
+    const hours = this.#pendingHours;
     this.#pending = new Map();
+    this.#pendingHours = new Map();
     const now = this.now();
     // Measured on this gateway's calendar and sent as a duration: Redis's clock may be days off it.
     const keptMs = msUntilEndOfDay(now) + KEPT_DAYS_AFTER * DAY_MS;
     const pairs = [...batch].flatMap(([key, count]) => [key, String(count)]);
-    this.#flushing = this.#add(
-      this.#setOf(now),
-      this.#yesterdayOf(now),
-      keptMs,
-      DAILY_DECAY,
-      ...pairs,
-    )
+    this.#flushing = Promise.all([
+      this.#add(this.#setOf(now), this.#yesterdayOf(now), keptMs, DAILY_DECAY, ...pairs),
+      this.#sendHours(hours, keptMs),
+    ])
       .then(
         () => undefined,
         // Counts lost to an outage only make the plan a little less sure of the head.
@@ -158,3 +193,6 @@ export class RedisPopularity implements Popularity {
 
 /** A day's set (`day` as utcDay writes it): every day's in one slot, for the carry-over script. */
 export const popularityKey = (day: string): string => `popularity:${hashTag('all')}:${day}`;
+
+/** A day's demand by hour (`day` as utcDay writes it): in the sets' slot. */
+export const demandKey = (day: string): string => `demand:${hashTag('all')}:${day}`;

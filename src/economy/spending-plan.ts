@@ -12,15 +12,18 @@
  *   once per generation, which costs a quarter of it; the records after
  *   them, up to `keptRecords` (1.75 times the allowance), refreshed when two
  *   generations behind, every other generation, which costs the other three
- *   quarters on average. So no record that popular is ever more than one
+ *   quarters on average. On a first day (day-shape.ts) nothing held is older
+ *   than today: only the head's share is kept for refreshes, and the rest is
+ *   paced with the first touches. So no record that popular is ever more than one
  *   refresh old when it is read, and the tail is served from the generation
  *   it was read in until it climbs. A day on which many of those records
  *   fall behind at once may spend up to `keptRecords` on refreshes.
  * - `first-touch`: a record never read, or a tail record (held, not popular
  *   enough to be refreshed, yet asked again past its TTL without a known
- *   generation). Paced over the day: by elapsed fraction `f` of the UTC day,
- *   at most `(limit − polls − refreshAllowance) · f + burst` of them. A morning burst
- *   of long-tail traffic cannot leave the evening with nothing, and the
+ *   generation). Paced over the day by its expected demand (day-shape.ts):
+ *   when a share `d` of the day's demand has passed, at most
+ *   `(limit − polls − refreshAllowance) · d + burst` of them. A burst of
+ *   long-tail traffic cannot leave the rest of the day with nothing, and the
  *   burst lets a whole page (four records) through at once.
  *
  * No client takes the pacing for itself (server-key mode): one client may
@@ -34,7 +37,7 @@
  * is the one likely to be asked again, so it is the better buy.
  *
  * Unspent refresh allowance flows to first touches over the last quarter of
- * the day: what the refreshes did not need is not lost at midnight.
+ * the day's demand: what the refreshes did not need is not lost at midnight.
  *
  * The poll's reserve is the polls that will really come. The configured
  * interval is a timer's, and a timer's interval is not a span of the
@@ -46,10 +49,11 @@
  * that frees go to the paced line, not to midnight.
  *
  * Everything here is calendar arithmetic from `Date` (the UTC day like the
- * upstream's reset), so that every replica, and a simulation that moves the
- * clock, agree on the plan.
+ * upstream's reset) and the day's expected shape, so that every replica, and
+ * a simulation that moves the clock, agree on the plan.
  */
 import { DAY_MS, nextUtcMidnight } from '../time.js';
+import { DayShape } from './day-shape.js';
 
 export type Purpose = 'poll' | 'refresh' | 'first-touch';
 
@@ -103,8 +107,14 @@ export const DEFAULT_BURST_SHARE = 0.02;
 /** Today's polls that show the poll's cadence on the calendar. */
 const MEASURED_POLLS = 2;
 
-/** Unspent refresh allowance is released to first touches from this fraction of the day on. */
+/** Unspent refresh allowance is released to first touches once this share of the day's demand has passed. */
 const RELEASE_FROM = 0.75;
+
+/** Far below a millisecond of any day's progress, far above a double's rounding. */
+const PROGRESS_EPSILON = 1e-12;
+
+/** A day expected to be asked for evenly, as the clock runs. */
+const CLOCK = DayShape.linear();
 
 export function defaultBurst(dailyLimit: number): number {
   return Math.max(MIN_BURST, Math.round(dailyLimit * DEFAULT_BURST_SHARE));
@@ -118,8 +128,6 @@ export class SpendingPlan {
   readonly headRecords: number;
   /** The most popular records kept within one refresh of the upstream (the head included). */
   readonly keptRecords: number;
-  /** First touches paced over a day whose polls all come at the configured interval. */
-  readonly #pacedPerFullPolls: number;
 
   constructor(readonly options: PlanOptions) {
     const { dailyLimit, pollIntervalMs, headShare } = options;
@@ -130,19 +138,34 @@ export class SpendingPlan {
     this.refreshAllowance = Math.floor((dailyLimit - this.pollsPerDay) * headShare);
     this.headRecords = Math.floor(this.refreshAllowance * HEAD_PART);
     this.keptRecords = Math.floor(this.refreshAllowance * KEPT_PART);
-    this.#pacedPerFullPolls = Math.max(0, dailyLimit - this.pollsPerDay - this.refreshAllowance);
   }
 
   /** First touches paced over today: the day less its polls (as today's cadence has them) and refreshes. */
-  #pacedPerDay(now: Date, spent: DaySpending): number {
+  #pacedPerDay(now: Date, spent: DaySpending, shape: DayShape): number {
     const byCadence = this.#pollsByCadence(now, spent);
-    if (byCadence === undefined) return this.#pacedPerFullPolls;
-    const polls = Math.min(this.pollsPerDay, spent.polled + byCadence);
-    return Math.max(0, this.options.dailyLimit - polls - this.refreshAllowance);
+    const polls =
+      byCadence === undefined
+        ? this.pollsPerDay
+        : Math.min(this.pollsPerDay, spent.polled + byCadence);
+    return Math.max(0, this.options.dailyLimit - polls - this.#refreshReserve(shape));
   }
 
-  /** The ceiling for a call of `purpose` at `now`, given today's spending; `popular`: the record was asked more than once. */
-  ceiling(purpose: Purpose, now: Date, spent: DaySpending, popular: boolean): Ceiling {
+  /** What today keeps for refreshes: the allowance, or on a first day the head's share of it. */
+  #refreshReserve(shape: DayShape): number {
+    return shape.firstDay ? this.headRecords : this.refreshAllowance;
+  }
+
+  /**
+   * The ceiling for a call of `purpose` at `now`, given today's spending and its expected shape;
+   * `popular`: the record was asked more than once.
+   */
+  ceiling(
+    purpose: Purpose,
+    now: Date,
+    spent: DaySpending,
+    popular: boolean,
+    shape = CLOCK,
+  ): Ceiling {
     const { dailyLimit } = this.options;
     if (purpose === 'poll')
       return { counter: 'polled', total: dailyLimit, limit: this.pollsPerDay };
@@ -152,13 +175,13 @@ export class SpendingPlan {
     const clientShare = this.options.clientShare ?? 1;
     return {
       counter: 'paced',
-      total: total - this.#refreshHeldBack(now, spent),
-      limit: Math.floor(this.#line(now, spent, popular)),
+      total: total - this.#refreshHeldBack(now, spent, shape),
+      limit: Math.floor(this.#line(now, spent, popular, shape)),
       ...(clientShare < 1
         ? {
             clientLimit: Math.max(
               this.options.burst,
-              Math.floor(clientShare * this.#line(now, spent, true)),
+              Math.floor(clientShare * this.#line(now, spent, true, shape)),
             ),
           }
         : {}),
@@ -170,47 +193,59 @@ export class SpendingPlan {
    * served: the moment the pacing line passes today's paced count by as many,
    * or the next UTC midnight when the day cannot afford them any more.
    */
-  nextSlot(now: Date, spent: DaySpending, popular: boolean, calls = 1): Date {
-    return this.#whenLineReaches(spent.paced + calls, now, spent, popular);
+  nextSlot(now: Date, spent: DaySpending, popular: boolean, calls = 1, shape = CLOCK): Date {
+    return this.#whenLineReaches(spent.paced + calls, now, spent, popular, shape);
   }
 
   /** When a client that has made `clientPaced` first touches today may make one more. */
-  nextClientSlot(now: Date, spent: DaySpending, clientPaced: number): Date {
+  nextClientSlot(now: Date, spent: DaySpending, clientPaced: number, shape = CLOCK): Date {
     const clientShare = this.options.clientShare ?? 1;
-    return this.#whenLineReaches((clientPaced + 1) / clientShare, now, spent, true);
+    return this.#whenLineReaches((clientPaced + 1) / clientShare, now, spent, true, shape);
   }
 
-  #whenLineReaches(line: number, now: Date, spent: DaySpending, popular: boolean): Date {
+  #whenLineReaches(
+    line: number,
+    now: Date,
+    spent: DaySpending,
+    popular: boolean,
+    shape: DayShape,
+  ): Date {
     const midnight = nextUtcMidnight(now);
     const dayStart = midnight.getTime() - DAY_MS;
-    const needed = line - this.#offset(now, spent, popular);
-    const pacedPerDay = this.#pacedPerDay(now, spent);
+    const needed = line - this.#offset(now, spent, popular, shape);
+    const pacedPerDay = this.#pacedPerDay(now, spent, shape);
     if (pacedPerDay <= 0) return midnight;
-    const at = dayStart + Math.ceil((needed / pacedPerDay) * DAY_MS);
+    // A hair past the exact point: rounding must not name a moment at which the line falls short.
+    const progress = needed / pacedPerDay + PROGRESS_EPSILON;
+    const at = dayStart + Math.ceil(shape.fractionAt(progress) * DAY_MS);
     const afterNow = Math.max(at, now.getTime() + 1_000);
     return afterNow >= midnight.getTime() ? midnight : new Date(afterNow);
   }
 
-  #line(now: Date, spent: DaySpending, popular: boolean): number {
-    return this.#pacedPerDay(now, spent) * fractionOfDay(now) + this.#offset(now, spent, popular);
+  #line(now: Date, spent: DaySpending, popular: boolean, shape: DayShape): number {
+    return (
+      this.#pacedPerDay(now, spent, shape) * shape.progress(fractionOfDay(now)) +
+      this.#offset(now, spent, popular, shape)
+    );
   }
 
   /** The line beyond the pace itself: the burst, and the refresh allowance released to first touches. */
-  #offset(now: Date, spent: DaySpending, popular: boolean): number {
+  #offset(now: Date, spent: DaySpending, popular: boolean, shape: DayShape): number {
     const burst = popular ? this.options.burst : Math.ceil(this.options.burst / 2);
-    return burst + this.#refreshReleased(now, spent);
+    return burst + this.#refreshReleased(now, spent, shape);
   }
 
-  #refreshReleased(now: Date, spent: DaySpending): number {
-    const unspent = Math.max(0, this.refreshAllowance - spent.refreshed);
-    return unspent * Math.max(0, (fractionOfDay(now) - RELEASE_FROM) / (1 - RELEASE_FROM));
+  #refreshReleased(now: Date, spent: DaySpending, shape: DayShape): number {
+    const unspent = Math.max(0, this.#refreshReserve(shape) - spent.refreshed);
+    const demandPassed = shape.progress(fractionOfDay(now));
+    return unspent * Math.max(0, (demandPassed - RELEASE_FROM) / (1 - RELEASE_FROM));
   }
 
   /** Refresh allowance neither spent nor released: first touches cannot take it. */
-  #refreshHeldBack(now: Date, spent: DaySpending): number {
+  #refreshHeldBack(now: Date, spent: DaySpending, shape: DayShape): number {
     return (
-      Math.max(0, this.refreshAllowance - spent.refreshed) -
-      Math.floor(this.#refreshReleased(now, spent))
+      Math.max(0, this.#refreshReserve(shape) - spent.refreshed) -
+      Math.floor(this.#refreshReleased(now, spent, shape))
     );
   }
 

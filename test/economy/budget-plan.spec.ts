@@ -10,7 +10,12 @@
  */
 import { Redis } from 'ioredis';
 import { afterAll, describe, expect, it } from 'vitest';
-import { calendarAt, FIRST_DAY as DAY_1, useMovedDeployment } from '../support/moved-deployment.js';
+import {
+  calendarAt,
+  FIRST_DAY as DAY_1,
+  EVEN_YESTERDAY,
+  useMovedDeployment,
+} from '../support/moved-deployment.js';
 import { redisNowMs, SHARED_REDIS_URL, untilRedisPassed } from '../support/redis.js';
 import type { Replica } from '../support/replicas.js';
 import type { GraphQLResponse } from '../support/stack.js';
@@ -31,6 +36,9 @@ const moved = useMovedDeployment(
     REFRESH_POLL_SECONDS: '86400',
     CACHE_TTL_SECONDS: String(TTL_MS / 1000),
   },
+  3,
+  // A deployment that served yesterday, evenly: the plan paces by the clock and keeps the head.
+  EVEN_YESTERDAY,
 );
 const redis = new Redis(SHARED_REDIS_URL);
 afterAll(() => redis.disconnect());

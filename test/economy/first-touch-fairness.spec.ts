@@ -6,7 +6,12 @@
  * record, while another client still gets a whole artist page read cold.
  */
 import { describe, expect, it } from 'vitest';
-import { calendarAt, FIRST_DAY, useMovedDeployment } from '../support/moved-deployment.js';
+import {
+  calendarAt,
+  EVEN_YESTERDAY,
+  FIRST_DAY,
+  useMovedDeployment,
+} from '../support/moved-deployment.js';
 import type { Replica } from '../support/replicas.js';
 import type { GraphQLResponse } from '../support/stack.js';
 
@@ -25,6 +30,8 @@ const moved = useMovedDeployment(
     RATE_LIMIT_TRUST_PROXY: 'true',
   },
   2,
+  // A deployment that served yesterday, evenly: the plan paces by the clock and keeps the head.
+  EVEN_YESTERDAY,
 );
 
 const from = (address: string) => ({ 'x-forwarded-for': address });

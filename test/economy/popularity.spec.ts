@@ -1,7 +1,7 @@
 /**
  * The popularity seam (issue 15), both stores side by side: counts per
  * record, ranks and the most asked, and the daily decay that lets
- * yesterday's favourites give way. Redis is the real one, under a prefix of
+ * yesterday's favourites give way, and demand by hour for the day's pacing. Redis is the real one, under a prefix of
  * this test's own; the stores' calendar is Redis's, days behind it or a year
  * ahead, and Redis keeps each day's set two days past its end, no longer.
  */
@@ -13,8 +13,16 @@ import { RedisPopularity } from '../../src/economy/redis-popularity.js';
 import { CALENDARS_AGAINST_REDIS, DAY_MS, todayAtUtc } from '../support/calendar.js';
 import { deleteUnder, keysUnder, SHARED_REDIS_URL, uniquePrefix } from '../support/redis.js';
 
+const HOUR_MS = 3_600_000;
+
 const prefix = uniquePrefix();
-const redis = new Redis(SHARED_REDIS_URL, { keyPrefix: prefix });
+/** One connection per calendar, each under a prefix of its own: the calendars' days must not meet. */
+const connections: Redis[] = [];
+const connectionUnder = (calendar: string): Redis => {
+  const connection = new Redis(SHARED_REDIS_URL, { keyPrefix: `${prefix}${calendar}:` });
+  connections.push(connection);
+  return connection;
+};
 const cleaner = new Redis(SHARED_REDIS_URL);
 afterAll(async () => {
   const ttls = [...(await keysUnder(cleaner, prefix)).values()];
@@ -22,7 +30,7 @@ afterAll(async () => {
   // At noon: the rest of the day and two more, however far the stores' calendar is from Redis's.
   expect(ttls.filter((ttl) => ttl <= 0 || ttl > 2.5 * DAY_MS)).toEqual([]);
   await deleteUnder(cleaner, prefix);
-  redis.disconnect();
+  for (const connection of connections) connection.disconnect();
   cleaner.disconnect();
 });
 
@@ -32,6 +40,7 @@ const cases = CALENDARS_AGAINST_REDIS.flatMap(([when, offset]) => {
   const now = () => new Date(calendar.day);
   /** The memory store lives as long as its process: one instance for all three tests. */
   const memory = new MemoryPopularity(now);
+  const redis = connectionUnder(String(offset));
   const stores: [string, string, typeof calendar, () => Popularity, Settle][] = [
     ['memory', when, calendar, () => memory, async (store) => store],
     [
@@ -92,5 +101,24 @@ describe.each(cases)('popularity in %s, %s', (_, __, calendar, create, settled) 
     expect(await read.count('/gone')).toBe(0);
     expect(await read.top(3)).toEqual(['/c', '/b']);
     await read.close();
+  });
+
+  it('learns when in the day records were asked: yesterday’s demand by hour, none after a quiet day', async () => {
+    const hours = (asked: Record<number, number>) =>
+      Array.from({ length: 24 }, (_, hour) => asked[hour] ?? 0);
+    const dayStart = calendar.start - 12 * HOUR_MS;
+    // The first day's ten records were all asked at noon.
+    expect(await create().yesterdayByHour()).toEqual(hours({ 12: 10 }));
+    calendar.day = dayStart + 2 * DAY_MS + 13 * HOUR_MS;
+    const store = create();
+    store.record(['/a', '/b']);
+    calendar.day += 1.5 * HOUR_MS;
+    store.record(['/a']);
+    await (await settled(store)).close();
+    calendar.day = dayStart + 3 * DAY_MS + 12 * HOUR_MS;
+    expect(await create().yesterdayByHour()).toEqual(hours({ 13: 2, 14: 1 }));
+    // Nothing asked on the day before: a first day for the plan (day-shape.ts).
+    calendar.day = dayStart + 4 * DAY_MS + 12 * HOUR_MS;
+    expect(await create().yesterdayByHour()).toEqual(hours({}));
   });
 });

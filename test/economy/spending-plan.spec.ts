@@ -4,6 +4,7 @@
  * enforced across replicas; these check the ceilings themselves.
  */
 import { describe, expect, it } from 'vitest';
+import { DayShape, YESTERDAY_WEIGHT } from '../../src/economy/day-shape.js';
 import { SpendingPlan } from '../../src/economy/spending-plan.js';
 
 const HOUR_MS = 60 * 60 * 1000;
@@ -158,5 +159,66 @@ describe('a client’s share of the first touches', () => {
     const slot = shared.nextClientSlot(at('06:00:00'), spent({ paced: 100 }), 83);
     expect(slot.getTime()).toBe(at('06:00:00').getTime() + Math.ceil((1.5 / 586) * 86_400_000));
     expect(shared.ceiling('first-touch', slot, spent({ paced: 100 }), true).clientLimit).toBe(84);
+  });
+});
+
+describe('a day paced by its expected demand', () => {
+  // Yesterday: a morning burst, 40 records asked in each hour from 06:00 to 09:00 and 1 in each other.
+  const morning = DayShape.fromYesterday(
+    Array.from({ length: 24 }, (_, hour) => (hour >= 6 && hour < 9 ? 40 : 1)),
+  );
+  const share = (demand: number, clock: number) =>
+    YESTERDAY_WEIGHT * demand + (1 - YESTERDAY_WEIGHT) * clock;
+
+  it('follows yesterday’s demand, blended with the clock', () => {
+    // By 09:00 yesterday had seen 126 of its 141 records asked: the line is most of the way up,
+    // and past three quarters of the day's demand the unspent refresh allowance starts to flow.
+    const nine = plan.ceiling('first-touch', at('09:00:00'), spent({}), true, morning);
+    const passed = share(126 / 141, 9 / 24);
+    const released = 390 * ((passed - 0.75) / 0.25);
+    expect(nine.limit).toBe(Math.floor(586 * passed + 20 + released));
+    expect(nine.limit).toBeGreaterThan(
+      plan.ceiling('first-touch', at('09:00:00'), spent({}), true).limit * 2,
+    );
+    // Half an hour into the burst: the line is interpolated within the hour.
+    const half = morning.progress(6.5 / 24);
+    expect(half).toBeCloseTo(share(26 / 141, 6.5 / 24), 10);
+    expect(morning.fractionAt(half)).toBeCloseTo(6.5 / 24, 10);
+  });
+
+  it('tells a refused first touch when the expected demand lets the line reach it', () => {
+    const now = at('06:00:00');
+    const slot = plan.nextSlot(now, spent({ paced: 400 }), true, 1, morning);
+    // The line must pass 401: a progress of (401 − 20) / 586, reached in the burst's last hour.
+    expect(
+      morning.progress((slot.getTime() - Date.parse('2026-11-24T00:00:00Z')) / 86_400_000),
+    ).toBeCloseTo(381 / 586, 4);
+    expect(slot.toISOString() > '2026-11-24T08:00:00.000Z').toBe(true);
+    expect(slot.toISOString() < '2026-11-24T09:00:00.000Z').toBe(true);
+  });
+
+  it('without a yesterday to learn from, is the clock’s line; with hostile counts, no worse', () => {
+    expect(DayShape.fromYesterday(undefined).progress(0.3)).toBeCloseTo(0.3, 10);
+    const hostile = DayShape.fromYesterday([Number.NaN, -5, Number.POSITIVE_INFINITY, 3]);
+    expect(hostile.firstDay).toBe(false);
+    expect(hostile.progress(0)).toBe(0);
+    expect(hostile.progress(1)).toBe(1);
+    for (let hour = 0; hour < 24; hour += 1)
+      expect(hostile.progress((hour + 1) / 24)).toBeGreaterThan(hostile.progress(hour / 24));
+  });
+
+  it('on a first day (nothing asked yesterday) keeps only the head for refreshes and paces the rest', () => {
+    const first = DayShape.fromYesterday(new Array(24).fill(0));
+    expect(first.firstDay).toBe(true);
+    // 1,000 less 24 polls less the head's 97: 879 paced over the day instead of 586.
+    expect(plan.ceiling('first-touch', at('06:00:00'), spent({}), true, first)).toEqual({
+      counter: 'paced',
+      total: 1000 - 18 - 97,
+      limit: Math.floor(879 * 0.25 + 20),
+    });
+    // Refreshes still have their own counter, as on any day.
+    expect(plan.ceiling('refresh', at('06:00:00'), spent({}), true, first).counter).toBe(
+      'refreshed',
+    );
   });
 });

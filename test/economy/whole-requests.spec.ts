@@ -6,6 +6,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { DayShape } from '../../src/economy/day-shape.js';
 import { SpendingPlan } from '../../src/economy/spending-plan.js';
 import { HOUR_MS, todayAtUtc } from '../support/calendar.js';
 import { type GraphQLResponse, type Stack, startStack } from '../support/stack.js';
@@ -39,7 +40,14 @@ it('200 concurrent cold pages: the allowance buys whole pages, and no call is sp
     ...PLAN,
     pollIntervalMs: HOUR_MS,
     clientShare: CLIENT_SHARE,
-  }).ceiling('first-touch', new Date(NOON), { used: 0, paced: 0, refreshed: 0, polled: 0 }, false);
+  }).ceiling(
+    'first-touch',
+    new Date(NOON),
+    { used: 0, paced: 0, refreshed: 0, polled: 0 },
+    false,
+    // A new gateway: nothing was asked yesterday.
+    DayShape.linear(true),
+  );
   const calls = Math.min(allowance.limit, allowance.clientLimit ?? Number.POSITIVE_INFINITY);
   const slugs = stack.simulator.data
     .allArtists()
@@ -58,8 +66,8 @@ it('200 concurrent cold pages: the allowance buys whole pages, and no call is sp
       .map((call) => artistOf(call.rawPath, slugs))
       .filter((slug) => !complete.includes(slug as string)),
   ).toEqual([]);
-  // ...and the allowance was spent, but for at most one page.
-  expect(stack.simulator.calls.length).toBeGreaterThanOrEqual(calls - largestPage);
+  // ...and the allowance was spent, but for less than one page's hold (its estimate: up to twice its calls).
+  expect(stack.simulator.calls.length).toBeGreaterThan(calls - 2 * largestPage);
   expect(stack.simulator.calls.length).toBeLessThanOrEqual(calls);
   expect(complete.length).toBeGreaterThanOrEqual(Math.floor(calls / largestPage) - 1);
   // The others were refused, with the time they could be served.

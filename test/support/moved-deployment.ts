@@ -6,18 +6,25 @@
  */
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll } from 'vitest';
+import { demandKey } from '../../src/economy/redis-popularity.js';
 import {
   type Simulator,
   type SimulatorOptions,
   startSimulator,
 } from '../../src/simulator/index.js';
-import { nextUtcMidnight } from '../../src/time.js';
+import { DAY_MS, nextUtcMidnight, utcDay } from '../../src/time.js';
 import { deleteUnder, SHARED_REDIS_URL, uniquePrefix } from './redis.js';
 import { type Replica, startReplica } from './replicas.js';
 import { SERVER_KEY } from './stack.js';
 
 /** Replicas start at the next real UTC midnight: a whole simulated day before the first turn. */
 export const FIRST_DAY = nextUtcMidnight(new Date()).getTime();
+
+/**
+ * Yesterday's demand of a deployment that served the day before, asked evenly through it: the
+ * plan's day is then the clock's line with the whole refresh allowance (not a first day).
+ */
+export const EVEN_YESTERDAY: readonly number[] = new Array<number>(24).fill(100);
 
 /** The simulated calendar: `now` for the simulator, moved by the deployment. */
 export interface Calendar {
@@ -44,8 +51,11 @@ export async function startMovedDeployment(
   upstreamUrl: string,
   env: Record<string, string>,
   count = 3,
+  /** Records asked by hour the day before the calendar's: absent, the deployment is new. */
+  yesterday?: readonly number[],
 ): Promise<MovedDeployment> {
   const prefix = uniquePrefix();
+  if (yesterday !== undefined) await seedYesterday(prefix, calendar.at, yesterday);
   const replicas = await Promise.all(
     Array.from({ length: count }, () =>
       startReplica(
@@ -81,6 +91,19 @@ export async function startMovedDeployment(
   };
 }
 
+/** Writes the day before `at`'s demand by hour as the deployment's popularity store keeps it. */
+async function seedYesterday(prefix: string, at: number, hours: readonly number[]): Promise<void> {
+  const redis = new Redis(SHARED_REDIS_URL, { keyPrefix: prefix });
+  const key = demandKey(utcDay(new Date(at - DAY_MS)));
+  await redis
+    .multi()
+    .hset(key, Object.fromEntries(hours.map((count, hour) => [String(hour), count])))
+    // Read once, when the deployment's first day is planned; the cleanup removes it before then anyway.
+    .pexpire(key, 10 * 60_000)
+    .exec();
+  redis.disconnect();
+}
+
 /** What `useMovedDeployment` has started, once the file's tests run. */
 export interface MovedSetup {
   readonly simulator: Simulator;
@@ -97,6 +120,7 @@ export function useMovedDeployment(
   simulatorOptions: Omit<SimulatorOptions, 'apiKeys' | 'now'>,
   env: Record<string, string>,
   count = 3,
+  yesterday?: readonly number[],
 ): MovedSetup {
   let simulator: Simulator | undefined;
   let deployment: MovedDeployment | undefined;
@@ -110,7 +134,7 @@ export function useMovedDeployment(
       now: calendar.now,
       ...simulatorOptions,
     });
-    deployment = await startMovedDeployment(calendar, simulator.url, env, count);
+    deployment = await startMovedDeployment(calendar, simulator.url, env, count, yesterday);
   });
   afterAll(async () => {
     await deployment?.close();
