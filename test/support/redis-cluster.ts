@@ -2,7 +2,7 @@
  * A Redis Cluster of the test's own: six `redis-server --cluster-enabled yes`
  * processes on free ports (three primaries, three replicas), each in a
  * temporary folder of its own, without persistence and with a short
- * cluster-node-timeout so that a failover takes about a second; formed with
+ * cluster-node-timeout so that a failover takes a few seconds; formed with
  * `redis-cli --cluster create` and waited for by condition (every node says
  * cluster_state:ok and every replica is in sync), stopped and removed by
  * `stop()`. A node can be killed (SIGKILL, a crash) and started again in its
@@ -21,8 +21,12 @@ import { until } from './until.js';
 
 const run = promisify(execFile);
 
-/** Short, so that a killed primary's replica takes over within a couple of seconds. */
-export const CLUSTER_NODE_TIMEOUT_MS = 1_000;
+/**
+ * Short, so that a killed primary's replica takes over within a few seconds; not shorter, so
+ * that a node slowed by a loaded machine is not failed over unasked (a failover the test did
+ * not cause moves the subscriber connections and the slots under it).
+ */
+export const CLUSTER_NODE_TIMEOUT_MS = 2_000;
 
 export interface ClusterNode {
   readonly port: number;
@@ -50,7 +54,10 @@ export interface OwnCluster {
   kill(node: ClusterNode): Promise<void>;
   /** Starts a killed node again in its folder; resolves once it is a replica in sync. */
   restart(node: ClusterNode): Promise<void>;
-  /** Until every live node sees every slot served and every live replica is in sync. */
+  /**
+   * Until every live node sees every slot served, every live replica is in sync, and no live
+   * node is flagged failing by another (a node paused and resumed is, for a while).
+   */
   healthy(): Promise<void>;
   /** Every key under `prefix` on every primary, with its time to live in ms (-1: none). */
   keysUnder(prefix: string): Promise<Map<string, number>>;
@@ -228,6 +235,11 @@ export async function startOwnCluster(): Promise<OwnCluster> {
           if (replication === undefined) return false;
           if (replication.get('role') === 'slave' && replication.get('master_link_status') !== 'up')
             return false;
+          const view = await node
+            .connection()
+            .cluster('NODES')
+            .catch(() => undefined);
+          if (typeof view !== 'string' || flaggedLive(view, alive())) return false;
         }
         return true;
       });
@@ -285,6 +297,20 @@ export async function startOwnCluster(): Promise<OwnCluster> {
     throw error;
   }
   return cluster;
+}
+
+/** Whether a CLUSTER NODES view flags a live node as failing (`fail` or `fail?`) or disconnected. */
+function flaggedLive(view: string, live: readonly ClusterNode[]): boolean {
+  const ports = new Set(live.map((node) => String(node.port)));
+  return view
+    .trim()
+    .split('\n')
+    .some((line) => {
+      const [, address = '', flags = '', , , , , link = ''] = line.split(' ');
+      const port = /:(\d+)@/.exec(address)?.[1] ?? '';
+      if (!ports.has(port)) return false;
+      return flags.split(',').some((flag) => flag.startsWith('fail')) || link !== 'connected';
+    });
 }
 
 export { NO_TTL };
