@@ -87,6 +87,11 @@ export async function runDeployment(
       const views = traffic.day(day, dayStart);
       const row = emptyRow(day);
       const head = scoring.headOf(views);
+      // The ledger's figures of the day, a simulated minute before it ends: read on the calendar
+      // whatever is still in flight then (awaiting the views first read the next day's zeros).
+      const figures = untilCalendar(dayStart + DAY_MS - MINUTE_MS, options.speed).then(async () =>
+        byPurposeOf(await (await fetch(`${(processes[0] as Process).url}/metrics`)).text()),
+      );
       const inFlight: Promise<void>[] = [];
       for (const view of views) {
         await untilCalendar(view.at, options.speed);
@@ -97,10 +102,7 @@ export async function runDeployment(
         );
       }
       await Promise.all(inFlight);
-      // The ledger's figures of the day, a simulated minute before it ends.
-      await untilCalendar(dayStart + DAY_MS - MINUTE_MS, options.speed);
-      const metrics = await fetch(`${(processes[0] as Process).url}/metrics`);
-      row.byPurpose = byPurposeOf(await metrics.text());
+      row.byPurpose = await figures;
       await untilCalendar(dayStart + DAY_MS, options.speed);
       countCalls(simulator, dayStart, row);
       const reference = clairvoyant.day(views);
