@@ -75,15 +75,4 @@ export class DayShape {
     const to = this.#points[hour + 1] as number;
     return from + (to - from) * (at - hour);
   }
-
-  /** The first fraction of the day at which `progress` is reached (progress's inverse); 1 past the day. */
-  fractionAt(progress: number): number {
-    if (progress <= 0) return 0;
-    if (progress >= 1) return 1;
-    let hour = 0;
-    while (hour < HOURS - 1 && (this.#points[hour + 1] as number) < progress) hour += 1;
-    const from = this.#points[hour] as number;
-    const to = this.#points[hour + 1] as number;
-    return (hour + (to > from ? (progress - from) / (to - from) : 0)) / HOURS;
-  }
 }

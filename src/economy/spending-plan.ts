@@ -110,8 +110,8 @@ const MEASURED_POLLS = 2;
 /** Unspent refresh allowance is released to first touches once this share of the day's demand has passed. */
 const RELEASE_FROM = 0.75;
 
-/** Far below a millisecond of any day's progress, far above a double's rounding. */
-const PROGRESS_EPSILON = 1e-12;
+/** The paced first touches a record asked once may use at midnight (all of them by the day's end). */
+const ONCE_SHARE = 0.7;
 
 /** A day expected to be asked for evenly, as the clock runs. */
 const CLOCK = DayShape.linear();
@@ -203,6 +203,11 @@ export class SpendingPlan {
     return this.#whenLineReaches((clientPaced + 1) / clientShare, now, spent, true, shape);
   }
 
+  /**
+   * The first millisecond, a second from now at the soonest, at which the line reaches `line`
+   * with today's spending as it is; midnight when it does not today. The line only rises with
+   * time, so a bisection finds it, and the moment named is one at which the line is there.
+   */
   #whenLineReaches(
     line: number,
     now: Date,
@@ -210,21 +215,31 @@ export class SpendingPlan {
     popular: boolean,
     shape: DayShape,
   ): Date {
-    const midnight = nextUtcMidnight(now);
-    const dayStart = midnight.getTime() - DAY_MS;
-    const needed = line - this.#offset(now, spent, popular, shape);
-    const pacedPerDay = this.#pacedPerDay(now, spent, shape);
-    if (pacedPerDay <= 0) return midnight;
-    // A hair past the exact point: rounding must not name a moment at which the line falls short.
-    const progress = needed / pacedPerDay + PROGRESS_EPSILON;
-    const at = dayStart + Math.ceil(shape.fractionAt(progress) * DAY_MS);
-    const afterNow = Math.max(at, now.getTime() + 1_000);
-    return afterNow >= midnight.getTime() ? midnight : new Date(afterNow);
+    const midnight = nextUtcMidnight(now).getTime();
+    const reaches = (at: number) => this.#line(new Date(at), spent, popular, shape) >= line;
+    let early = now.getTime() + 1_000;
+    let late = midnight - 1;
+    if (early >= late || !reaches(late)) return new Date(midnight);
+    if (reaches(early)) return new Date(early);
+    while (late - early > 1) {
+      const middle = Math.floor((early + late) / 2);
+      if (reaches(middle)) late = middle;
+      else early = middle;
+    }
+    return new Date(late);
   }
 
+  /**
+   * First touches the plan allows by `now`. A record asked once may use a share of the paced
+   * part that grows from ONCE_SHARE at midnight to all of it at the day's end: what is left
+   * meanwhile is there for the records asked again, the better buys (a clairvoyant spends on
+   * the day's most asked first), and what they do not take is the one-timers' by midnight.
+   */
   #line(now: Date, spent: DaySpending, popular: boolean, shape: DayShape): number {
+    const progress = shape.progress(fractionOfDay(now));
+    const share = popular ? 1 : ONCE_SHARE + (1 - ONCE_SHARE) * progress;
     return (
-      this.#pacedPerDay(now, spent, shape) * shape.progress(fractionOfDay(now)) +
+      this.#pacedPerDay(now, spent, shape) * progress * share +
       this.#offset(now, spent, popular, shape)
     );
   }

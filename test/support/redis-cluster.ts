@@ -109,7 +109,24 @@ async function info(connection: Redis, section: string): Promise<Map<string, str
   );
 }
 
+/** A node's process ended before the cluster was formed: its port was taken meanwhile, most likely. */
+class NodeExitedAtStart extends Error {}
+
+/**
+ * Starts the cluster; a start whose node could not take its port (a free port picked, then
+ * taken by another process's connection before redis-server bound it) is tried again on others.
+ */
 export async function startOwnCluster(): Promise<OwnCluster> {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await startOnFreePorts();
+    } catch (error) {
+      if (!(error instanceof NodeExitedAtStart) || attempt === 3) throw error;
+    }
+  }
+}
+
+async function startOnFreePorts(): Promise<OwnCluster> {
   const nodes: NodeProcess[] = [];
   const connections = new Map<number, Redis>();
   const connectionTo = (port: number): Redis => {
@@ -265,13 +282,16 @@ export async function startOwnCluster(): Promise<OwnCluster> {
   try {
     await Promise.all(
       nodes.map((node) =>
-        until(
-          async () =>
+        until(async () => {
+          if (!node.alive())
+            throw new NodeExitedAtStart(`redis-server on port ${node.port} exited at start`);
+          return (
             (await node
               .connection()
               .ping()
-              .catch(() => '')) === 'PONG',
-        ),
+              .catch(() => '')) === 'PONG'
+          );
+        }),
       ),
     );
     await run('redis-cli', [
