@@ -33,8 +33,11 @@
  * client to the next slot all day.
  *
  * Records seen only once wait behind the others: they may not use the last
- * half of the burst. Of the day's many first touches, a record asked twice
- * is the one likely to be asked again, so it is the better buy.
+ * half of the burst, nor, at midnight, the last 30 % of the paced line (a
+ * share that shrinks to nothing by the day's end). Of the day's many first
+ * touches, a record asked twice is the one likely to be asked again, so it
+ * is the better buy; what the records asked again do not take is the
+ * one-timers' by midnight.
  *
  * Unspent refresh allowance flows to first touches over the last quarter of
  * the day's demand: what the refreshes did not need is not lost at midnight.
