@@ -114,7 +114,12 @@ describe('options', () => {
     expect(row?.status429).toBe(0);
     expect(row?.refusedWithoutResetsAt).toBe(0);
     expect(row?.otherErrors, JSON.stringify([...(row?.otherCodes ?? [])])).toBe(0);
-    expect(row?.byPurpose).not.toBeNull();
+    // The day's own figures, read before its midnight (not the next day's zeros), within its calls.
+    const byPurpose = row?.byPurpose;
+    const counted =
+      (byPurpose?.poll ?? 0) + (byPurpose?.refresh ?? 0) + (byPurpose?.firstTouch ?? 0);
+    expect(counted).toBeGreaterThan(0);
+    expect(counted).toBeLessThanOrEqual(row?.calls ?? 0);
   });
 
   it('shapes the day: a morning burst, and a crawler walking the long tail once', () => {
