@@ -14,6 +14,8 @@ import { randomUUID } from 'node:crypto';
 import { once } from 'node:events';
 import { performance } from 'node:perf_hooks';
 import { Redis } from 'ioredis';
+import { keyIdOf } from '../src/coordination/key-registry.js';
+import { RedisBudgetLedger } from '../src/economy/redis-ledger.js';
 import type { Simulator } from '../src/simulator/index.js';
 import { DAY_MS, nextUtcMidnight } from '../src/time.js';
 import { Clairvoyant } from './clairvoyant.js';
@@ -22,7 +24,7 @@ import type { SimulationOptions } from './options.js';
 import { requestOf } from './pages.js';
 import { deleteKeysUnder } from './replicas.js';
 import { installRunningClock, runningClockEnv } from './running-clock.js';
-import { byPurposeOf, countCalls, post, Scoring } from './scoring.js';
+import { countCalls, post, Scoring } from './scoring.js';
 import type { SimulationResult } from './simulation.js';
 import { Traffic } from './traffic.js';
 import { API_KEY, startSimulatedUpstream } from './upstream.js';
@@ -52,6 +54,7 @@ export async function runDeployment(
   const prefix = `simulate-${randomUUID().slice(0, 8)}:`;
   let simulator: Simulator | undefined;
   const processes: Process[] = [];
+  let ledger: DaysLedger | undefined;
   try {
     simulator = await startSimulatedUpstream(options);
     const env = {
@@ -76,6 +79,7 @@ export async function runDeployment(
       simulator.data.allArtists().map((artist) => artist.slug),
     );
     const scoring = new Scoring(simulator);
+    ledger = daysLedger(options, prefix);
     const clairvoyant = new Clairvoyant(
       options.limit,
       Math.ceil(DAY_MS / (options.pollMinutes * MINUTE_MS)),
@@ -87,11 +91,6 @@ export async function runDeployment(
       const views = traffic.day(day, dayStart);
       const row = emptyRow(day);
       const head = scoring.headOf(views);
-      // The ledger's figures of the day, a simulated minute before it ends: read on the calendar
-      // whatever is still in flight then (awaiting the views first read the next day's zeros).
-      const figures = untilCalendar(dayStart + DAY_MS - MINUTE_MS, options.speed).then(async () =>
-        byPurposeOf(await (await fetch(`${(processes[0] as Process).url}/metrics`)).text()),
-      );
       const inFlight: Promise<void>[] = [];
       for (const view of views) {
         await untilCalendar(view.at, options.speed);
@@ -102,8 +101,8 @@ export async function runDeployment(
         );
       }
       await Promise.all(inFlight);
-      row.byPurpose = await figures;
       await untilCalendar(dayStart + DAY_MS, options.speed);
+      row.byPurpose = await ledger.byPurpose(dayStart);
       countCalls(simulator, dayStart, row);
       const reference = clairvoyant.day(views);
       row.clairvoyantFull = reference.full;
@@ -113,11 +112,39 @@ export async function runDeployment(
     }
     return { rows, wallSeconds: (performance.now() - started) / 1000, lateGenerations: 0 };
   } finally {
+    ledger?.close();
     await Promise.all(processes.map((process) => stop(process.child)));
     await simulator?.close();
     await removeKeys(options.redisUrl, prefix);
     restore();
   }
+}
+
+interface DaysLedger {
+  /** A whole day's calls by purpose, as the replicas' shared ledger counted them. */
+  byPurpose(dayStart: number): Promise<DayRow['byPurpose']>;
+  close(): void;
+}
+
+/**
+ * The replicas' ledger, read for a chosen day once it is over: a read of `/metrics` near
+ * midnight, with answers still in flight, met the next day's zeros when it landed late.
+ */
+function daysLedger(options: SimulationOptions, prefix: string): DaysLedger {
+  const redis = new Redis(options.redisUrl, { keyPrefix: prefix });
+  return {
+    async byPurpose(dayStart) {
+      const noon = () => new Date(dayStart + DAY_MS / 2);
+      const ledger = new RedisBudgetLedger(redis, {
+        dailyLimit: options.limit,
+        clientShare: 1,
+        now: noon,
+      });
+      const spent = await ledger.spending(keyIdOf(API_KEY));
+      return { poll: spent.polled, refresh: spent.refreshed, firstTouch: spent.paced };
+    },
+    close: () => redis.disconnect(),
+  };
 }
 
 /** Waits (on a timer) until the running calendar reads `epochMs`. */
