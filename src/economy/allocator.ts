@@ -54,9 +54,9 @@ export class Allocator {
   /**
    * Takes one call of `purpose` from the day, under the plan's ceiling for
    * it (checked by the ledger with the count). A refusal by the plan is
-   * RATE_LIMITED, with the time the call would be served.
+   * RATE_LIMITED, with the time the call would be served. Resolves with the day it counts on.
    */
-  async reserve(spender: Spender, purpose: Purpose, key: string, calls = 1): Promise<void> {
+  async reserve(spender: Spender, purpose: Purpose, key: string, calls = 1): Promise<string> {
     const now = this.now();
     const [spent, popular, shape] = await Promise.all([
       this.budget.spending(spender.keyId),
@@ -64,7 +64,7 @@ export class Allocator {
       this.shapeOf(now),
     ]);
     try {
-      await this.budget.reserve({
+      return await this.budget.reserve({
         ...spender,
         ceiling: this.plan.ceiling(purpose, now, spent, popular, shape),
         calls,
@@ -92,12 +92,12 @@ export class Allocator {
     }
   }
 
-  /** Gives back `calls` first touches taken and never made (what a request held and did not need). */
-  async releaseFirstTouches(spender: Spender, calls: number): Promise<void> {
+  /** Gives back `calls` first touches taken on `day` and never made (what a request held and did not need). */
+  async releaseFirstTouches(spender: Spender, calls: number, day: string): Promise<void> {
     // A first touch is counted as paced, under the client's cap when there is one, whatever the
     // day has spent: the ceiling of an empty day names both without reading the ledger.
     const ceiling = this.plan.ceiling('first-touch', this.now(), NOTHING_SPENT, true);
-    await this.budget.release({ ...spender, ceiling, calls });
+    await this.budget.release({ ...spender, ceiling, calls, day });
   }
 
   /**

@@ -61,16 +61,25 @@ export interface BudgetOptions {
 
 export interface BudgetLedger {
   /**
-   * Takes one call (or `spender.calls`, all or none) from the day just before it leaves; throws
-   * RATE_LIMITED, or PlanRefusal when the plan's ceiling cannot take them now.
+   * Takes one call (or `spender.calls`, all or none) from the day just before it leaves, and
+   * resolves with that UTC day; throws RATE_LIMITED, or PlanRefusal when the plan's ceiling
+   * cannot take them now.
    */
-  reserve(spender: Spender): Promise<void>;
+  reserve(spender: Spender): Promise<string>;
   /**
-   * Gives back calls reserved and never made (what a request held and did not need), to the
-   * day, its counter and the client's counts. Best effort: a return that is lost leaves the day
-   * poorer, never richer.
+   * Gives back calls reserved and never made (what a request held and did not need) to `day`,
+   * the day they were taken from, its counter and the client's counts. Once that day is over
+   * they are dropped: it is never spent again, and no other day took them. Best effort: a
+   * return that is lost leaves the day poorer, never richer.
    */
-  release(spender: Spender & { readonly calls: number }): Promise<void>;
+  release(spender: Spender & { readonly calls: number; readonly day: string }): Promise<void>;
+  /**
+   * A call counted on `countedOn` leaves, or comes back, now. Should the UTC day have turned
+   * since (it waited in a queue, or was on its way at midnight), the upstream may count it on
+   * the new day, so it is counted there too, unchecked: it is made. Resolves with the day it
+   * counts on now. Best effort, as a return: one that is lost leaves the new day a call short.
+   */
+  dayTurned(keyId: string, countedOn: string): Promise<string>;
   /** The upstream answered 429. Takes effect in this process at once, then for every replica. */
   rateLimited(keyId: string, error: UpstreamError): void;
   usage(keyId: string): Promise<BudgetUsage>;

@@ -71,7 +71,7 @@ export class MemoryBudgetLedger implements BudgetLedger {
     return this.#state;
   }
 
-  async reserve({ keyId, clientId, ceiling, calls = 1 }: Spender): Promise<void> {
+  async reserve({ keyId, clientId, ceiling, calls = 1 }: Spender): Promise<string> {
     const resetsAt = this.resetsAt();
     this.#stops.check(keyId, resetsAt);
     const state = this.#today();
@@ -104,12 +104,19 @@ export class MemoryBudgetLedger implements BudgetLedger {
       if (ceiling?.clientLimit !== undefined) state.clientsPaced[clientId] = clientPaced + calls;
     }
     await this.#written();
+    return state.day;
   }
 
-  async release({ keyId, clientId, ceiling, calls }: Spender & { calls: number }): Promise<void> {
+  async release({
+    keyId,
+    clientId,
+    ceiling,
+    calls,
+    day,
+  }: Spender & { calls: number; day: string }): Promise<void> {
     const state = this.#today();
     const count = state.keys[keyId];
-    if (count === undefined || calls <= 0) return;
+    if (count === undefined || calls <= 0 || day !== state.day) return;
     count.used = Math.max(0, count.used - calls);
     if (ceiling !== undefined) count[ceiling.counter] = Math.max(0, count[ceiling.counter] - calls);
     if (clientId !== undefined && clientId in state.clients) {
@@ -118,6 +125,18 @@ export class MemoryBudgetLedger implements BudgetLedger {
         state.clientsPaced[clientId] = Math.max(0, (state.clientsPaced[clientId] ?? 0) - calls);
     }
     await this.#written();
+  }
+
+  async dayTurned(keyId: string, countedOn: string): Promise<string> {
+    const state = this.#today();
+    if (state.day === countedOn) return countedOn;
+    const count = state.keys[keyId] ?? emptyCount();
+    count.used += 1;
+    // A key past the bound of the day's keys is not tracked: it could not reserve today either.
+    if (keyId in state.keys || Object.keys(state.keys).length < MAX_TRACKED)
+      state.keys[keyId] = count;
+    await this.#written();
+    return state.day;
   }
 
   rateLimited(keyId: string, error: UpstreamError): void {

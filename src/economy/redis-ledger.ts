@@ -154,7 +154,7 @@ export class RedisBudgetLedger implements BudgetLedger {
     this.#figures = joinedByKey((key) => redis.hmget(key, ...FIGURES));
   }
 
-  async reserve({ keyId, clientId, ceiling, calls = 1 }: Spender): Promise<void> {
+  async reserve({ keyId, clientId, ceiling, calls = 1 }: Spender): Promise<string> {
     const resetsAt = this.resetsAt();
     this.#stops.check(keyId, resetsAt);
     const day = utcDay(this.#now());
@@ -183,7 +183,7 @@ export class RedisBudgetLedger implements BudgetLedger {
       // The client's counters go back only when the reservation took both (a first touch under
       // the client's share); otherwise its share keeps the call, one too many, never too few.
       const firstTouch = clientId !== undefined && ceiling?.clientLimit !== undefined;
-      await this.release({ keyId, ...(firstTouch ? { clientId } : {}), ceiling, calls });
+      await this.release({ keyId, ...(firstTouch ? { clientId } : {}), ceiling, calls, day });
       throw callNotRecorded('unacknowledged', resetsAt, error);
     }
     const [result, detail] = answer;
@@ -195,6 +195,7 @@ export class RedisBudgetLedger implements BudgetLedger {
     this.#lastKnown.set(keyId, { day, used: result });
     // A 429 may have come back to this process while the script ran: the call must not leave then.
     this.#stops.check(keyId, resetsAt);
+    return day;
   }
 
   /**
@@ -220,9 +221,14 @@ export class RedisBudgetLedger implements BudgetLedger {
     return reserved;
   }
 
-  async release({ keyId, clientId, ceiling, calls }: Spender & { calls: number }): Promise<void> {
-    if (calls <= 0) return;
-    const day = utcDay(this.#now());
+  async release({
+    keyId,
+    clientId,
+    ceiling,
+    calls,
+    day,
+  }: Spender & { calls: number; day: string }): Promise<void> {
+    if (calls <= 0 || day !== utcDay(this.#now())) return;
     // Lost if Redis cannot take it now: the day stays counted as if the calls were made.
     await this.#release(
       dayKey(keyId, day),
@@ -233,6 +239,20 @@ export class RedisBudgetLedger implements BudgetLedger {
       clientId === undefined ? '0' : '1',
       this.#dayKeyTtlMs(),
     ).catch(() => undefined);
+  }
+
+  async dayTurned(keyId: string, countedOn: string): Promise<string> {
+    const today = utcDay(this.#now());
+    if (today === countedOn) return countedOn;
+    const key = dayKey(keyId, today);
+    // `used` only grows (a replica's last count is a floor of it): one more is still one.
+    await this.redis
+      .multi()
+      .hincrby(key, 'used', 1)
+      .pexpire(key, this.#dayKeyTtlMs())
+      .exec()
+      .catch(() => undefined);
+    return today;
   }
 
   rateLimited(keyId: string, error: UpstreamError): void {

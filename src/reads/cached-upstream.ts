@@ -349,7 +349,10 @@ export class CachedUpstream {
     const key = request.key;
     let gate: ReturnType<typeof sendGate> | undefined;
     try {
-      const prepaid = await prepaidFromHold({ planned, caller, stats, purpose, key }, this.#holds);
+      const prepaidOn = await prepaidFromHold(
+        { planned, caller, stats, purpose, key },
+        this.#holds,
+      );
       const opened = sendGate({
         circuit,
         budget,
@@ -359,7 +362,7 @@ export class CachedUpstream {
         stats,
         purpose,
         key,
-        prepaid,
+        ...(prepaidOn === undefined ? {} : { prepaidOn }),
       });
       gate = opened;
       const attempt = toldToCircuit(circuit, () =>
@@ -374,7 +377,8 @@ export class CachedUpstream {
       return entryFor('not-found', message, message.length, cachePolicy, stamp);
     } finally {
       // Paid from the request's hold but never sent (the circuit, the cap): the hold has it back.
-      if (gate?.unusedPrepaid()) stats.hold?.giveBack();
+      const unused = gate?.unusedPrepaid();
+      if (unused !== undefined) stats.hold?.giveBack(unused);
     }
   }
 }

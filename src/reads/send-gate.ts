@@ -27,8 +27,8 @@ export interface GateInputs {
   readonly purpose: Purpose;
   /** The request's key: the plan ranks records by it. */
   readonly key: string;
-  /** The first call was taken beforehand, from the request's hold (whole-request-hold.ts). */
-  readonly prepaid?: boolean;
+  /** The first call was taken beforehand, from the request's hold (whole-request-hold.ts), counted on this UTC day. */
+  readonly prepaidOn?: string;
 }
 
 export function sendGate({
@@ -40,21 +40,24 @@ export function sendGate({
   stats,
   purpose,
   key,
-  prepaid = false,
-}: GateInputs): SendGate & { unusedPrepaid(): boolean } {
-  let paid = prepaid;
+  prepaidOn,
+}: GateInputs): SendGate & { unusedPrepaid(): string | undefined } {
+  let paid = prepaidOn !== undefined;
+  /** The UTC day the call in flight is counted on. */
+  let countedOn = prepaidOn;
   return {
     async admit() {
       // An upstream known to be down costs nothing: no call, no budget.
       await circuit.admit();
       // The request's own cap first: a call it refuses spends nothing of the day.
       stats.countCall();
-      if (paid) {
-        // Its hold paid for this call; a retry is a call of its own.
+      if (paid && countedOn !== undefined) {
+        // Its hold paid for this call, on a day that may be over by now; a retry is a call of its own.
         paid = false;
+        countedOn = await budget.dayTurned(caller.keyId, countedOn);
       } else {
         try {
-          await (planned === undefined
+          countedOn = await (planned === undefined
             ? budget.reserve(spenderOf(caller))
             : planned.reserve(spenderOf(caller), purpose, key));
         } catch (error) {
@@ -65,32 +68,36 @@ export function sendGate({
       // The request goes upstream: whatever else it reads will need connections too.
       if (stats.upstreamCalls === 1) client.expectCalls(stats.estimatedCalls);
     },
+    async answered() {
+      // On its way at midnight, the call may count on the upstream's new day: so it does here.
+      if (countedOn !== undefined) countedOn = await budget.dayTurned(caller.keyId, countedOn);
+    },
     rateLimited: (error) => budget.rateLimited(caller.keyId, error),
-    unusedPrepaid: () => paid,
+    unusedPrepaid: () => (paid ? prepaidOn : undefined),
   };
 }
 
 /**
  * A first touch of a request that holds its calls together: one taken from its hold (or a new
  * hold) before the read joins the client's queue, so that waiting for a hold holds no connection
- * slot. False when the read is not such a call, and is paid for in its slot as any other.
+ * slot; resolves with the UTC day it is counted on. Undefined when the read is not such a call,
+ * and is paid for in its slot as any other.
  */
 export async function prepaidFromHold(
   { planned, caller, stats, purpose, key }: Omit<GateInputs, 'circuit' | 'budget' | 'client'>,
   holds: OpenHolds,
-): Promise<boolean> {
+): Promise<string | undefined> {
   const { hold } = stats;
-  if (planned === undefined || purpose !== 'first-touch' || hold === undefined) return false;
+  if (planned === undefined || purpose !== 'first-touch' || hold === undefined) return undefined;
   const spender = spenderOf(caller);
-  await hold.take({
+  return hold.take({
     need: () => stats.stillNeeded(),
     largest: planned.plan.options.burst,
     reserve: (calls) => planned.reserve(spender, purpose, key, calls),
-    release: (calls) => planned.releaseFirstTouches(spender, calls),
+    release: (calls, day) => planned.releaseFirstTouches(spender, calls, day),
     holds,
     deferred: (error) => error instanceof PlanDeferral,
   });
-  return true;
 }
 
 function spenderOf(caller: Caller): Spender {

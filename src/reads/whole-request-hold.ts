@@ -22,16 +22,20 @@
  * one, as every read did before: the pacing line keeps at most the burst
  * ahead of the day's count, so a larger hold could only be granted to a day
  * that is not paced at all, and such a request would wait for ever.
+ *
+ * A held call is counted on the UTC day of its hold, which may be over when
+ * it leaves: each call taken names that day, so that the gate counts it on
+ * the new day too (send-gate.ts), and what goes back goes to that day.
  */
 export interface HoldTerms {
   /** Calls the request may still need, at least 1. */
   need(): number;
   /** The largest hold the plan can grant while it is paced (its burst). */
   readonly largest: number;
-  /** Takes `calls` from the plan, all or none; throws its refusal. */
-  reserve(calls: number): Promise<void>;
-  /** Gives back `calls` taken and not needed. */
-  release(calls: number): Promise<void>;
+  /** Takes `calls` from the plan, all or none, and resolves with the day they count on; throws its refusal. */
+  reserve(calls: number): Promise<string>;
+  /** Gives back `calls` taken on `day` and not needed. */
+  release(calls: number, day: string): Promise<void>;
   /** The holds of this process's requests: where a refused hold waits for others to settle. */
   readonly holds: OpenHolds;
   /** Whether a refusal may pass once other holds are given back (the plan's, not a day spent or a count not recorded). */
@@ -42,6 +46,8 @@ export class WholeRequestHold {
   /** Calls taken from the hold so far. */
   taken = 0;
   #held = 0;
+  /** The UTC day the held calls are counted on. */
+  #heldOn = '';
   /** Holds this request opened (each is closed when it settles). */
   #opened = 0;
   /** The request may need more than the largest hold: its calls are taken one by one. */
@@ -50,19 +56,22 @@ export class WholeRequestHold {
   #taking: Promise<void> | undefined;
   #terms: HoldTerms | undefined;
 
-  /** One call of the request's: from its hold, or from a new hold of what it may still need. */
-  async take(terms: HoldTerms): Promise<void> {
+  /**
+   * One call of the request's: from its hold, or from a new hold of what it may still need.
+   * Resolves with the UTC day it is counted on.
+   */
+  async take(terms: HoldTerms): Promise<string> {
     for (;;) {
       if (this.#refusal !== undefined) throw this.#refusal.error;
       if (this.#held > 0) {
         this.#held -= 1;
         this.taken += 1;
-        return;
+        return this.#heldOn;
       }
       if (this.#oneByOne) {
-        await terms.reserve(1);
+        const day = await terms.reserve(1);
         this.taken += 1;
-        return;
+        return day;
       }
       this.#taking ??= this.#hold(terms).finally(() => {
         this.#taking = undefined;
@@ -71,8 +80,11 @@ export class WholeRequestHold {
     }
   }
 
-  /** A call taken from the hold that did not leave after all (the circuit, the request's cap). */
-  giveBack(): void {
+  /** A call taken (counted on `day`) that did not leave after all (the circuit, the request's cap). */
+  giveBack(day: string): void {
+    // Held calls of two days (the call given back was on its way at midnight) are all taken as the
+    // older day's: used, they are counted again on the new day; given back, they are dropped.
+    if (this.#held === 0 || day < this.#heldOn) this.#heldOn = day;
     this.#held += 1;
     this.taken -= 1;
   }
@@ -83,7 +95,7 @@ export class WholeRequestHold {
     this.#held = 0;
     const terms = this.#terms;
     if (terms === undefined) return;
-    if (unused > 0) await terms.release(unused);
+    if (unused > 0) await terms.release(unused, this.#heldOn);
     for (; this.#opened > 0; this.#opened -= 1) terms.holds.closed();
   }
 
@@ -95,7 +107,7 @@ export class WholeRequestHold {
     }
     for (;;) {
       try {
-        await terms.reserve(calls);
+        this.#heldOn = await terms.reserve(calls);
         break;
       } catch (error) {
         if (terms.deferred(error) && (await terms.holds.someSettled())) continue;

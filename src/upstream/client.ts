@@ -41,6 +41,8 @@ export interface UpstreamClientOptions {
 export interface SendGate {
   /** Throws to keep the call from leaving. */
   admit(): Promise<void>;
+  /** The call that left is back (or failed), whatever it brought: a call on its way at midnight may count on both days. */
+  answered(): Promise<void>;
   rateLimited(error: UpstreamError): void;
 }
 
@@ -102,6 +104,8 @@ export class UpstreamClient {
       } catch (error) {
         if (error instanceof UpstreamError && error.status === 429) gate?.rateLimited(error);
         throw error;
+      } finally {
+        await gate?.answered();
       }
     });
   }

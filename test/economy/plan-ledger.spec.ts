@@ -16,6 +16,8 @@ import { type BudgetLedger, PlanRefusal } from '../../src/economy/ledger.js';
 import { MemoryBudgetLedger } from '../../src/economy/memory-ledger.js';
 import { RedisBudgetLedger } from '../../src/economy/redis-ledger.js';
 import type { Ceiling } from '../../src/economy/spending-plan.js';
+import { utcDay } from '../../src/time.js';
+import { UpstreamError } from '../../src/upstream/errors.js';
 import { CALENDARS_AGAINST_REDIS, HOUR_MS, todayAtUtc } from '../support/calendar.js';
 import { deleteUnder, keysUnder, SHARED_REDIS_URL, uniquePrefix } from '../support/redis.js';
 
@@ -34,22 +36,25 @@ afterAll(async () => {
   rmSync(folder, { recursive: true, force: true });
 });
 
-const ledgers: [string, string, () => BudgetLedger][] = CALENDARS_AGAINST_REDIS.flatMap(
+/** A ledger on its calendar, at noon unless told another clock. */
+type Create = (now?: () => Date) => BudgetLedger;
+
+const ledgers: [string, string, Create, number][] = CALENDARS_AGAINST_REDIS.flatMap(
   ([when, offset]) => {
     const at = todayAtUtc(12) + offset;
-    const options = { dailyLimit: 10, clientShare: 1, now: () => new Date(at) };
+    const options = (now = () => new Date(at)) => ({ dailyLimit: 10, clientShare: 1, now });
     const file = join(folder, `budget-${at}.json`);
     return [
-      ['memory, with a file', when, () => new MemoryBudgetLedger(options, file)],
-      ['redis', when, () => new RedisBudgetLedger(redis, options)],
-    ] as [string, string, () => BudgetLedger][];
+      ['memory, with a file', when, (now) => new MemoryBudgetLedger(options(now), file), at],
+      ['redis', when, (now) => new RedisBudgetLedger(redis, options(now)), at],
+    ] as [string, string, Create, number][];
   },
 );
 
 const paced: Ceiling = { counter: 'paced', total: 8, limit: 2 };
 const refresh: Ceiling = { counter: 'refreshed', total: 8, limit: 5 };
 
-describe.each(ledgers)('the %s ledger under the plan, %s', (_, __, create) => {
+describe.each(ledgers)('the %s ledger under the plan, %s', (_, __, create, noon) => {
   it('refuses past a purpose’s limit or the total, and counts by purpose', async () => {
     const ledger = create();
     const reserve = (ceiling: Ceiling) => ledger.reserve({ keyId: 'key', ceiling });
@@ -105,20 +110,39 @@ describe.each(ledgers)('the %s ledger under the plan, %s', (_, __, create) => {
     const ceiling: Ceiling = { counter: 'paced', total: 9, limit: 6, clientLimit: 5 };
     const hold = (calls: number) =>
       ledger.reserve({ keyId: 'held-key', clientId: 'page', ceiling, calls });
-    await hold(4);
+    const day = await hold(4);
+    expect(day).toBe(utcDay(new Date(noon)));
     // Three more do not fit under the limit of 6: none is taken.
     await expect(hold(3)).rejects.toBeInstanceOf(PlanRefusal);
     expect(await ledger.spending('held-key')).toMatchObject({ used: 4, paced: 4 });
     // The request used one of its four: three go back, to the day, the counter and the client.
-    await ledger.release({ keyId: 'held-key', clientId: 'page', ceiling, calls: 3 });
+    await ledger.release({ keyId: 'held-key', clientId: 'page', ceiling, calls: 3, day });
     expect(await ledger.spending('held-key')).toMatchObject({ used: 1, paced: 1 });
     expect((await ledger.usage('held-key')).used).toBe(1);
     await hold(4);
     expect(await ledger.spending('held-key')).toMatchObject({ used: 5, paced: 5 });
     // Never more back than was taken.
-    await ledger.release({ keyId: 'held-key', clientId: 'page', ceiling, calls: 50 });
+    await ledger.release({ keyId: 'held-key', clientId: 'page', ceiling, calls: 50, day });
     expect(await ledger.spending('held-key')).toMatchObject({ used: 0, paced: 0 });
     await hold(5);
     expect(await ledger.spending('held-key')).toMatchObject({ used: 5, paced: 5 });
+  });
+
+  it('counts a call on its way at midnight on the new day too, and drops what a hold of the day before gives back', async () => {
+    let at = noon + 12 * HOUR_MS - 1_000;
+    const ledger = create(() => new Date(at));
+    const yesterday = await ledger.reserve({ keyId: 'midnight', ceiling: paced, calls: 2 });
+    expect(yesterday).toBe(utcDay(new Date(noon)));
+    at += 2_000;
+    const today = utcDay(new Date(at));
+    // The call that left yesterday came back today: the upstream may count it today.
+    expect(await ledger.dayTurned('midnight', yesterday)).toBe(today);
+    expect(await ledger.dayTurned('midnight', today)).toBe(today);
+    expect((await ledger.usage('midnight')).used).toBe(1);
+    // The hold's other call was yesterday's: today never took it, and keeps its count.
+    await ledger.release({ keyId: 'midnight', ceiling: paced, calls: 1, day: yesterday });
+    expect(await ledger.spending('midnight')).toMatchObject({ used: 1, paced: 0 });
+    for (let call = 1; call < 10; call++) await ledger.reserve({ keyId: 'midnight' });
+    await expect(ledger.reserve({ keyId: 'midnight' })).rejects.toThrow(UpstreamError);
   });
 });
