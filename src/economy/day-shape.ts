@@ -6,18 +6,26 @@
  * calls paced for the quiet afternoon went unspent; an evening peak spent
  * its morning's calls on the morning's long tail.
  *
- * The expectation is yesterday's demand by hour (the popularity store counts
- * every record asked), blended with the clock's straight line so that a day
- * unlike yesterday still finds calls left at every hour. Without a
- * yesterday (a new deployment, a store that cannot tell), the line is the
- * clock's.
+ * The expectation is yesterday's demand for first touches by hour (the
+ * popularity store counts each record asked that the deployment did not
+ * hold, served or refused), blended with the clock's straight line so that
+ * a day unlike yesterday still finds calls left at every hour. It is the
+ * demand for records not held, not every view: as the day's favourites come
+ * to be held, its views ask for fewer new records, so first touches come
+ * earlier in the day than views do (paced along every view, an evening
+ * day at 5,000 calls left 640 of them unspent while refusing 700 views;
+ * now 420 and 640). Without a yesterday (a new deployment, a store that
+ * cannot tell), the line is the clock's.
  *
- * `firstDay`: nothing was asked yesterday, so nothing the deployment holds
- * is older than today, and of the refresh allowance only the head can be
- * needed today (records read before the upstream's daily refresh); the
- * rest is paced with the first touches from the start of the day rather
- * than released in its last quarter (the cold first day reached 0.85-0.94 of
- * the clairvoyant allocator).
+ * `firstDay`: no first touch was asked yesterday. For a new deployment,
+ * nothing it holds is older than today, and of the refresh allowance only
+ * the head can be needed today (records read before the upstream's daily
+ * refresh); the rest is paced with the first touches from the start of the
+ * day rather than released in its last quarter (the cold first day reached
+ * 0.85-0.94 of the clairvoyant allocator). A deployment whose yesterday
+ * asked only for records it held is paced the same way: its refreshes are
+ * still allowed (spending-plan.ts), only no longer held back from first
+ * touches.
  */
 
 /** Share of the expectation taken from yesterday's hours; the rest is the clock's line. */

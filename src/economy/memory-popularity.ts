@@ -4,8 +4,8 @@
  * the day's decay is applied lazily, by the first call of a new UTC day, and
  * ranks are read from a sorted copy refreshed every couple of seconds
  * rather than sorting every record per question. The map is bounded: a tail
- * of records asked once cannot grow it without end. Demand by hour is kept
- * for today and yesterday: 48 numbers.
+ * of records asked once cannot grow it without end. The first touches asked
+ * by hour are kept for today and yesterday: 48 numbers.
  */
 import { performance } from 'node:perf_hooks';
 import { DAY_MS, utcDay } from '../time.js';
@@ -22,7 +22,7 @@ export class MemoryPopularity implements Popularity {
   #day: string;
   /** Every count, most asked first, as of `at`: ranks are read from it. */
   #ranking: { scores: number[]; at: number } | undefined;
-  /** Records asked by UTC hour, today and yesterday. */
+  /** First touches asked by UTC hour, today and yesterday. */
   #todayByHour = noDemand();
   #yesterdayByHour = noDemand();
 
@@ -34,14 +34,14 @@ export class MemoryPopularity implements Popularity {
     this.#day = utcDay(now());
   }
 
-  record(keys: Iterable<string>): void {
+  record(keys: Iterable<string>, firstTouches = false): void {
     this.#decayIfNewDay();
     let asked = 0;
     for (const key of keys) {
       this.#counts.set(key, (this.#counts.get(key) ?? 0) + 1);
       asked += 1;
     }
-    this.#todayByHour[hourOf(this.now())] += asked;
+    if (firstTouches) this.#todayByHour[hourOf(this.now())] += asked;
     if (this.#counts.size > this.maxRecords) this.#forgetLeastAsked();
   }
 

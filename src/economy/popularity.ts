@@ -12,8 +12,12 @@
  * Redis (every replica counts into one sorted set) in redis-popularity.ts.
  */
 export interface Popularity {
-  /** One request asked for these records (each counted once per request). */
-  record(keys: Iterable<string>): void;
+  /**
+   * One request asked for these records (each counted once per request). `firstTouches`: the
+   * deployment does not hold them, so each is a first touch asked for, served or refused: the
+   * demand the day's pacing follows, counted by UTC hour.
+   */
+  record(keys: Iterable<string>, firstTouches?: boolean): void;
   /**
    * How many records are asked for more than `key` (0: the most popular).
    * A record not counted yet ranks after every counted one; Infinity when
@@ -25,8 +29,9 @@ export interface Popularity {
   /** Decayed number of times `key` was asked, this process's unsent counts included. */
   count(key: string): Promise<number>;
   /**
-   * Records asked yesterday (UTC) by hour, 24 counts: when in the day demand comes, for the
-   * day's pacing (day-shape.ts). All zeros: nothing was asked yesterday; undefined: unknown.
+   * First touches asked yesterday (UTC) by hour, 24 counts: when in the day the demand for
+   * records not held comes, for the day's pacing (day-shape.ts). All zeros: none was asked
+   * yesterday; undefined: unknown.
    */
   yesterdayByHour(): Promise<readonly number[] | undefined>;
   /** Drops every count of `key`: the upstream does not have it (a not-found answer is never popular). */

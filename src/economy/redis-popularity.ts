@@ -14,8 +14,8 @@
  * Counts are added up in the process and sent once a second in one script:
  * a view must not wait for a Redis round trip to be counted. Beside the set,
  * a day's demand by hour (`demand:{all}:<day>`, a hash of 24 counts, kept
- * as long): each record asked is counted in the hour it was asked, on this
- * gateway's calendar, and sent with the counts.
+ * as long): each first touch asked (a record not held) is counted in the
+ * hour it was asked, on this gateway's calendar, and sent with the counts.
  */
 import { batched } from '../redis/batched.js';
 import type { RedisClient } from '../redis/connection.js';
@@ -41,7 +41,7 @@ const KEPT_DAYS_AFTER = 2;
 
 export class RedisPopularity implements Popularity {
   #pending = new Map<string, number>();
-  /** Records asked, by day and hour (`<day> <hour>`), not sent yet. */
+  /** First touches asked, by day and hour (`<day> <hour>`), not sent yet. */
   #pendingHours = new Map<string, number>();
   #flushing: Promise<void> | undefined;
   readonly #timer: NodeJS.Timeout;
@@ -59,15 +59,17 @@ export class RedisPopularity implements Popularity {
     this.#timer.unref();
   }
 
-  record(keys: Iterable<string>): void {
+  record(keys: Iterable<string>, firstTouches = false): void {
     let asked = 0;
     for (const key of keys) {
       this.#pending.set(key, (this.#pending.get(key) ?? 0) + 1);
       asked += 1;
     }
-    const now = this.now();
-    const hour = `${utcDay(now)} ${hourOf(now)}`;
-    this.#pendingHours.set(hour, (this.#pendingHours.get(hour) ?? 0) + asked);
+    if (firstTouches) {
+      const now = this.now();
+      const hour = `${utcDay(now)} ${hourOf(now)}`;
+      this.#pendingHours.set(hour, (this.#pendingHours.get(hour) ?? 0) + asked);
+    }
     if (this.#pending.size >= MAX_PENDING) void this.#flush();
   }
 

@@ -158,7 +158,9 @@ export class CachedUpstream {
     stats.reads.add(request.key);
     const found = proof === undefined ? await this.options.cache.get(request.key) : undefined;
     // A record the upstream said it does not have is no view of a record: the plan never ranks it.
-    if (found?.outcome !== 'not-found') this.options.popularity?.record([request.key]);
+    // One not held at all is a first touch asked for, whether the plan then affords it or not.
+    if (found?.outcome !== 'not-found')
+      this.options.popularity?.record([request.key], found === undefined);
     if (found !== undefined && this.#servable(found)) {
       stats.cacheHits += 1;
       stats.answeredFrom(found.freshUntil);

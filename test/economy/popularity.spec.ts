@@ -103,17 +103,19 @@ describe.each(cases)('popularity in %s, %s', (_, __, calendar, create, settled) 
     await read.close();
   });
 
-  it('learns when in the day records were asked: yesterday’s demand by hour, none after a quiet day', async () => {
+  it('learns when in the day first touches were asked: yesterday’s by hour, none after a quiet day', async () => {
     const hours = (asked: Record<number, number>) =>
       Array.from({ length: 24 }, (_, hour) => asked[hour] ?? 0);
     const dayStart = calendar.start - 12 * HOUR_MS;
-    // The first day's ten records were all asked at noon.
-    expect(await create().yesterdayByHour()).toEqual(hours({ 12: 10 }));
+    // The first day's ten records were asked at noon as records held: no demand for first touches.
+    expect(await create().yesterdayByHour()).toEqual(hours({}));
     calendar.day = dayStart + 2 * DAY_MS + 13 * HOUR_MS;
     const store = create();
-    store.record(['/a', '/b']);
-    calendar.day += 1.5 * HOUR_MS;
+    store.record(['/a', '/b'], true);
     store.record(['/a']);
+    calendar.day += 1.5 * HOUR_MS;
+    store.record(['/c'], true);
+    store.record(['/a', '/b', '/c']);
     await (await settled(store)).close();
     calendar.day = dayStart + 3 * DAY_MS + 12 * HOUR_MS;
     expect(await create().yesterdayByHour()).toEqual(hours({ 13: 2, 14: 1 }));
