@@ -14,7 +14,7 @@
  * to be held, its views ask for fewer new records, so first touches come
  * earlier in the day than views do (paced along every view, an evening
  * day at 5,000 calls left 640 of them unspent while refusing 700 views;
- * now 420 and 640). Without a yesterday (a new deployment, a store that
+ * now 220 and 590). Without a yesterday (a new deployment, a store that
  * cannot tell), the line is the clock's.
  *
  * `firstDay`: no first touch was asked yesterday. For a new deployment,
