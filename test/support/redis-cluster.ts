@@ -252,6 +252,16 @@ async function startOnFreePorts(): Promise<OwnCluster> {
           if (replication === undefined) return false;
           if (replication.get('role') === 'slave' && replication.get('master_link_status') !== 'up')
             return false;
+          // A replica whose link is up may not acknowledge writes yet (just synced): a primary's
+          // WAIT, as the ledger's, must see each of its replicas first.
+          const replicas = Number(replication.get('connected_slaves') ?? 0);
+          if (replication.get('role') === 'master' && replicas > 0) {
+            const acknowledged = await node
+              .connection()
+              .call('WAIT', replicas, 1_000)
+              .catch(() => 0);
+            if (Number(acknowledged) < replicas) return false;
+          }
           const view = await node
             .connection()
             .cluster('NODES')
