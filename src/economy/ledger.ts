@@ -36,6 +36,9 @@ export interface Spender {
   readonly calls?: number;
 }
 
+/** Calls given back (ledger.release): `calls` of the spender's, taken on `day`. */
+export type Returned = Spender & { readonly calls: number; readonly day: string };
+
 /** The plan's ceiling refused the call: the caller knows when it would be served. */
 export class PlanRefusal extends Error {
   override readonly name = 'PlanRefusal';
@@ -72,7 +75,7 @@ export interface BudgetLedger {
    * they are dropped: it is never spent again, and no other day took them. Best effort: a
    * return that is lost leaves the day poorer, never richer.
    */
-  release(spender: Spender & { readonly calls: number; readonly day: string }): Promise<void>;
+  release(returned: Returned): Promise<void>;
   /**
    * A call counted on `countedOn` leaves, or comes back, now. Should the UTC day have turned
    * since (it waited in a queue, or was on its way at midnight), the upstream may count it on

@@ -16,6 +16,7 @@ import {
   clientCap,
   LocalStops,
   PlanRefusal,
+  type Returned,
   resetsAtOf,
   type Spender,
   withinCeiling,
@@ -91,15 +92,11 @@ export class MemoryBudgetLedger implements BudgetLedger {
     const clientUsed = clientId === undefined ? 0 : (state.clients[clientId] ?? 0);
     if (clientId !== undefined && clientUsed >= cap) throw clientShareSpent(cap, resetsAt);
     if (clientId !== undefined && clientUsed + calls > cap) throw new PlanRefusal();
-    if (!(keyId in state.keys) && Object.keys(state.keys).length >= MAX_TRACKED)
-      throw budgetSpent(resetsAt);
+    if (!tracks(state.keys, keyId)) throw budgetSpent(resetsAt);
     count.used += calls;
     if (ceiling !== undefined) count[ceiling.counter] += calls;
     state.keys[keyId] = count;
-    if (
-      clientId !== undefined &&
-      (clientId in state.clients || Object.keys(state.clients).length < MAX_TRACKED)
-    ) {
+    if (clientId !== undefined && tracks(state.clients, clientId)) {
       state.clients[clientId] = clientUsed + calls;
       if (ceiling?.clientLimit !== undefined) state.clientsPaced[clientId] = clientPaced + calls;
     }
@@ -107,13 +104,7 @@ export class MemoryBudgetLedger implements BudgetLedger {
     return state.day;
   }
 
-  async release({
-    keyId,
-    clientId,
-    ceiling,
-    calls,
-    day,
-  }: Spender & { calls: number; day: string }): Promise<void> {
+  async release({ keyId, clientId, ceiling, calls, day }: Returned): Promise<void> {
     const state = this.#today();
     const count = state.keys[keyId];
     if (count === undefined || calls <= 0 || day !== state.day) return;
@@ -133,8 +124,7 @@ export class MemoryBudgetLedger implements BudgetLedger {
     const count = state.keys[keyId] ?? emptyCount();
     count.used += 1;
     // A key past the bound of the day's keys is not tracked: it could not reserve today either.
-    if (keyId in state.keys || Object.keys(state.keys).length < MAX_TRACKED)
-      state.keys[keyId] = count;
+    if (tracks(state.keys, keyId)) state.keys[keyId] = count;
     await this.#written();
     return state.day;
   }
@@ -210,6 +200,11 @@ export class MemoryBudgetLedger implements BudgetLedger {
     // Synchronous on purpose (and quick: budget-file.ts): the count is on disk before the call it allows leaves.
     this.#file?.write(JSON.stringify(this.#state));
   }
+}
+
+/** Whether the day counts `key`: it does already, or there is room for one more under MAX_TRACKED. */
+function tracks(counted: Record<string, unknown>, key: string): boolean {
+  return key in counted || Object.keys(counted).length < MAX_TRACKED;
 }
 
 function emptyCount(): DayCount {

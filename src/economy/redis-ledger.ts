@@ -40,6 +40,7 @@ import {
   clientCap,
   LocalStops,
   PlanRefusal,
+  type Returned,
   resetsAtOf,
   type Spender,
 } from './ledger.js';
@@ -221,13 +222,7 @@ export class RedisBudgetLedger implements BudgetLedger {
     return reserved;
   }
 
-  async release({
-    keyId,
-    clientId,
-    ceiling,
-    calls,
-    day,
-  }: Spender & { calls: number; day: string }): Promise<void> {
+  async release({ keyId, clientId, ceiling, calls, day }: Returned): Promise<void> {
     if (calls <= 0 || day !== utcDay(this.#now())) return;
     // Lost if Redis cannot take it now: the day stays counted as if the calls were made.
     await this.#release(

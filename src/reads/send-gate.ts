@@ -42,7 +42,8 @@ export function sendGate({
   key,
   prepaidOn,
 }: GateInputs): SendGate & { unusedPrepaid(): string | undefined } {
-  let paid = prepaidOn !== undefined;
+  /** The day of the hold that paid for the first call, until that call leaves. */
+  let prepaid = prepaidOn;
   /** The UTC day the call in flight is counted on. */
   let countedOn = prepaidOn;
   return {
@@ -51,10 +52,11 @@ export function sendGate({
       await circuit.admit();
       // The request's own cap first: a call it refuses spends nothing of the day.
       stats.countCall();
-      if (paid && countedOn !== undefined) {
+      if (prepaid !== undefined) {
         // Its hold paid for this call, on a day that may be over by now; a retry is a call of its own.
-        paid = false;
-        countedOn = await budget.dayTurned(caller.keyId, countedOn);
+        const heldOn = prepaid;
+        prepaid = undefined;
+        countedOn = await budget.dayTurned(caller.keyId, heldOn);
       } else {
         try {
           countedOn = await (planned === undefined
@@ -73,7 +75,7 @@ export function sendGate({
       if (countedOn !== undefined) countedOn = await budget.dayTurned(caller.keyId, countedOn);
     },
     rateLimited: (error) => budget.rateLimited(caller.keyId, error),
-    unusedPrepaid: () => (paid ? prepaidOn : undefined),
+    unusedPrepaid: () => prepaid,
   };
 }
 
