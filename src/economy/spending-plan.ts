@@ -96,11 +96,11 @@ export interface Ceiling {
   readonly clientLimit?: number;
 }
 
-export const DEFAULT_HEAD_SHARE = 0.4;
+export const DEFAULT_HEAD_SHARE = 0.3;
 /** The head, refreshed each generation, as a part of the refresh allowance. */
-const HEAD_PART = 0.25;
+const HEAD_PART = 0.1;
 /** The records kept within one refresh, as a multiple of the refresh allowance. */
-const KEPT_PART = 1.75;
+const KEPT_PART = 1.9;
 /** The poll never takes more of the day than this, however short its interval. */
 export const MAX_POLL_SHARE = 0.25;
 /** Enough for a whole artist page (profile, history, timeline, songs) and a list or two. */
@@ -113,8 +113,23 @@ const MEASURED_POLLS = 2;
 /** Unspent refresh allowance is released to first touches once this share of the day's demand has passed. */
 const RELEASE_FROM = 0.75;
 
+/**
+ * Share of the day's calls the refresh allowance keeps to the end, when unspent: two or three
+ * pages' refreshes at 1,000 calls. What is not needed by midnight is lost, within the 1.5 % a
+ * day may leave unspent.
+ */
+const LATE_REFRESH_SHARE = 0.01;
+
 /** The paced first touches a record asked once may use at midnight (all of them by the day's end). */
 const ONCE_SHARE = 0.7;
+
+/**
+ * How far ahead of the day's expected demand a record asked again may buy: this share of the
+ * day's paced first touches. A view refused now is lost, while one of the day's favourites
+ * bought now answers all its views to come; the one-timers stay on the line, so the day is not
+ * spent on them before its favourites are asked.
+ */
+export const AHEAD_SHARE = 0.5;
 
 /** A day expected to be asked for evenly, as the clock runs. */
 const CLOCK = DayShape.linear();
@@ -139,7 +154,9 @@ export class SpendingPlan {
         ? 0
         : Math.min(Math.floor(dailyLimit * MAX_POLL_SHARE), Math.ceil(DAY_MS / pollIntervalMs));
     this.refreshAllowance = Math.floor((dailyLimit - this.pollsPerDay) * headShare);
-    this.headRecords = Math.floor(this.refreshAllowance * HEAD_PART);
+    // However small the allowance, the head holds the most asked record (the home page's list).
+    this.headRecords =
+      this.refreshAllowance > 0 ? Math.max(1, Math.floor(this.refreshAllowance * HEAD_PART)) : 0;
     this.keptRecords = Math.floor(this.refreshAllowance * KEPT_PART);
   }
 
@@ -150,7 +167,8 @@ export class SpendingPlan {
       byCadence === undefined
         ? this.pollsPerDay
         : Math.min(this.pollsPerDay, spent.polled + byCadence);
-    return Math.max(0, this.options.dailyLimit - polls - this.#refreshReserve(shape));
+    const refreshes = Math.max(this.#refreshReserve(shape), spent.refreshed);
+    return Math.max(0, this.options.dailyLimit - polls - refreshes);
   }
 
   /** What today keeps for refreshes: the allowance, or on a first day the head's share of it. */
@@ -184,7 +202,7 @@ export class SpendingPlan {
         ? {
             clientLimit: Math.max(
               this.options.burst,
-              Math.floor(clientShare * this.#line(now, spent, true, shape)),
+              Math.floor(clientShare * this.#line(now, spent, true, shape, 0)),
             ),
           }
         : {}),
@@ -197,13 +215,13 @@ export class SpendingPlan {
    * or the next UTC midnight when the day cannot afford them any more.
    */
   nextSlot(now: Date, spent: DaySpending, popular: boolean, calls = 1, shape = CLOCK): Date {
-    return this.#whenLineReaches(spent.paced + calls, now, spent, popular, shape);
+    return this.#whenLineReaches(spent.paced + calls, now, spent, popular, shape, ahead(popular));
   }
 
   /** When a client that has made `clientPaced` first touches today may make one more. */
   nextClientSlot(now: Date, spent: DaySpending, clientPaced: number, shape = CLOCK): Date {
     const clientShare = this.options.clientShare ?? 1;
-    return this.#whenLineReaches((clientPaced + 1) / clientShare, now, spent, true, shape);
+    return this.#whenLineReaches((clientPaced + 1) / clientShare, now, spent, true, shape, 0);
   }
 
   /**
@@ -217,9 +235,11 @@ export class SpendingPlan {
     spent: DaySpending,
     popular: boolean,
     shape: DayShape,
+    aheadShare: number,
   ): Date {
     const midnight = nextUtcMidnight(now).getTime();
-    const reaches = (at: number) => this.#line(new Date(at), spent, popular, shape) >= line;
+    const reaches = (at: number) =>
+      this.#line(new Date(at), spent, popular, shape, aheadShare) >= line;
     let early = now.getTime() + 1_000;
     let late = midnight - 1;
     if (early >= late || !reaches(late)) return new Date(midnight);
@@ -236,13 +256,22 @@ export class SpendingPlan {
    * First touches the plan allows by `now`. A record asked once may use a share of the paced
    * part that grows from ONCE_SHARE at midnight to all of it at the day's end: what is left
    * meanwhile is there for the records asked again, the better buys (a clairvoyant spends on
-   * the day's most asked first), and what they do not take is the one-timers' by midnight.
+   * the day's most asked first), and what they do not take is the one-timers' by midnight. A
+   * record asked again may buy `aheadShare` of the day ahead of its expected demand; a client's
+   * share is of the line itself, so that no one client takes the day ahead of time.
    */
-  #line(now: Date, spent: DaySpending, popular: boolean, shape: DayShape): number {
+  #line(
+    now: Date,
+    spent: DaySpending,
+    popular: boolean,
+    shape: DayShape,
+    aheadShare = ahead(popular),
+  ): number {
     const progress = shape.progress(fractionOfDay(now));
+    const reach = Math.min(1, progress + aheadShare);
     const share = popular ? 1 : ONCE_SHARE + (1 - ONCE_SHARE) * progress;
     return (
-      this.#pacedPerDay(now, spent, shape) * progress * share +
+      this.#pacedPerDay(now, spent, shape) * reach * share +
       this.#offset(now, spent, popular, shape)
     );
   }
@@ -253,10 +282,20 @@ export class SpendingPlan {
     return burst + this.#refreshReleased(now, spent, shape);
   }
 
+  /**
+   * The unspent refresh allowance released to first touches so far: all of it by midnight but
+   * the calls kept for late refreshes, so that a popular record first read late in a day whose
+   * calls are otherwise spent is still refreshed rather than served two refreshes old.
+   */
   #refreshReleased(now: Date, spent: DaySpending, shape: DayShape): number {
     const unspent = Math.max(0, this.#refreshReserve(shape) - spent.refreshed);
+    const releasable = Math.max(0, unspent - this.#keptForLateRefreshes());
     const demandPassed = shape.progress(fractionOfDay(now));
-    return unspent * Math.max(0, (demandPassed - RELEASE_FROM) / (1 - RELEASE_FROM));
+    return releasable * Math.max(0, (demandPassed - RELEASE_FROM) / (1 - RELEASE_FROM));
+  }
+
+  #keptForLateRefreshes(): number {
+    return Math.ceil(this.options.dailyLimit * LATE_REFRESH_SHARE);
   }
 
   /** Refresh allowance neither spent nor released: first touches cannot take it. */
@@ -294,6 +333,9 @@ export class SpendingPlan {
     return Math.ceil((spent.polled * (1 - elapsed)) / elapsed) + 1;
   }
 }
+
+/** How far ahead of the day's expected demand a record may buy: a record asked again, AHEAD_SHARE. */
+const ahead = (popular: boolean): number => (popular ? AHEAD_SHARE : 0);
 
 /** How much of the UTC day has passed, 0 at midnight to 1 at the next. */
 export function fractionOfDay(now: Date): number {

@@ -46,7 +46,9 @@ import {
   answerHeld,
   answerStale,
   heldPolicy,
+  pastOneRefresh,
   refreshAffordable,
+  refreshDueByTurn,
   servable,
   standInOf,
 } from './held-entries.js';
@@ -237,22 +239,32 @@ export class CachedUpstream {
   }
 
   /**
-   * After a new generation: starts the refresh of the head, the most asked
-   * records (allocator.ts), in order of popularity, before anyone asks for
-   * them again. Every replica does it for the records it has read; the
-   * flight lease makes each refresh one call for the deployment. Returns how
-   * many refreshes this process started or found under way.
+   * After a new generation: starts the refreshes the plan owes the popular
+   * records (allocator.ts), most asked first, before anyone asks for them
+   * again: the head's once it is behind at all, the kept records' once two
+   * generations behind. Refreshed at the read instead, a kept record first
+   * read late in a day whose calls are all spent was served two refreshes
+   * old. Every replica does it for the records it has read; the flight lease
+   * makes each refresh one call for the deployment. Returns how many
+   * refreshes this process started or found under way.
    */
-  async refreshHead(caller: Caller): Promise<number> {
+  async refreshPopular(caller: Caller): Promise<number> {
     const planned = this.#planned(caller);
     if (planned === undefined) return 0;
+    const { headRecords, keptRecords } = planned.plan;
     let started = 0;
-    for (const key of await planned.popularity.top(planned.plan.headRecords)) {
+    for (const [rank, key] of (await planned.popularity.top(keptRecords)).entries()) {
       const request = this.#known.get(key);
       if (request === undefined) continue;
       const cached = await this.options.cache.get(key);
       if (cached === undefined || cached.outcome === 'not-found' || this.#servable(cached))
         continue;
+      const { generation } = this.options;
+      const due =
+        rank < headRecords ||
+        pastOneRefresh(cached, generation) ||
+        refreshDueByTurn(key, cached, generation);
+      if (!due) continue;
       if (await this.#revalidate(request, caller)) started += 1;
     }
     return started;

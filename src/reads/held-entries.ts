@@ -6,6 +6,7 @@
  * says how old the answer it got is.
  */
 import type { CacheEntry } from '../cache/cache.js';
+import { sha256 } from '../digest.js';
 import type { Allocator } from '../economy/allocator.js';
 import type { BudgetLedger } from '../economy/ledger.js';
 import {
@@ -52,10 +53,39 @@ export async function heldPolicy(
   if (planned === undefined) return olderGeneration ? 'serve-then-refresh' : 'refresh-first';
   const lag = await planned.allowedLag(key);
   if (lag === Number.POSITIVE_INFINITY) return 'serve';
-  // Never served two generations behind: a popular record is always at most one refresh old.
-  if (!olderGeneration || generationsBehind(held.generation, generation?.now()) >= 2)
-    return 'refresh-first';
+  if (pastOneRefresh(held, generation)) return 'refresh-first';
   return lag === 0 ? 'serve-then-refresh' : 'serve';
+}
+
+/**
+ * A held record that is not current and may not answer as it is, however popular: two
+ * generations behind (a popular record is never served more than one refresh old), or past its
+ * TTL with no generation to tell its age.
+ */
+export function pastOneRefresh(held: CacheEntry, generation: GenerationView | undefined): boolean {
+  return (
+    held.freshUntil <= Date.now() || generationsBehind(held.generation, generation?.now()) >= 2
+  );
+}
+
+/**
+ * A kept record one generation behind whose turn it is to be refreshed now rather than at the
+ * next generation: kept records are refreshed every other generation, half of them on each (by
+ * their key's hash), so that the records a day bought do not all fall due on one later day.
+ */
+export function refreshDueByTurn(
+  key: string,
+  held: CacheEntry,
+  generation: GenerationView | undefined,
+): boolean {
+  const current = generation?.now();
+  if (current === undefined || generationsBehind(held.generation, current) < 1) return false;
+  return isRefreshTurn(key, current.id);
+}
+
+/** Whether generation `generationId` is one of the two in which the kept record `key` is refreshed. */
+export function isRefreshTurn(key: string, generationId: number): boolean {
+  return (Number.parseInt(sha256(key).slice(0, 8), 16) + generationId) % 2 === 0;
 }
 
 /** Without the plan, whether the day still affords a background refresh (the plan has its own share for them). */

@@ -1,15 +1,16 @@
 /**
  * Refreshes follow popularity (issue 15), over three gateway processes on
  * one Redis polling for the upstream's refresh: after a new generation the
- * most asked records are refreshed first, before anyone asks for them, and
- * once for the deployment; the
- * next ones when they fall two generations behind, and the tail is served
- * from the generation it was read in, saying so. Popularity counts every
- * view, response-cache hits included.
+ * most asked records are refreshed before anyone asks for them, and once for
+ * the deployment: the head at once, the next ones every other generation
+ * (half of them on each, by their key), and never later than two
+ * generations behind; the tail is served from the generation it was read
+ * in, saying so. Popularity counts every view, response-cache hits included.
  */
 import { Redis } from 'ioredis';
 import { afterAll, describe, expect, it } from 'vitest';
 import { popularityKey } from '../../src/economy/redis-popularity.js';
+import { isRefreshTurn } from '../../src/reads/held-entries.js';
 import { utcDay } from '../../src/time.js';
 import { calendarAt, FIRST_DAY, useMovedDeployment } from '../support/moved-deployment.js';
 import { SHARED_REDIS_URL } from '../support/redis.js';
@@ -24,7 +25,8 @@ const moved = useMovedDeployment(
   { artists: 100 },
   {
     // 1,000 calls less 250 for the poll (its most): a refresh allowance of 8 records a day.
-    // The head is its first quarter (2 records); the records up to 14 are kept within one refresh.
+    // The head is its smallest (the most asked record); the records up to 15 are kept within one
+    // refresh.
     BUDGET_HEAD_SHARE: '0.0107',
     REFRESH_POLL_SECONDS: '1',
   },
@@ -65,70 +67,76 @@ async function nextGeneration(): Promise<number> {
 }
 
 describe('refreshes in order of popularity, once for the deployment', () => {
-  // Set once the simulator is up: the two most asked artists, then twenty asked less and less.
-  let head1 = '';
-  let head2 = '';
-  let others: string[] = [];
+  // Set once the simulator is up: the most asked artist, then twenty-one asked less and less.
+  let head = '';
+  let kept: string[] = [];
+  let tail: string[] = [];
+  const record = (slug: string) => `/api/v1/artists/${slug}`;
 
   it('counts views on every replica, response-cache hits included', async () => {
-    [head1, head2, ...others] = artists().slice(0, 22);
+    const asked = artists().slice(0, 22);
+    // Ranks 1 to 14 are kept within one refresh; the other seven are the tail.
+    [head, kept, tail] = [asked[0] as string, asked.slice(1, 15), asked.slice(15)];
     // The baseline generation exists before anything is read.
     await until(
       async () =>
         freshnessOf(await (moved.replicas[0] as Replica).query('{ __typename }'))?.generation === 0,
     );
     // Distinct counts, so that ranks do not depend on ties: 30, 25, then 20 down to 1.
-    const views: [string, number][] = [
-      [head1, 30],
-      [head2, 25],
-      ...others.map((slug, i): [string, number] => [slug, 20 - i]),
-    ];
+    const views: [string, number][] = asked.map((slug, i) => [
+      slug,
+      i === 0 ? 30 : i === 1 ? 25 : 22 - i,
+    ]);
     for (const [slug, count] of views)
       for (let i = 0; i < count; i++)
         await (moved.replicas[i % moved.replicas.length] as Replica).query(profileQuery(slug));
     for (const [slug] of views) expect(profileCalls(slug)).toBe(1);
     const day = `${moved.deployment.prefix}${popularityKey(utcDay(new Date(NOON)))}`;
-    const score = async (slug: string) =>
-      Number((await redis.zscore(day, `/api/v1/artists/${slug}`)) ?? 0);
+    const score = async (slug: string) => Number((await redis.zscore(day, record(slug))) ?? 0);
     for (const [slug, count] of views) await until(async () => (await score(slug)) === count);
   });
 
-  it('one generation on: the head is refreshed first, before anyone asks, and once; the rest is served as read, with its age', async () => {
+  it('one generation on: the head and the kept records whose turn it is are refreshed before anyone asks, once; the rest is served as read, with its age', async () => {
     const generation = await nextGeneration();
-    // Every replica learns the generation and sweeps the head; the flight lease makes it one call each.
-    await until(() => profileCalls(head1) === 2 && profileCalls(head2) === 2);
-    for (const slug of others) expect(profileCalls(slug)).toBe(1);
-    for (const slug of [head1, head2, ...others]) {
+    const onTurn = kept.filter((slug) => isRefreshTurn(record(slug), generation));
+    const offTurn = kept.filter((slug) => !onTurn.includes(slug));
+    // Every replica learns the generation and sweeps the popular records; the flight lease makes it one call each.
+    await until(() => [head, ...onTurn].every((slug) => profileCalls(slug) === 2));
+    for (const slug of [...offTurn, ...tail]) expect(profileCalls(slug)).toBe(1);
+    for (const slug of [head, ...kept, ...tail]) {
       const answers = await viewEverywhere(slug);
       for (const answer of answers) expect(answer.body.errors).toBeUndefined();
     }
-    expect([profileCalls(head1), profileCalls(head2)]).toEqual([2, 2]);
-    for (const slug of others) {
+    for (const slug of [head, ...onTurn]) expect(profileCalls(slug)).toBe(2);
+    for (const slug of [...offTurn, ...tail]) {
       expect(profileCalls(slug)).toBe(1);
       const answer = await (moved.replicas[1] as Replica).query(profileQuery(slug));
       expect(freshnessOf(answer)).toMatchObject({ generation, oldestRead: { generation: 0 } });
     }
-    const refreshed = await (moved.replicas[2] as Replica).query(profileQuery(head1));
+    const refreshed = await (moved.replicas[2] as Replica).query(profileQuery(head));
     expect(freshnessOf(refreshed)?.oldestRead).toBeUndefined();
   });
 
-  it('two generations on: the records after the head are refreshed before they answer, once; the tail stays as read', async () => {
+  it('two generations on: no kept record is two behind, each refreshed once more in the two generations; the tail stays as read', async () => {
     const generation = await nextGeneration();
+    // Those refreshed a generation ago wait for their next turn; the others are due now, on their turn.
+    const dueNow = kept.filter((slug) => isRefreshTurn(record(slug), generation));
+    await until(() =>
+      [head, ...dueNow].every((slug) => profileCalls(slug) === 3 - Number(slug !== head)),
+    );
     const answers = new Map<string, GraphQLResponse[]>();
-    for (const slug of [head1, head2, ...others]) answers.set(slug, await viewEverywhere(slug));
-    await until(() => profileCalls(head1) === 3 && profileCalls(head2) === 3);
-    // Ranks 2 to 13: refreshed before they answered; the other eight are the tail.
-    const keptCurrent = others.slice(0, 12);
-    const tail = others.slice(12);
-    for (const slug of keptCurrent) expect(profileCalls(slug)).toBe(2);
-    for (const slug of tail) expect(profileCalls(slug)).toBe(1);
-    for (const slug of keptCurrent) {
+    for (const slug of [head, ...kept, ...tail]) answers.set(slug, await viewEverywhere(slug));
+    expect(profileCalls(head)).toBe(3);
+    for (const slug of kept) {
+      expect(profileCalls(slug)).toBe(2);
       for (const answer of answers.get(slug) ?? []) {
         expect(answer.body.errors).toBeUndefined();
-        expect(freshnessOf(answer)?.oldestRead).toBeUndefined();
+        const read = freshnessOf(answer)?.oldestRead?.generation ?? generation;
+        expect(read).toBe(dueNow.includes(slug) ? generation : generation - 1);
       }
     }
     for (const slug of tail) {
+      expect(profileCalls(slug)).toBe(1);
       for (const answer of answers.get(slug) ?? []) {
         expect(answer.body.errors).toBeUndefined();
         expect(freshnessOf(answer)).toMatchObject({ generation, oldestRead: { generation: 0 } });

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { DayShape, YESTERDAY_WEIGHT } from '../../src/economy/day-shape.js';
-import { SpendingPlan } from '../../src/economy/spending-plan.js';
+import { AHEAD_SHARE, SpendingPlan } from '../../src/economy/spending-plan.js';
 
 const HOUR_MS = 60 * 60 * 1000;
 const plan = new SpendingPlan({
@@ -27,11 +27,11 @@ describe('the spending plan of a 1,000-call day with an hourly poll', () => {
   it('reserves 24 polls and a head of 390 records; 586 first touches are paced over the day', () => {
     expect(plan.pollsPerDay).toBe(24);
     expect(plan.refreshAllowance).toBe(390);
-    // At 06:00 a quarter of the paced calls, plus the burst (half of it for a record asked once).
+    // At 06:00 a record asked again may buy ahead of the day's quarter by AHEAD_SHARE of it, plus the burst.
     expect(plan.ceiling('first-touch', at('06:00:00'), spent({}), true)).toEqual({
       counter: 'paced',
       total: 1000 - 18 - 390,
-      limit: Math.floor(586 * 0.25 + 20),
+      limit: Math.floor(586 * (0.25 + AHEAD_SHARE) + 20),
     });
     // A record asked once: 70 % of the paced part at midnight, rising to all of it by the end.
     expect(plan.ceiling('first-touch', at('06:00:00'), spent({}), false).limit).toBe(
@@ -40,16 +40,16 @@ describe('the spending plan of a 1,000-call day with an hourly poll', () => {
   });
 
   it('refreshes at once, up to the records kept current, keeping the polls still to come', () => {
-    // Of the allowance of 390: the head of 97 records each generation, up to 682 every other one.
-    expect(plan.headRecords).toBe(97);
-    expect(plan.keptRecords).toBe(682);
+    // Of the allowance of 390: the head of 39 records each generation, up to 741 every other one.
+    expect(plan.headRecords).toBe(39);
+    expect(plan.keptRecords).toBe(741);
     expect(plan.ceiling('refresh', at('04:00:00'), spent({ polled: 4 }), true)).toEqual({
       counter: 'refreshed',
       total: 1000 - 20,
-      limit: 682,
+      limit: 741,
     });
     // Past that on one day, further refreshes wait their turn with the first touches.
-    expect(plan.ceiling('refresh', at('04:00:00'), spent({ refreshed: 682 }), true).counter).toBe(
+    expect(plan.ceiling('refresh', at('04:00:00'), spent({ refreshed: 741 }), true).counter).toBe(
       'paced',
     );
   });
@@ -69,19 +69,26 @@ describe('the spending plan of a 1,000-call day with an hourly poll', () => {
     expect(eager.pollsPerDay).toBe(50);
   });
 
-  it('releases the unspent head to first touches over the last quarter of the day', () => {
-    const evening = plan.ceiling('first-touch', at('21:00:00'), spent({ refreshed: 100 }), true);
-    const released = (390 - 100) * 0.5;
-    expect(evening.limit).toBe(Math.floor(586 * 0.875 + 20 + released));
+  it('releases the unspent refresh allowance to first touches over the last quarter of the day, but for the late refreshes', () => {
+    // 290 unspent, of which 10 (1 % of the day) are kept for refreshes of popular records read late.
+    const evening = plan.ceiling('first-touch', at('21:00:00'), spent({ refreshed: 100 }), false);
+    const released = (390 - 100 - 10) * 0.5;
+    expect(evening.limit).toBe(Math.floor(586 * 0.875 * (0.7 + 0.3 * 0.875) + 10 + released));
     expect(evening.total).toBe(1000 - 3 - (390 - 100 - released));
-    // A minute before midnight: all but the last poll and the head's last minute (under one call).
+    // A minute before midnight: all but the last poll, the late refreshes' 10 and the release's
+    // last minute (under one call).
     const last = plan.ceiling('first-touch', at('23:59:00'), spent({ refreshed: 100 }), true);
-    expect(last.total).toBe(1000 - 1 - 1);
+    expect(last.total).toBe(1000 - 1 - 10 - 1);
+    // A refresh may still use them.
+    expect(plan.ceiling('refresh', at('23:59:00'), spent({ refreshed: 100 }), true).total).toBe(
+      1000 - 1,
+    );
   });
 
   it('tells a refused first touch when the line passes its count, or midnight when the day cannot', () => {
     const now = at('06:00:00');
-    const slot = plan.nextSlot(now, spent({ paced: 166 }), true);
+    // Paced 459: the line must pass 460, (460 − 20) / 586 − AHEAD_SHARE = 147 / 586 of the day.
+    const slot = plan.nextSlot(now, spent({ paced: 459 }), true);
     const expected = Date.parse('2026-11-24T00:00:00Z') + Math.ceil((147 / 586) * 24 * HOUR_MS);
     expect(slot.getTime()).toBe(expected);
     expect(slot.getTime()).toBeGreaterThan(now.getTime());
@@ -105,7 +112,7 @@ describe('the polls a day really has', () => {
     expect(eager.refreshAllowance).toBe(300);
     const morning = eager.ceiling('first-touch', at('01:00:00'), spent({ polled: 1 }), true);
     expect(morning.total).toBe(1000 - 249 - 300);
-    expect(morning.limit).toBe(Math.floor(450 / 24 + 20));
+    expect(morning.limit).toBe(Math.floor(450 * (1 / 24 + AHEAD_SHARE) + 20));
   });
 
   it('once today has polled on a slower cadence (a calendar ahead of the timers), reserves what that cadence needs and paces the rest', () => {
@@ -118,7 +125,7 @@ describe('the polls a day really has', () => {
     );
     const paced = 1000 - (11 + 12) - 300;
     expect(noon.total).toBe(1000 - 12 - 300);
-    expect(noon.limit).toBe(Math.floor(paced * 0.5 + 20));
+    expect(noon.limit).toBe(Math.floor(paced * (0.5 + AHEAD_SHARE) + 20));
     // The day's reserve for polls is spent by the polls that come, not held until midnight.
     const late = eager.ceiling(
       'first-touch',
@@ -134,7 +141,7 @@ describe('the polls a day really has', () => {
     expect(plan.ceiling('first-touch', at('06:00:00'), spent({ polled: 7 }), true)).toEqual({
       counter: 'paced',
       total: 1000 - 17 - 390,
-      limit: Math.floor(586 * 0.25 + 20),
+      limit: Math.floor(586 * (0.25 + AHEAD_SHARE) + 20),
     });
   });
 });
@@ -174,12 +181,17 @@ describe('a day paced by its expected demand', () => {
   it('follows yesterday’s demand, blended with the clock', () => {
     // By 09:00 yesterday had seen 126 of its 141 records asked: the line is most of the way up,
     // and past three quarters of the day's demand the unspent refresh allowance starts to flow.
-    const nine = plan.ceiling('first-touch', at('09:00:00'), spent({}), true, morning);
+    // (A record asked once: the line itself, without the lead a record asked again has.)
+    const nine = plan.ceiling('first-touch', at('09:00:00'), spent({}), false, morning);
     const passed = share(126 / 141, 9 / 24);
     const released = 390 * ((passed - 0.75) / 0.25);
-    expect(nine.limit).toBe(Math.floor(586 * passed + 20 + released));
+    expect(nine.limit).toBe(Math.floor(586 * passed * (0.7 + 0.3 * passed) + 10 + released));
     expect(nine.limit).toBeGreaterThan(
-      plan.ceiling('first-touch', at('09:00:00'), spent({}), true).limit * 2,
+      plan.ceiling('first-touch', at('09:00:00'), spent({}), false).limit * 2,
+    );
+    // A record asked again may buy the rest of the day's paced calls by then.
+    expect(plan.ceiling('first-touch', at('09:00:00'), spent({}), true, morning).limit).toBe(
+      Math.floor(586 + 20 + released),
     );
     // Half an hour into the burst: the line is interpolated within the hour.
     expect(morning.progress(6.5 / 24)).toBeCloseTo(share(26 / 141, 6.5 / 24), 10);
@@ -188,12 +200,16 @@ describe('a day paced by its expected demand', () => {
   it('tells a refused first touch when the expected demand lets the line reach it', () => {
     const now = at('06:00:00');
     const slot = plan.nextSlot(now, spent({ paced: 400 }), true, 1, morning);
-    // The line must pass 401: a progress of (401 − 20) / 586, reached in the burst's last hour.
+    // The line must pass 401: a progress of (401 − 20) / 586 − AHEAD_SHARE, reached in the
+    // burst's first hour (for a record asked once, without the lead, in its last).
     expect(
       morning.progress((slot.getTime() - Date.parse('2026-11-24T00:00:00Z')) / 86_400_000),
-    ).toBeCloseTo(381 / 586, 4);
-    expect(slot.toISOString() > '2026-11-24T08:00:00.000Z').toBe(true);
-    expect(slot.toISOString() < '2026-11-24T09:00:00.000Z').toBe(true);
+    ).toBeCloseTo(381 / 586 - AHEAD_SHARE, 4);
+    expect(slot.toISOString() > '2026-11-24T06:00:00.000Z').toBe(true);
+    expect(slot.toISOString() < '2026-11-24T07:00:00.000Z').toBe(true);
+    const once = plan.nextSlot(now, spent({ paced: 400 }), false, 1, morning);
+    expect(once.toISOString() > '2026-11-24T08:00:00.000Z').toBe(true);
+    expect(once.toISOString() < '2026-11-24T09:00:00.000Z').toBe(true);
   });
 
   it('without a yesterday to learn from, is the clock’s line; with hostile counts, no worse', () => {
@@ -209,12 +225,17 @@ describe('a day paced by its expected demand', () => {
   it('on a first day (nothing asked yesterday) keeps only the head for refreshes and paces the rest', () => {
     const first = DayShape.fromYesterday(new Array(24).fill(0));
     expect(first.firstDay).toBe(true);
-    // 1,000 less 24 polls less the head's 97: 879 paced over the day instead of 586.
+    // 1,000 less 24 polls less the head's 39: 937 paced over the day instead of 586.
     expect(plan.ceiling('first-touch', at('06:00:00'), spent({}), true, first)).toEqual({
       counter: 'paced',
-      total: 1000 - 18 - 97,
-      limit: Math.floor(879 * 0.25 + 20),
+      total: 1000 - 18 - 39,
+      limit: Math.floor(937 * (0.25 + AHEAD_SHARE) + 20),
     });
+    // Refreshes past the head's share (records read before the upstream's refresh) come out of
+    // the paced calls, so the line still lands the day within its limit.
+    expect(
+      plan.ceiling('first-touch', at('06:00:00'), spent({ refreshed: 60 }), true, first).limit,
+    ).toBe(Math.floor(916 * (0.25 + AHEAD_SHARE) + 20));
     // Refreshes still have their own counter, as on any day.
     expect(plan.ceiling('refresh', at('06:00:00'), spent({}), true, first).counter).toBe(
       'refreshed',

@@ -10,12 +10,13 @@ import { Allocator } from '../../src/economy/allocator.js';
 import type { Spender } from '../../src/economy/ledger.js';
 import { MemoryBudgetLedger } from '../../src/economy/memory-ledger.js';
 import { MemoryPopularity } from '../../src/economy/memory-popularity.js';
-import { SpendingPlan } from '../../src/economy/spending-plan.js';
+import { AHEAD_SHARE, SpendingPlan } from '../../src/economy/spending-plan.js';
 import { UpstreamError } from '../../src/upstream/errors.js';
 import { DAY_MS, todayAtUtc } from '../support/calendar.js';
 
 const KEY: Spender = { keyId: 'gateway key' };
 const BURST = 8;
+const NOTHING = { used: 0, paced: 0, refreshed: 0, polled: 0 };
 
 /** Allocator, ledger, popularity and plan on one calendar that starts at `startMs` and can be moved. */
 function economy(startMs: number, { dailyLimit = 1_000, clientShare = 1 } = {}) {
@@ -70,9 +71,10 @@ it('lets the head fall no generation behind, the kept records one, the tail any 
   expect(await allocator.allowedLag('/never-asked')).toBe(Number.POSITIVE_INFINITY);
 });
 
-it('gives a record asked once half the burst, and one asked twice the whole of it', async () => {
-  // Just past midnight: the pacing line has not moved, the burst is all there is.
-  const { allocator, ledger, popularity } = economy(todayAtUtc(0) + 1);
+it('gives a record asked once half the burst, and one asked twice the whole of it and the lead', async () => {
+  // Just past midnight: the pacing line has not moved, the burst is all a record asked once has;
+  // one asked twice may also buy AHEAD_SHARE of the day's paced calls ahead of the demand.
+  const { allocator, ledger, plan, popularity, calendar } = economy(todayAtUtc(0) + 1);
   popularity.record(['/once']);
   popularity.record(['/twice']);
   popularity.record(['/twice']);
@@ -82,11 +84,14 @@ it('gives a record asked once half the burst, and one asked twice the whole of i
   expect(once.refusal.code).toBe('RATE_LIMITED');
   expect(once.refusal.message).toMatch(/^Today's upstream budget is planned over the whole day/);
 
+  const now = new Date(calendar.ms);
+  const lead = plan.ceiling('first-touch', now, NOTHING, true, await allocator.shapeOf(now)).limit;
+  expect(lead).toBeGreaterThanOrEqual(Math.floor(600 * AHEAD_SHARE) + BURST);
   const twice = await firstTouchesUntilRefused(allocator, '/twice');
-  expect(twice.allowed).toBe(BURST / 2);
+  expect(twice.allowed).toBe(lead - BURST / 2);
   expect(await ledger.spending(KEY.keyId)).toEqual({
-    used: BURST,
-    paced: BURST,
+    used: lead,
+    paced: lead,
     refreshed: 0,
     polled: 0,
   });
