@@ -86,6 +86,7 @@ export async function runDeployment(
     );
     const rows: DayRow[] = [];
     let sent = 0;
+    const polls = pollsSeen(simulator);
     for (let day = 1; day <= options.days; day += 1) {
       const dayStart = clock.startAt + (day - 1) * DAY_MS;
       const views = traffic.day(day, dayStart);
@@ -94,7 +95,7 @@ export async function runDeployment(
       const inFlight: Promise<void>[] = [];
       for (const view of views) {
         await untilCalendar(view.at, options.speed);
-        scoring.polledDataDate = simulator.data.dataDate;
+        if (polls.since()) scoring.polledDataDate = simulator.data.dataDate;
         const url = (processes[sent++ % processes.length] as Process).url;
         inFlight.push(
           post(url, requestOf(view)).then((answer) => scoring.record(view, answer, row, head)),
@@ -184,6 +185,26 @@ async function startGateway(env: Record<string, string>): Promise<Process> {
   });
   return { url, child };
 }
+
+/**
+ * Whether the deployment has polled the upstream since last asked: data age is counted from the
+ * upstream's day at the gateway's last poll, as in process (simulation.ts), not from the
+ * upstream's own day. Between the upstream's refresh and the next poll, no gateway can know.
+ */
+function pollsSeen(simulator: Simulator): { since(): boolean } {
+  let scanned = 0;
+  return {
+    since() {
+      let polled = false;
+      for (; scanned < simulator.calls.length; scanned += 1)
+        if (simulator.calls[scanned]?.rawPath.startsWith(POLL_PATH)) polled = true;
+      return polled;
+    },
+  };
+}
+
+/** The refresh poll's read (src/live/refresh-poll.ts): the first page of the recent milestones. */
+const POLL_PATH = '/api/v1/milestones/recent';
 
 async function stop(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return;

@@ -12,7 +12,7 @@ import { UpstreamError } from '../upstream/errors.js';
 import { DayShape } from './day-shape.js';
 import { type BudgetLedger, PlanRefusal, type Spender } from './ledger.js';
 import type { Popularity } from './popularity.js';
-import type { DaySpending, Purpose, SpendingPlan } from './spending-plan.js';
+import type { DaySpending, Purpose, RefreshTiers, SpendingPlan } from './spending-plan.js';
 
 /**
  * The plan cannot afford the call now, though it could later today (unlike a day spent, a pause,
@@ -44,11 +44,16 @@ export class Allocator {
    * one refresh old is allowed), the tail never (Infinity: it is served as
    * held until it climbs).
    */
-  async allowedLag(key: string): Promise<number> {
-    const rank = await this.popularity.rank(key);
-    if (rank < this.plan.headRecords) return 0;
-    if (rank < this.plan.keptRecords) return 1;
+  async allowedLag(key: string, keyId: string): Promise<number> {
+    const [rank, tiers] = await Promise.all([this.popularity.rank(key), this.tiers(keyId)]);
+    if (rank < tiers.headRecords) return 0;
+    if (rank < tiers.keptRecords) return 1;
     return Number.POSITIVE_INFINITY;
+  }
+
+  /** Today's refresh tiers for the key `keyId` (by the polls today really has). */
+  async tiers(keyId: string): Promise<RefreshTiers> {
+    return this.plan.tiers(this.now(), await this.budget.spending(keyId));
   }
 
   /**

@@ -82,6 +82,16 @@ export interface DaySpending {
 
 export type Counter = 'paced' | 'refreshed' | 'polled';
 
+/** How the refresh allowance is spent (see the top of this file). */
+export interface RefreshTiers {
+  /** Refreshes a day, on average. */
+  readonly refreshAllowance: number;
+  /** The most popular records, refreshed once per generation. */
+  readonly headRecords: number;
+  /** The most popular records kept within one refresh of the upstream (the head included). */
+  readonly keptRecords: number;
+}
+
 /**
  * The limits one call must stay under, checked atomically by the ledger with
  * the count: `used < total` and `spending[counter] < limit`, and for a
@@ -114,7 +124,7 @@ const MEASURED_POLLS = 2;
 const RELEASE_FROM = 0.75;
 
 /**
- * Share of the day's calls the refresh allowance keeps to the end, when unspent: two or three
+ * Share of the day's calls first touches never take, kept for refreshes to the end: two or three
  * pages' refreshes at 1,000 calls. What is not needed by midnight is lost, within the 1.5 % a
  * day may leave unspent.
  */
@@ -140,40 +150,63 @@ export function defaultBurst(dailyLimit: number): number {
 
 export class SpendingPlan {
   readonly pollsPerDay: number;
-  /** Refreshes a day, on average: the refresh allowance. */
+  /**
+   * The refresh tiers as the poll's interval implies them, until today's polls show their cadence
+   * on the calendar (`tiers`): the refresh allowance, the head and the records kept.
+   */
   readonly refreshAllowance: number;
-  /** The most popular records, refreshed once per generation. */
   readonly headRecords: number;
-  /** The most popular records kept within one refresh of the upstream (the head included). */
   readonly keptRecords: number;
 
   constructor(readonly options: PlanOptions) {
-    const { dailyLimit, pollIntervalMs, headShare } = options;
+    const { dailyLimit, pollIntervalMs } = options;
     this.pollsPerDay =
       pollIntervalMs === undefined
         ? 0
         : Math.min(Math.floor(dailyLimit * MAX_POLL_SHARE), Math.ceil(DAY_MS / pollIntervalMs));
-    this.refreshAllowance = Math.floor((dailyLimit - this.pollsPerDay) * headShare);
-    // However small the allowance, the head holds the most asked record (the home page's list).
-    this.headRecords =
-      this.refreshAllowance > 0 ? Math.max(1, Math.floor(this.refreshAllowance * HEAD_PART)) : 0;
-    this.keptRecords = Math.floor(this.refreshAllowance * KEPT_PART);
+    const byInterval = this.#tiersAfter(this.pollsPerDay);
+    this.refreshAllowance = byInterval.refreshAllowance;
+    this.headRecords = byInterval.headRecords;
+    this.keptRecords = byInterval.keptRecords;
+  }
+
+  /**
+   * Today's refresh tiers: the allowance is a share of the day less the polls that really come
+   * (a calendar running ahead of the poll's timer makes fewer than its interval implies, and
+   * the calls they leave are refreshes' and first touches' alike).
+   */
+  tiers(now: Date, spent: DaySpending): RefreshTiers {
+    return this.#tiersAfter(this.#expectedPolls(now, spent));
+  }
+
+  #tiersAfter(polls: number): RefreshTiers {
+    const refreshAllowance = Math.floor((this.options.dailyLimit - polls) * this.options.headShare);
+    return {
+      refreshAllowance,
+      // However small the allowance, the head holds the most asked record (the home page's list).
+      headRecords: refreshAllowance > 0 ? Math.max(1, Math.floor(refreshAllowance * HEAD_PART)) : 0,
+      keptRecords: Math.floor(refreshAllowance * KEPT_PART),
+    };
+  }
+
+  /** Today's polls: by the interval, or by today's cadence once it shows. */
+  #expectedPolls(now: Date, spent: DaySpending): number {
+    const byCadence = this.#pollsByCadence(now, spent);
+    return byCadence === undefined
+      ? this.pollsPerDay
+      : Math.min(this.pollsPerDay, spent.polled + byCadence);
   }
 
   /** First touches paced over today: the day less its polls (as today's cadence has them) and refreshes. */
   #pacedPerDay(now: Date, spent: DaySpending, shape: DayShape): number {
-    const byCadence = this.#pollsByCadence(now, spent);
-    const polls =
-      byCadence === undefined
-        ? this.pollsPerDay
-        : Math.min(this.pollsPerDay, spent.polled + byCadence);
-    const refreshes = Math.max(this.#refreshReserve(shape), spent.refreshed);
-    return Math.max(0, this.options.dailyLimit - polls - refreshes);
+    const refreshes = Math.max(this.#refreshReserve(now, spent, shape), spent.refreshed);
+    return Math.max(0, this.options.dailyLimit - this.#expectedPolls(now, spent) - refreshes);
   }
 
   /** What today keeps for refreshes: the allowance, or on a first day the head's share of it. */
-  #refreshReserve(shape: DayShape): number {
-    return shape.firstDay ? this.headRecords : this.refreshAllowance;
+  #refreshReserve(now: Date, spent: DaySpending, shape: DayShape): number {
+    const tiers = this.tiers(now, spent);
+    return shape.firstDay ? tiers.headRecords : tiers.refreshAllowance;
   }
 
   /**
@@ -191,8 +224,9 @@ export class SpendingPlan {
     if (purpose === 'poll')
       return { counter: 'polled', total: dailyLimit, limit: this.pollsPerDay };
     const total = dailyLimit - this.#pollsLeft(now, spent);
-    if (purpose === 'refresh' && spent.refreshed < this.keptRecords)
-      return { counter: 'refreshed', total, limit: this.keptRecords };
+    const { keptRecords } = this.tiers(now, spent);
+    if (purpose === 'refresh' && spent.refreshed < keptRecords)
+      return { counter: 'refreshed', total, limit: keptRecords };
     const clientShare = this.options.clientShare ?? 1;
     return {
       counter: 'paced',
@@ -288,7 +322,7 @@ export class SpendingPlan {
    * calls are otherwise spent is still refreshed rather than served two refreshes old.
    */
   #refreshReleased(now: Date, spent: DaySpending, shape: DayShape): number {
-    const unspent = Math.max(0, this.#refreshReserve(shape) - spent.refreshed);
+    const unspent = Math.max(0, this.#refreshReserve(now, spent, shape) - spent.refreshed);
     const releasable = Math.max(0, unspent - this.#keptForLateRefreshes());
     const demandPassed = shape.progress(fractionOfDay(now));
     return releasable * Math.max(0, (demandPassed - RELEASE_FROM) / (1 - RELEASE_FROM));
@@ -298,11 +332,15 @@ export class SpendingPlan {
     return Math.ceil(this.options.dailyLimit * LATE_REFRESH_SHARE);
   }
 
-  /** Refresh allowance neither spent nor released: first touches cannot take it. */
+  /**
+   * Refresh allowance neither spent nor released, and never less than the calls kept for late
+   * refreshes (even once the allowance is spent): first touches cannot take it.
+   */
   #refreshHeldBack(now: Date, spent: DaySpending, shape: DayShape): number {
-    return (
-      Math.max(0, this.#refreshReserve(shape) - spent.refreshed) -
-      Math.floor(this.#refreshReleased(now, spent, shape))
+    return Math.max(
+      this.#keptForLateRefreshes(),
+      Math.max(0, this.#refreshReserve(now, spent, shape) - spent.refreshed) -
+        Math.floor(this.#refreshReleased(now, spent, shape)),
     );
   }
 

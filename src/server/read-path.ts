@@ -106,15 +106,12 @@ export function createReadPath(options: GatewayOptions) {
 
   sampleReadPath();
   if (allocator !== undefined && server !== undefined) {
-    // The popular records are refreshed as soon as a new generation is known, most asked first.
+    // The head is refreshed as soon as a new generation is known, most asked first.
     generation.onChange(() => {
       upstream
-        .refreshPopular(server)
+        .refreshHead(server)
         .catch((error: unknown) =>
-          options.logger.warn(
-            { error: (error as Error).message },
-            'refreshing the popular records failed',
-          ),
+          options.logger.warn({ error: (error as Error).message }, 'refreshing the head failed'),
         );
     });
   }

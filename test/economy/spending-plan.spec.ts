@@ -79,6 +79,9 @@ describe('the spending plan of a 1,000-call day with an hourly poll', () => {
     // last minute (under one call).
     const last = plan.ceiling('first-touch', at('23:59:00'), spent({ refreshed: 100 }), true);
     expect(last.total).toBe(1000 - 1 - 10 - 1);
+    // The allowance spent, first touches still leave those 10 to the refreshes.
+    const spentAll = spent({ refreshed: 400 });
+    expect(plan.ceiling('first-touch', at('23:59:00'), spentAll, true).total).toBe(1000 - 1 - 10);
     // A refresh may still use them.
     expect(plan.ceiling('refresh', at('23:59:00'), spent({ refreshed: 100 }), true).total).toBe(
       1000 - 1,
@@ -123,8 +126,11 @@ describe('the polls a day really has', () => {
       spent({ polled: 11, used: 11 }),
       true,
     );
-    const paced = 1000 - (11 + 12) - 300;
-    expect(noon.total).toBe(1000 - 12 - 300);
+    // The refresh tiers follow: an allowance of 0.4 × (1,000 − 23) = 390, not the interval's 300.
+    const tiers = eager.tiers(at('12:00:00'), spent({ polled: 11, used: 11 }));
+    expect(tiers).toEqual({ refreshAllowance: 390, headRecords: 39, keptRecords: 741 });
+    const paced = 1000 - (11 + 12) - 390;
+    expect(noon.total).toBe(1000 - 12 - 390);
     expect(noon.limit).toBe(Math.floor(paced * (0.5 + AHEAD_SHARE) + 20));
     // The day's reserve for polls is spent by the polls that come, not held until midnight.
     const late = eager.ceiling(
@@ -133,7 +139,7 @@ describe('the polls a day really has', () => {
       spent({ polled: 22, used: 22 }),
       true,
     );
-    expect(late.total).toBeGreaterThanOrEqual(1000 - 2 - Math.ceil(300 / 3));
+    expect(late.total).toBeGreaterThanOrEqual(1000 - 2 - Math.ceil(390 / 3));
   });
 
   it('an hourly poll keeping its hours reserves as before', () => {

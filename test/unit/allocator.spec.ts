@@ -62,13 +62,13 @@ it('lets the head fall no generation behind, the kept records one, the tail any 
   expect(plan.headRecords).toBeGreaterThan(0);
   expect(plan.keptRecords).toBeGreaterThan(plan.headRecords);
 
-  const lags = await Promise.all(records.map((record) => allocator.allowedLag(record)));
+  const lags = await Promise.all(records.map((record) => allocator.allowedLag(record, KEY.keyId)));
   expect(lags).toEqual(
     records.map((_, rank) =>
       rank < plan.headRecords ? 0 : rank < plan.keptRecords ? 1 : Number.POSITIVE_INFINITY,
     ),
   );
-  expect(await allocator.allowedLag('/never-asked')).toBe(Number.POSITIVE_INFINITY);
+  expect(await allocator.allowedLag('/never-asked', KEY.keyId)).toBe(Number.POSITIVE_INFINITY);
 });
 
 it('gives a record asked once half the burst, and one asked twice the whole of it and the lead', async () => {
