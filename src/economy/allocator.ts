@@ -51,6 +51,14 @@ export class Allocator {
     return Number.POSITIVE_INFINITY;
   }
 
+  /**
+   * Whether a refresh that could wait a generation may be made now: not from the calls kept for
+   * late refreshes, which a record two generations behind may need late in the day.
+   */
+  async affordsEarlyRefresh(keyId: string): Promise<boolean> {
+    return this.plan.affordsEarlyRefresh(this.now(), await this.budget.spending(keyId));
+  }
+
   /** Today's refresh tiers for the key `keyId` (by the polls today really has). */
   async tiers(keyId: string): Promise<RefreshTiers> {
     return this.plan.tiers(this.now(), await this.budget.spending(keyId));

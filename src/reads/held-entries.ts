@@ -40,7 +40,8 @@ export type HeldUse = 'serve' | 'serve-then-refresh' | 'refresh-first';
  * With the plan (allocator.ts), by popularity: the tail is served as it is;
  * the head is served and refreshed in the background; the records after it
  * are served as they are while one generation behind (refreshed in the
- * background on their turn, every other generation) and refreshed before
+ * background on their turn, every other generation, but not from the calls
+ * kept for late refreshes) and refreshed before
  * they answer once two behind; past its TTL (no generation tells), a
  * popular record is asked for again.
  */
@@ -55,8 +56,11 @@ export async function heldPolicy(
   const lag = await planned.allocator.allowedLag(key, planned.keyId);
   if (lag === Number.POSITIVE_INFINITY) return 'serve';
   if (pastOneRefresh(held, generation)) return 'refresh-first';
-  if (lag === 0 || refreshDueByTurn(key, held, generation)) return 'serve-then-refresh';
-  return 'serve';
+  if (lag === 0) return 'serve-then-refresh';
+  const early =
+    refreshDueByTurn(key, held, generation) &&
+    (await planned.allocator.affordsEarlyRefresh(planned.keyId));
+  return early ? 'serve-then-refresh' : 'serve';
 }
 
 /**

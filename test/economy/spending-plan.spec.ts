@@ -82,7 +82,9 @@ describe('the spending plan of a 1,000-call day with an hourly poll', () => {
     // The allowance spent, first touches still leave those 10 to the refreshes.
     const spentAll = spent({ refreshed: 400 });
     expect(plan.ceiling('first-touch', at('23:59:00'), spentAll, true).total).toBe(1000 - 1 - 10);
-    // A refresh may still use them.
+    // A refresh that could wait a generation may not use them; one that cannot wait may.
+    expect(plan.affordsEarlyRefresh(at('23:59:00'), spent({ used: 988, polled: 23 }))).toBe(true);
+    expect(plan.affordsEarlyRefresh(at('23:59:00'), spent({ used: 989, polled: 23 }))).toBe(false);
     expect(plan.ceiling('refresh', at('23:59:00'), spent({ refreshed: 100 }), true).total).toBe(
       1000 - 1,
     );
