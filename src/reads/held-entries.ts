@@ -68,7 +68,7 @@ export async function heldPolicy(
  * generations behind (a popular record is never served more than one refresh old), or past its
  * TTL with no generation to tell its age.
  */
-function pastOneRefresh(held: CacheEntry, generation: GenerationView | undefined): boolean {
+export function pastOneRefresh(held: CacheEntry, generation: GenerationView | undefined): boolean {
   return (
     held.freshUntil <= Date.now() || generationsBehind(held.generation, generation?.now()) >= 2
   );

@@ -106,12 +106,15 @@ export function createReadPath(options: GatewayOptions) {
 
   sampleReadPath();
   if (allocator !== undefined && server !== undefined) {
-    // The head is refreshed as soon as a new generation is known, most asked first.
+    // The popular records are refreshed as soon as a new generation is known, most asked first.
     generation.onChange(() => {
       upstream
-        .refreshHead(server)
+        .refreshPopular(server)
         .catch((error: unknown) =>
-          options.logger.warn({ error: (error as Error).message }, 'refreshing the head failed'),
+          options.logger.warn(
+            { error: (error as Error).message },
+            'refreshing the popular records failed',
+          ),
         );
     });
   }
