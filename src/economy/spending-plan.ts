@@ -46,9 +46,10 @@
  * one-timers' by midnight.
  *
  * Unspent refresh allowance flows to first touches over the last quarter of
- * the day's demand: what the refreshes did not need is not lost at midnight,
- * but for 1 % of the day that first touches never take, so that a popular
- * record first read late in a spent day is still refreshed.
+ * the day's demand: what the refreshes did not need is not lost at midnight.
+ * But 1 % of the day is kept for late refreshes (first touches take it only
+ * in the last 5 % of the day's demand), so that a popular record first read
+ * late in a spent day is still refreshed.
  *
  * The poll's reserve is the polls that will really come. The configured
  * interval is a timer's, and a timer's interval is not a span of the
@@ -142,11 +143,13 @@ const MEASURED_POLLS = 2;
 const RELEASE_FROM = 0.75;
 
 /**
- * Share of the day's calls first touches never take, kept for refreshes to the end: two or three
- * pages' refreshes at 1,000 calls. What is not needed by midnight is lost, within the 1.5 % a
- * day may leave unspent.
+ * Share of the day's calls kept for refreshes late in the day: two or three pages' refreshes at
+ * 1,000 calls. Kept whole, the 10 calls were lost on the days that did not need them (985 of
+ * 1,000 spent), so first touches take them over the day's last part.
  */
 const LATE_REFRESH_SHARE = 0.01;
+/** The share of the day's demand left when first touches start to take them, all by midnight. */
+const LATE_REFRESHES_UNTIL = 0.05;
 
 /** The paced first touches a record asked once may use at midnight (all of them by the day's end). */
 const ONCE_SHARE = 0.7;
@@ -350,13 +353,21 @@ export class SpendingPlan {
    */
   #refreshReleased(now: Date, spent: DaySpending, shape: DayShape): number {
     const unspent = Math.max(0, this.#refreshReserve(now, spent, shape) - spent.refreshed);
-    const releasable = Math.max(0, unspent - this.#keptForLateRefreshes());
+    const releasable = Math.max(0, unspent - this.#keptForLateRefreshes(now, shape));
     const demandPassed = shape.progress(fractionOfDay(now));
     return releasable * Math.max(0, (demandPassed - RELEASE_FROM) / (1 - RELEASE_FROM));
   }
 
-  #keptForLateRefreshes(): number {
-    return Math.ceil(this.options.dailyLimit * LATE_REFRESH_SHARE);
+  /**
+   * The calls first touches may not take for now, kept for late refreshes: all of them until the
+   * last part of the day's demand, none at its end (a refresh so late is rare, and a call not
+   * made by midnight is lost).
+   */
+  #keptForLateRefreshes(now?: Date, shape?: DayShape): number {
+    const kept = Math.ceil(this.options.dailyLimit * LATE_REFRESH_SHARE);
+    if (now === undefined || shape === undefined) return kept;
+    const demandLeft = 1 - shape.progress(fractionOfDay(now));
+    return Math.round(kept * Math.min(1, demandLeft / LATE_REFRESHES_UNTIL));
   }
 
   /**
@@ -365,7 +376,7 @@ export class SpendingPlan {
    */
   #refreshHeldBack(now: Date, spent: DaySpending, shape: DayShape): number {
     return Math.max(
-      this.#keptForLateRefreshes(),
+      this.#keptForLateRefreshes(now, shape),
       Math.max(0, this.#refreshReserve(now, spent, shape) - spent.refreshed) -
         Math.floor(this.#refreshReleased(now, spent, shape)),
     );

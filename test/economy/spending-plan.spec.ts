@@ -75,13 +75,16 @@ describe('the spending plan of a 1,000-call day with an hourly poll', () => {
     const released = (390 - 100 - 10) * 0.5;
     expect(evening.limit).toBe(Math.floor(586 * 0.875 * (0.7 + 0.3 * 0.875) + 10 + released));
     expect(evening.total).toBe(1000 - 3 - (390 - 100 - released));
-    // A minute before midnight: all but the last poll, the late refreshes' 10 and the release's
-    // last minute (under one call).
-    const last = plan.ceiling('first-touch', at('23:59:00'), spent({ refreshed: 100 }), true);
-    expect(last.total).toBe(1000 - 1 - 10 - 1);
-    // The allowance spent, first touches still leave those 10 to the refreshes.
+    // The allowance spent, first touches still leave those 10 to the refreshes...
     const spentAll = spent({ refreshed: 400 });
-    expect(plan.ceiling('first-touch', at('23:59:00'), spentAll, true).total).toBe(1000 - 1 - 10);
+    expect(plan.ceiling('first-touch', at('22:00:00'), spentAll, true).total).toBe(1000 - 2 - 10);
+    // ...until the day's last 5 % of demand (from 22:48 on an even day), when they become the
+    // first touches' too: a minute before midnight, all but the last poll.
+    expect(plan.ceiling('first-touch', at('23:24:00'), spentAll, true).total).toBe(1000 - 1 - 5);
+    expect(plan.ceiling('first-touch', at('23:59:00'), spentAll, true).total).toBe(1000 - 1);
+    // Unspent allowance: all but the last poll and the release's last minute (under one call).
+    const last = plan.ceiling('first-touch', at('23:59:00'), spent({ refreshed: 100 }), true);
+    expect(last.total).toBe(1000 - 1 - 1);
     // A refresh that could wait a generation may not use them; one that cannot wait may.
     expect(plan.affordsEarlyRefresh(at('23:59:00'), spent({ used: 988, polled: 23 }))).toBe(true);
     expect(plan.affordsEarlyRefresh(at('23:59:00'), spent({ used: 989, polled: 23 }))).toBe(false);
