@@ -51,9 +51,9 @@ describe('configuration from the environment', () => {
   });
 
   it('the budget plan: on by default with a burst of 2 % of the limit; its settings are checked', () => {
-    expect(loadConfig({}).budgetPlan).toEqual({ headShare: 0.4, burst: 20 });
+    expect(loadConfig({}).budgetPlan).toEqual({ headShare: 0.3, burst: 20 });
     expect(loadConfig({ UPSTREAM_DAILY_LIMIT: '100' }).budgetPlan).toEqual({
-      headShare: 0.4,
+      headShare: 0.3,
       burst: 8,
     });
     expect(loadConfig({ BUDGET_HEAD_SHARE: '0.25', BUDGET_BURST_CALLS: '40' }).budgetPlan).toEqual({
