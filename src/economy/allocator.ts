@@ -38,25 +38,29 @@ export class Allocator {
   ) {}
 
   /**
-   * How far behind a held record may fall before it earns a refresh, by its
-   * popularity: the head is refreshed once per generation (0: as soon as it
-   * is behind at all), the records after it when two generations behind (1:
-   * one refresh old is allowed), the tail never (Infinity: it is served as
-   * held until it climbs).
+   * What a held record's popularity earns it today. `lag`: how far behind it
+   * may fall before it earns a refresh: the head is refreshed once per
+   * generation (0: as soon as it is behind at all), the records after it
+   * when two generations behind (1: one refresh old is allowed), the tail
+   * never (Infinity: it is served as held until it climbs). `earlyRefresh`:
+   * a refresh that could wait a generation may be made now, not from the
+   * calls kept for late refreshes. The day's spending is read once, and not
+   * at all for the tail: past the most records the tiers can ever keep.
    */
-  async allowedLag(key: string, keyId: string): Promise<number> {
-    const [rank, tiers] = await Promise.all([this.popularity.rank(key), this.tiers(keyId)]);
-    if (rank < tiers.headRecords) return 0;
-    if (rank < tiers.keptRecords) return 1;
-    return Number.POSITIVE_INFINITY;
+  async heldTerms(key: string, keyId: string): Promise<{ lag: number; earlyRefresh: boolean }> {
+    const rank = await this.popularity.rank(key);
+    if (rank >= this.plan.mostRecordsKept)
+      return { lag: Number.POSITIVE_INFINITY, earlyRefresh: false };
+    const now = this.now();
+    const spent = await this.budget.spending(keyId);
+    const { headRecords, keptRecords } = this.plan.tiers(now, spent);
+    const lag = rank < headRecords ? 0 : rank < keptRecords ? 1 : Number.POSITIVE_INFINITY;
+    return { lag, earlyRefresh: this.plan.affordsEarlyRefresh(now, spent) };
   }
 
-  /**
-   * Whether a refresh that could wait a generation may be made now: not from the calls kept for
-   * late refreshes, which a record two generations behind may need late in the day.
-   */
-  async affordsEarlyRefresh(keyId: string): Promise<boolean> {
-    return this.plan.affordsEarlyRefresh(this.now(), await this.budget.spending(keyId));
+  /** How far behind a held record may fall before it earns a refresh (`heldTerms`). */
+  async allowedLag(key: string, keyId: string): Promise<number> {
+    return (await this.heldTerms(key, keyId)).lag;
   }
 
   /** Today's refresh tiers for the key `keyId` (by the polls today really has). */

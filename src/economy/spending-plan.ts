@@ -178,6 +178,8 @@ export class SpendingPlan {
   readonly refreshAllowance: number;
   readonly headRecords: number;
   readonly keptRecords: number;
+  /** The most records any day's tiers can keep (a day without polls): past it, the tail. */
+  readonly mostRecordsKept: number;
 
   constructor(readonly options: PlanOptions) {
     const { dailyLimit, pollIntervalMs } = options;
@@ -189,6 +191,7 @@ export class SpendingPlan {
     this.refreshAllowance = byInterval.refreshAllowance;
     this.headRecords = byInterval.headRecords;
     this.keptRecords = byInterval.keptRecords;
+    this.mostRecordsKept = this.#tiersAfter(0).keptRecords;
   }
 
   /**
@@ -270,7 +273,7 @@ export class SpendingPlan {
    */
   affordsEarlyRefresh(now: Date, spent: DaySpending): boolean {
     const total = this.options.dailyLimit - this.#pollsLeft(now, spent);
-    return spent.used + this.#keptForLateRefreshes() < total;
+    return spent.used + this.#lateRefreshCalls() < total;
   }
 
   /**
@@ -353,21 +356,24 @@ export class SpendingPlan {
    */
   #refreshReleased(now: Date, spent: DaySpending, shape: DayShape): number {
     const unspent = Math.max(0, this.#refreshReserve(now, spent, shape) - spent.refreshed);
-    const releasable = Math.max(0, unspent - this.#keptForLateRefreshes(now, shape));
+    const releasable = Math.max(0, unspent - this.#lateRefreshesHeld(now, shape));
     const demandPassed = shape.progress(fractionOfDay(now));
     return releasable * Math.max(0, (demandPassed - RELEASE_FROM) / (1 - RELEASE_FROM));
   }
 
+  /** The calls kept for late refreshes. */
+  #lateRefreshCalls(): number {
+    return Math.ceil(this.options.dailyLimit * LATE_REFRESH_SHARE);
+  }
+
   /**
-   * The calls first touches may not take for now, kept for late refreshes: all of them until the
-   * last part of the day's demand, none at its end (a refresh so late is rare, and a call not
-   * made by midnight is lost).
+   * Of the calls kept for late refreshes, those first touches may not take for now: all of them
+   * until the last part of the day's demand, none at its end (a refresh so late is rare, and a
+   * call not made by midnight is lost).
    */
-  #keptForLateRefreshes(now?: Date, shape?: DayShape): number {
-    const kept = Math.ceil(this.options.dailyLimit * LATE_REFRESH_SHARE);
-    if (now === undefined || shape === undefined) return kept;
+  #lateRefreshesHeld(now: Date, shape: DayShape): number {
     const demandLeft = 1 - shape.progress(fractionOfDay(now));
-    return Math.round(kept * Math.min(1, demandLeft / LATE_REFRESHES_UNTIL));
+    return Math.round(this.#lateRefreshCalls() * Math.min(1, demandLeft / LATE_REFRESHES_UNTIL));
   }
 
   /**
@@ -376,7 +382,7 @@ export class SpendingPlan {
    */
   #refreshHeldBack(now: Date, spent: DaySpending, shape: DayShape): number {
     return Math.max(
-      this.#keptForLateRefreshes(now, shape),
+      this.#lateRefreshesHeld(now, shape),
       Math.max(0, this.#refreshReserve(now, spent, shape) - spent.refreshed) -
         Math.floor(this.#refreshReleased(now, spent, shape)),
     );

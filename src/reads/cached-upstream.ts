@@ -46,7 +46,7 @@ import {
   answerHeld,
   answerStale,
   heldPolicy,
-  pastOneRefresh,
+  owedAtNewGeneration,
   refreshAffordable,
   servable,
   standInOf,
@@ -240,15 +240,10 @@ export class CachedUpstream {
 
   /**
    * After a new generation: starts the refreshes the plan owes the popular
-   * records (allocator.ts) before anyone asks for them again, most asked
-   * first: the head's, and those of the kept records two generations behind
-   * that are likely read today. Refreshed when read instead, one of the day's
-   * favourites first read late on a day whose calls were spent was served two
-   * refreshes old; swept whatever their views, the kept records nobody read
-   * that day were refreshed for nobody (0.95 of the clairvoyant on the third
-   * day at 5,000 calls). Every replica does it for the records it has read;
-   * the flight lease makes each refresh one call for the deployment. Returns
-   * how many refreshes this process started or found under way.
+   * records before anyone asks for them again (held-entries.ts), most asked
+   * first. Every replica does it for the records it has read; the flight
+   * lease makes each refresh one call for the deployment. Returns how many
+   * refreshes this process started or found under way.
    */
   async refreshPopular(caller: Caller): Promise<number> {
     const planned = this.#planned(caller);
@@ -261,10 +256,8 @@ export class CachedUpstream {
       const cached = await this.options.cache.get(key);
       if (cached === undefined || cached.outcome === 'not-found' || this.#servable(cached))
         continue;
-      const owed =
-        rank < headRecords ||
-        (pastOneRefresh(cached, this.options.generation) &&
-          (await planned.popularity.count(key)) >= LIKELY_READ_TODAY);
+      const { generation } = this.options;
+      const owed = await owedAtNewGeneration(cached, key, rank, planned, headRecords, generation);
       if (owed && (await this.#revalidate(request, caller))) started += 1;
     }
     return started;
@@ -399,15 +392,6 @@ export class CachedUpstream {
 
 /** Requests remembered for refreshes of the head: far more than any head, a few MB at most. */
 const KNOWN_REQUESTS = 20_000;
-
-/**
- * A popularity count at which a record is likely read today: counts carry 70 % into each new day
- * (popularity.ts), so a record read v times a day settles near 3.3 v, 3 about once a day. It is
- * reached within two days at 1.6 reads a day: at 5, a favourite of a new deployment's audience
- * whose views a crawler's outnumbered was still below it on the third day, and served two
- * refreshes old.
- */
-const LIKELY_READ_TODAY = 3;
 
 /** How often a process waiting for another replica's fetch (or key proof) looks for its answer. */
 const PEER_POLL_MS = 25;
