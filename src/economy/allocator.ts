@@ -124,9 +124,9 @@ export class Allocator {
   shapeOf(now: Date): Promise<DayShape> {
     const day = utcDay(now);
     if (this.#shape?.day === day) return this.#shape.shape;
-    const shape = this.popularity.yesterdayByHour().then((hours) => {
-      if (hours === undefined && this.#shape?.day === day) this.#shape = undefined;
-      return DayShape.fromYesterday(hours);
+    const shape = this.popularity.recentDemandByHour().then((recent) => {
+      if (recent === undefined && this.#shape?.day === day) this.#shape = undefined;
+      return DayShape.fromYesterday(recent?.yesterday, recent?.dayBefore);
     });
     this.#shape = { day, shape };
     return shape;

@@ -5,11 +5,11 @@
  * ranks are read from a sorted copy refreshed every couple of seconds
  * rather than sorting every record per question. The map is bounded: a tail
  * of records asked once cannot grow it without end. The first touches asked
- * by hour are kept for today and yesterday: 48 numbers.
+ * by hour are kept for today and the two days before: 72 numbers.
  */
 import { performance } from 'node:perf_hooks';
 import { DAY_MS, utcDay } from '../time.js';
-import { DAILY_DECAY, hourOf, type Popularity } from './popularity.js';
+import { DAILY_DECAY, hourOf, type Popularity, type RecentDemand } from './popularity.js';
 
 const HOURS = 24;
 const noDemand = (): number[] => new Array<number>(HOURS).fill(0);
@@ -22,9 +22,10 @@ export class MemoryPopularity implements Popularity {
   #day: string;
   /** Every count, most asked first, as of `at`: ranks are read from it. */
   #ranking: { scores: number[]; at: number } | undefined;
-  /** First touches asked by UTC hour, today and yesterday. */
+  /** First touches asked by UTC hour, today and the two days before. */
   #todayByHour = noDemand();
   #yesterdayByHour = noDemand();
+  #dayBeforeByHour = noDemand();
 
   constructor(
     private readonly now: () => Date = () => new Date(),
@@ -74,9 +75,9 @@ export class MemoryPopularity implements Popularity {
     return this.#counts.get(key) ?? 0;
   }
 
-  async yesterdayByHour(): Promise<readonly number[]> {
+  async recentDemandByHour(): Promise<RecentDemand> {
     this.#decayIfNewDay();
-    return [...this.#yesterdayByHour];
+    return { yesterday: [...this.#yesterdayByHour], dayBefore: [...this.#dayBeforeByHour] };
   }
 
   async forget(key: string): Promise<void> {
@@ -105,6 +106,8 @@ export class MemoryPopularity implements Popularity {
     const days = Math.max(1, Math.round((Date.parse(today) - Date.parse(this.#day)) / DAY_MS));
     const factor = DAILY_DECAY ** days;
     for (const [key, score] of this.#counts) this.#counts.set(key, score * factor);
+    this.#dayBeforeByHour =
+      days === 1 ? this.#yesterdayByHour : days === 2 ? this.#todayByHour : noDemand();
     this.#yesterdayByHour = days === 1 ? this.#todayByHour : noDemand();
     this.#todayByHour = noDemand();
     this.#day = today;

@@ -29,15 +29,21 @@ export interface Popularity {
   /** Decayed number of times `key` was asked, this process's unsent counts included. */
   count(key: string): Promise<number>;
   /**
-   * First touches asked yesterday (UTC) by hour, 24 counts: when in the day the demand for
-   * records not held comes, for the day's pacing (day-shape.ts). All zeros: none was asked
-   * yesterday; undefined: unknown.
+   * First touches asked yesterday and the day before (UTC) by hour, 24 counts each: when in the
+   * day the demand for records not held comes, and how alike one day is to the next, for the
+   * day's pacing (day-shape.ts). All zeros: none was asked that day; undefined: unknown.
    */
-  yesterdayByHour(): Promise<readonly number[] | undefined>;
+  recentDemandByHour(): Promise<RecentDemand | undefined>;
   /** Drops every count of `key`: the upstream does not have it (a not-found answer is never popular). */
   forget(key: string): Promise<void>;
   /** Sends what is pending (Redis) and stops the flush timer. */
   close(): Promise<void>;
+}
+
+/** First touches asked by UTC hour on the two days before today. */
+export interface RecentDemand {
+  readonly yesterday: readonly number[];
+  readonly dayBefore: readonly number[];
 }
 
 /** Each UTC day, counts carried over are multiplied by this. */

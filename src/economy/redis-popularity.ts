@@ -14,15 +14,16 @@
  * Counts are added up in the process and sent once a second in one script:
  * a view must not wait for a Redis round trip to be counted. Beside the set,
  * a day's demand by hour (`demand:{all}:<day>`, a hash of 24 counts, kept
- * as long): each first touch asked (a record not held) is counted in the
- * hour it was asked, on this gateway's calendar, and sent with the counts.
+ * as long, so that yesterday's and the day before's are there all day): each
+ * first touch asked (a record not held) is counted in the hour it was asked,
+ * on this gateway's calendar, and sent with the counts.
  */
 import { batched } from '../redis/batched.js';
 import type { RedisClient } from '../redis/connection.js';
 import { hashTag } from '../redis/hash-slot.js';
 import { redisScript, type ScriptCall } from '../redis/script.js';
 import { DAY_MS, msUntilEndOfDay, utcDay } from '../time.js';
-import { DAILY_DECAY, hourOf, type Popularity } from './popularity.js';
+import { DAILY_DECAY, hourOf, type Popularity, type RecentDemand } from './popularity.js';
 
 // KEYS: today's set, yesterday's set. ARGV: how long today's set lives (ms, a duration), decay, then key/count pairs.
 const ADD = `
@@ -121,11 +122,18 @@ export class RedisPopularity implements Popularity {
     }
   }
 
-  async yesterdayByHour(): Promise<readonly number[] | undefined> {
-    const yesterday = utcDay(new Date(this.now().getTime() - DAY_MS));
+  async recentDemandByHour(): Promise<RecentDemand | undefined> {
+    const daysAgo = (days: number) =>
+      demandKey(utcDay(new Date(this.now().getTime() - days * DAY_MS)));
     try {
-      const hours = await this.redis.hgetall(demandKey(yesterday));
-      return Array.from({ length: 24 }, (_, hour) => Number(hours[String(hour)] ?? 0));
+      // Both hashes share the sets' slot: one pipeline, on a cluster too.
+      const replies = await this.redis.pipeline().hgetall(daysAgo(1)).hgetall(daysAgo(2)).exec();
+      const [yesterday, dayBefore] = (replies ?? []).map(([error, hours]) => {
+        if (error) throw error;
+        const counts = hours as Record<string, string>;
+        return Array.from({ length: 24 }, (_, hour) => Number(counts[String(hour)] ?? 0));
+      });
+      return yesterday && dayBefore ? { yesterday, dayBefore } : undefined;
     } catch {
       return undefined;
     }

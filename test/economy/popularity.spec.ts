@@ -103,12 +103,15 @@ describe.each(cases)('popularity in %s, %s', (_, __, calendar, create, settled) 
     await read.close();
   });
 
-  it('learns when in the day first touches were asked: yesterday’s by hour, none after a quiet day', async () => {
+  it('learns when in the day first touches were asked: by hour, yesterday’s and the day before’s', async () => {
     const hours = (asked: Record<number, number>) =>
       Array.from({ length: 24 }, (_, hour) => asked[hour] ?? 0);
     const dayStart = calendar.start - 12 * HOUR_MS;
     // The first day's ten records were asked at noon as records held: no demand for first touches.
-    expect(await create().yesterdayByHour()).toEqual(hours({}));
+    expect(await create().recentDemandByHour()).toEqual({
+      yesterday: hours({}),
+      dayBefore: hours({}),
+    });
     calendar.day = dayStart + 2 * DAY_MS + 13 * HOUR_MS;
     const store = create();
     store.record(['/a', '/b'], true);
@@ -117,10 +120,25 @@ describe.each(cases)('popularity in %s, %s', (_, __, calendar, create, settled) 
     store.record(['/c'], true);
     store.record(['/a', '/b', '/c']);
     await (await settled(store)).close();
-    calendar.day = dayStart + 3 * DAY_MS + 12 * HOUR_MS;
-    expect(await create().yesterdayByHour()).toEqual(hours({ 13: 2, 14: 1 }));
-    // Nothing asked on the day before: a first day for the plan (day-shape.ts).
+    calendar.day = dayStart + 3 * DAY_MS + 15 * HOUR_MS;
+    const next = create();
+    next.record(['/d'], true);
+    await (await settled(next)).close();
+    calendar.day = dayStart + 3 * DAY_MS + 16 * HOUR_MS;
+    expect(await create().recentDemandByHour()).toEqual({
+      yesterday: hours({ 13: 2, 14: 1 }),
+      dayBefore: hours({}),
+    });
     calendar.day = dayStart + 4 * DAY_MS + 12 * HOUR_MS;
-    expect(await create().yesterdayByHour()).toEqual(hours({}));
+    expect(await create().recentDemandByHour()).toEqual({
+      yesterday: hours({ 15: 1 }),
+      dayBefore: hours({ 13: 2, 14: 1 }),
+    });
+    // Nothing asked on the day before: a first day for the plan (day-shape.ts).
+    calendar.day = dayStart + 5 * DAY_MS + 12 * HOUR_MS;
+    expect(await create().recentDemandByHour()).toEqual({
+      yesterday: hours({}),
+      dayBefore: hours({ 15: 1 }),
+    });
   });
 });

@@ -4,7 +4,7 @@
  * enforced across replicas; these check the ceilings themselves.
  */
 import { describe, expect, it } from 'vitest';
-import { DayShape, YESTERDAY_WEIGHT } from '../../src/economy/day-shape.js';
+import { DayShape, MOST_YESTERDAY_WEIGHT, YESTERDAY_WEIGHT } from '../../src/economy/day-shape.js';
 import { AHEAD_SHARE, SpendingPlan } from '../../src/economy/spending-plan.js';
 
 const HOUR_MS = 60 * 60 * 1000;
@@ -221,6 +221,32 @@ describe('a day paced by its expected demand', () => {
     const once = plan.nextSlot(now, spent({ paced: 400 }), false, 1, morning);
     expect(once.toISOString() > '2026-11-24T08:00:00.000Z').toBe(true);
     expect(once.toISOString() < '2026-11-24T09:00:00.000Z').toBe(true);
+  });
+
+  it('takes more of yesterday the more it was like the day before', () => {
+    const burst = Array.from({ length: 24 }, (_, hour) => (hour >= 6 && hour < 9 ? 40 : 1));
+    const nine = 9 / 24;
+    const burstBy9 = 126 / 141;
+    // The same burst two days running: the clock keeps only its least share.
+    expect(DayShape.fromYesterday(burst, burst).progress(nine)).toBeCloseTo(
+      MOST_YESTERDAY_WEIGHT * burstBy9 + (1 - MOST_YESTERDAY_WEIGHT) * nine,
+      10,
+    );
+    // A tenth of the day before's demand came at other hours: the clock keeps a tenth.
+    const shifted = burst.map((count, hour) =>
+      hour === 6 ? count - 14.1 : hour === 20 ? count + 14.1 : count,
+    );
+    expect(DayShape.fromYesterday(burst, shifted).progress(nine)).toBeCloseTo(
+      0.9 * burstBy9 + 0.1 * nine,
+      10,
+    );
+    // An evening the day before, or no demand to compare: a quarter, as without a day before.
+    const evening = Array.from({ length: 24 }, (_, hour) => (hour >= 18 ? 40 : 1));
+    for (const dayBefore of [evening, new Array(24).fill(0), undefined])
+      expect(DayShape.fromYesterday(burst, dayBefore).progress(nine)).toBeCloseTo(
+        YESTERDAY_WEIGHT * burstBy9 + (1 - YESTERDAY_WEIGHT) * nine,
+        10,
+      );
   });
 
   it('without a yesterday to learn from, is the clock’s line; with hostile counts, no worse', () => {
