@@ -23,7 +23,7 @@ const COLUMNS: readonly [string, (row: DayRow) => string][] = [
   ['top100 ≥2 old (report/data)', (r) => `${r.headStaleByReport ?? 'n/a'}/${r.headStaleByData}`],
   ["day's top100 ≥2 old", (r) => String(r.dayHeadStale)],
   ['clairvoyant in full', (r) => `${r.clairvoyantFull} (${percent(r.clairvoyantFull, r.views)})`],
-  ['ratio', (r) => (r.clairvoyantFull === 0 ? 'n/a' : (r.full / r.clairvoyantFull).toFixed(2))],
+  ['ratio', (r) => (r.clairvoyantFull === 0 ? 'n/a' : (r.full / r.clairvoyantFull).toFixed(3))],
 ];
 
 export function header(options: SimulationOptions): string {

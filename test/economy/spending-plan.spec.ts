@@ -24,7 +24,7 @@ const spent = (overrides: Partial<Record<'used' | 'paced' | 'refreshed' | 'polle
 });
 
 describe('the spending plan of a 1,000-call day with an hourly poll', () => {
-  it('reserves 24 polls and a head of 390 records; 586 first touches are paced over the day', () => {
+  it('reserves 24 polls and a refresh allowance of 390; 586 first touches are paced over the day', () => {
     expect(plan.pollsPerDay).toBe(24);
     expect(plan.refreshAllowance).toBe(390);
     // At 06:00 a record asked again may buy ahead of the day's quarter by AHEAD_SHARE of it, plus the burst.
@@ -40,8 +40,8 @@ describe('the spending plan of a 1,000-call day with an hourly poll', () => {
   });
 
   it('refreshes at once, up to the records kept current, keeping the polls still to come', () => {
-    // Of the allowance of 390: the head of 39 records each generation, up to 741 every other one.
-    expect(plan.headRecords).toBe(39);
+    // Of the allowance of 390: the head of 11 records each generation, up to 741 every other one.
+    expect(plan.headRecords).toBe(11);
     expect(plan.keptRecords).toBe(741);
     expect(plan.ceiling('refresh', at('04:00:00'), spent({ polled: 4 }), true)).toEqual({
       counter: 'refreshed',
@@ -133,7 +133,7 @@ describe('the polls a day really has', () => {
     );
     // The refresh tiers follow: an allowance of 0.4 × (1,000 − 23) = 390, not the interval's 300.
     const tiers = eager.tiers(at('12:00:00'), spent({ polled: 11, used: 11 }));
-    expect(tiers).toEqual({ refreshAllowance: 390, headRecords: 39, keptRecords: 741 });
+    expect(tiers).toEqual({ refreshAllowance: 390, headRecords: 11, keptRecords: 741 });
     const paced = 1000 - (11 + 12) - 390;
     expect(noon.total).toBe(1000 - 12 - 390);
     expect(noon.limit).toBe(Math.floor(paced * (0.5 + AHEAD_SHARE) + 20));
@@ -262,11 +262,11 @@ describe('a day paced by its expected demand', () => {
   it('on a first day (nothing asked yesterday) keeps only the head for refreshes and paces the rest', () => {
     const first = DayShape.fromYesterday(new Array(24).fill(0));
     expect(first.firstDay).toBe(true);
-    // 1,000 less 24 polls less the head's 39: 937 paced over the day instead of 586.
+    // 1,000 less 24 polls less the head's 11: 965 paced over the day instead of 586.
     expect(plan.ceiling('first-touch', at('06:00:00'), spent({}), true, first)).toEqual({
       counter: 'paced',
-      total: 1000 - 18 - 39,
-      limit: Math.floor(937 * (0.25 + AHEAD_SHARE) + 20),
+      total: 1000 - 18 - 11,
+      limit: Math.floor(965 * (0.25 + AHEAD_SHARE) + 20),
     });
     // Refreshes past the head's share (records read before the upstream's refresh) come out of
     // the paced calls, so the line still lands the day within its limit.
