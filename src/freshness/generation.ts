@@ -8,6 +8,8 @@
  * shares one generation), side by side in this directory.
  */
 
+import { utcDay } from '../time.js';
+
 export interface Generation {
   /** Grows by one each time the upstream is seen to have new data; 0 until the first change. */
   readonly id: number;
@@ -84,4 +86,14 @@ export function generationsBehind(
   current: Generation | undefined,
 ): number {
   return current === undefined ? 0 : Math.max(0, current.id - (read ?? 0));
+}
+
+/**
+ * Whether `now`'s UTC day has seen the upstream's new data: the current generation is a change
+ * (not the first poll's baseline) and was seen that day, on this gateway's calendar.
+ */
+export function seenOn(current: Generation | undefined, now: Date): boolean {
+  return (
+    current !== undefined && current.id > 0 && utcDay(new Date(current.seenAt)) === utcDay(now)
+  );
 }

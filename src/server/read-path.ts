@@ -9,7 +9,7 @@ import { MemoryCache } from '../cache/memory-cache.js';
 import { DEFAULT_CIRCUIT } from '../coordination/circuit-breaker.js';
 import { Allocator } from '../economy/allocator.js';
 import { SpendingPlan } from '../economy/spending-plan.js';
-import { GenerationView } from '../freshness/generation.js';
+import { GenerationView, seenOn } from '../freshness/generation.js';
 import { RefreshPoll } from '../live/refresh-poll.js';
 import { GatewayMetrics } from '../observability/metrics.js';
 import { traceObserver } from '../observability/trace-observer.js';
@@ -67,6 +67,7 @@ export function createReadPath(options: GatewayOptions) {
             ...options.budgetPlan,
             // The client's share of the day caps its share of the first touches paced so far too.
             clientShare: options.stores?.clientBudgetShare ?? DEFAULT_CLIENT_BUDGET_SHARE,
+            newDataSeenToday: (now) => seenOn(generation.now(), now),
           }),
           stores.popularity,
           stores.budget,

@@ -93,6 +93,43 @@ describe('the spending plan of a 1,000-call day with an hourly poll', () => {
     );
   });
 
+  it('once today’s new data is known, releases at once the allowance today’s pace of refreshes will not need', () => {
+    const knowing = (seen: boolean) =>
+      new SpendingPlan({
+        dailyLimit: 1000,
+        pollIntervalMs: HOUR_MS,
+        headShare: 0.4,
+        burst: 20,
+        newDataSeenToday: () => seen,
+      });
+    // Noon of an even day: 100 refreshes so far, so 100 more to come and a quarter over that.
+    // Of the 290 unspent, the 10 kept for late refreshes and those 125 stay; 155 go at once.
+    const noon = knowing(true).ceiling(
+      'first-touch',
+      at('12:00:00'),
+      spent({ refreshed: 100 }),
+      true,
+    );
+    expect(noon.limit).toBe(Math.floor(586 * 1 + 20 + 155));
+    expect(noon.total).toBe(1000 - 12 - (390 - 100 - 155));
+    // Before today's new data is known, the sweep it brings is still to come: nothing goes
+    // before the day's last quarter, as without the refresh poll's word.
+    for (const unknowing of [knowing(false), plan]) {
+      const before = unknowing.ceiling(
+        'first-touch',
+        at('12:00:00'),
+        spent({ refreshed: 100 }),
+        true,
+      );
+      expect(before.limit).toBe(Math.floor(586 + 20));
+      expect(before.total).toBe(1000 - 12 - 290);
+    }
+    // Nor before a fifth of the day's demand has shown the pace.
+    expect(
+      knowing(true).ceiling('first-touch', at('04:00:00'), spent({ refreshed: 100 }), true).total,
+    ).toBe(1000 - 20 - 290);
+  });
+
   it('tells a refused first touch when the line passes its count, or midnight when the day cannot', () => {
     const now = at('06:00:00');
     // Paced 459: the line must pass 460, (460 − 20) / 586 − AHEAD_SHARE = 147 / 586 of the day.

@@ -7,7 +7,7 @@
  * up to KNOWN_IDS_LIMIT.
  */
 import { describe, expect, it } from 'vitest';
-import { type GenerationStore, KNOWN_IDS_LIMIT } from '../../src/freshness/generation.js';
+import { type GenerationStore, KNOWN_IDS_LIMIT, seenOn } from '../../src/freshness/generation.js';
 import { MemoryGenerationStore } from '../../src/freshness/memory-generation-store.js';
 import { RedisGenerationStore } from '../../src/freshness/redis-generation-store.js';
 import { redisPerTest } from './redis-per-test.js';
@@ -103,4 +103,17 @@ it('keeps the shared generation under one key that expires', async () => {
   const keys = await shared.stored();
   expect([...keys.keys()]).toEqual(['generation']);
   expect([...keys.values()].every((ttl) => ttl > 0)).toBe(true);
+});
+
+describe('whether a day has seen the upstream’s new data', () => {
+  const now = new Date(`${new Date().toISOString().slice(0, 10)}T15:00:00.000Z`);
+  const earlierToday = new Date(now.getTime() - 12 * 3_600_000).toISOString();
+  const yesterday = new Date(now.getTime() - 24 * 3_600_000).toISOString();
+
+  it('is a change (not the first poll’s baseline) seen on the same UTC day', () => {
+    expect(seenOn({ id: 3, seenAt: earlierToday }, now)).toBe(true);
+    expect(seenOn({ id: 3, seenAt: yesterday }, now)).toBe(false);
+    expect(seenOn({ id: 0, seenAt: earlierToday }, now)).toBe(false);
+    expect(seenOn(undefined, now)).toBe(false);
+  });
 });
