@@ -58,11 +58,6 @@ export class Allocator {
     return { lag, earlyRefresh: this.plan.affordsEarlyRefresh(now, spent) };
   }
 
-  /** How far behind a held record may fall before it earns a refresh (`heldTerms`). */
-  async allowedLag(key: string, keyId: string): Promise<number> {
-    return (await this.heldTerms(key, keyId)).lag;
-  }
-
   /** Today's refresh tiers for the key `keyId` (by the polls today really has). */
   async tiers(keyId: string): Promise<RefreshTiers> {
     return this.plan.tiers(this.now(), await this.budget.spending(keyId));

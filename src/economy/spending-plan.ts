@@ -51,7 +51,7 @@
  * brings), the part today's pace of refreshes will not need goes at once.
  * But 1 % of the day is kept for late refreshes (first touches take it only
  * in the last 5 % of the day's demand), so that a popular record first read
- * late in a spent day is still refreshed.
+ * late in a spent day is still refreshed (refresh-release.ts).
  *
  * The poll's reserve is the polls that will really come. The configured
  * interval is a timer's, and a timer's interval is not a span of the
@@ -69,6 +69,7 @@
  */
 import { DAY_MS, nextUtcMidnight } from '../time.js';
 import { DayShape } from './day-shape.js';
+import { lateRefreshCalls, type RefreshRelease, refreshRelease } from './refresh-release.js';
 
 export type Purpose = 'poll' | 'refresh' | 'first-touch';
 
@@ -151,22 +152,6 @@ export const DEFAULT_BURST_SHARE = 0.02;
 
 /** Today's polls that show the poll's cadence on the calendar. */
 const MEASURED_POLLS = 2;
-
-/** Unspent refresh allowance is released to first touches once this share of the day's demand has passed. */
-const RELEASE_FROM = 0.75;
-/** The share of the day's demand past which today's refreshes show the pace of those to come. */
-const PACE_SHOWN_FROM = 0.2;
-/** How many more refreshes than today's pace so far implies the rest of the day keeps. */
-const REFRESH_PACE_MARGIN = 1.25;
-
-/**
- * Share of the day's calls kept for refreshes late in the day: two or three pages' refreshes at
- * 1,000 calls. Kept whole, the 10 calls were lost on the days that did not need them (985 of
- * 1,000 spent), so first touches take them over the day's last part.
- */
-const LATE_REFRESH_SHARE = 0.01;
-/** The share of the day's demand left when first touches start to take them, all by midnight. */
-const LATE_REFRESHES_UNTIL = 0.05;
 
 /** The paced first touches a record asked once may use at midnight (all of them by the day's end). */
 const ONCE_SHARE = 0.7;
@@ -271,7 +256,7 @@ export class SpendingPlan {
     const clientShare = this.options.clientShare ?? 1;
     return {
       counter: 'paced',
-      total: total - this.#refreshHeldBack(now, spent, shape),
+      total: total - this.#release(now, spent, shape).heldBack,
       limit: Math.floor(this.#line(now, spent, popular, shape)),
       ...(clientShare < 1
         ? {
@@ -290,7 +275,7 @@ export class SpendingPlan {
    */
   affordsEarlyRefresh(now: Date, spent: DaySpending): boolean {
     const total = this.options.dailyLimit - this.#pollsLeft(now, spent);
-    return spent.used + this.#lateRefreshCalls() < total;
+    return spent.used + lateRefreshCalls(this.options.dailyLimit) < total;
   }
 
   /**
@@ -363,63 +348,18 @@ export class SpendingPlan {
   /** The line beyond the pace itself: the burst, and the refresh allowance released to first touches. */
   #offset(now: Date, spent: DaySpending, popular: boolean, shape: DayShape): number {
     const burst = popular ? this.options.burst : Math.ceil(this.options.burst / 2);
-    return burst + this.#refreshReleased(now, spent, shape);
+    return burst + this.#release(now, spent, shape).released;
   }
 
-  /**
-   * The unspent refresh allowance released to first touches so far: all of it by midnight but
-   * the calls kept for late refreshes, so that a popular record first read late in a day whose
-   * calls are otherwise spent is still refreshed rather than served two refreshes old.
-   */
-  #refreshReleased(now: Date, spent: DaySpending, shape: DayShape): number {
-    const unspent = Math.max(0, this.#refreshReserve(now, spent, shape) - spent.refreshed);
-    const releasable = Math.max(0, unspent - this.#lateRefreshesHeld(now, shape));
-    const demandPassed = shape.progress(fractionOfDay(now));
-    const byDemand = releasable * Math.max(0, (demandPassed - RELEASE_FROM) / (1 - RELEASE_FROM));
-    return Math.max(byDemand, this.#refreshSurplus(now, releasable, spent, demandPassed));
-  }
-
-  /**
-   * The part of the unspent refresh allowance that today's own pace of refreshes will not need,
-   * released at once rather than with the demand's last quarter. Refreshes follow the reads of
-   * held popular records, so the rest of the day is expected to ask for as many again as its
-   * share of the demand, and a quarter more. Only once today's new data is known: the sweep at a
-   * new generation refreshes many records at once, and a day whose upstream refreshes late must
-   * still have the calls for it. At 5,000 calls the allowance is about 1,500 calls and the days
-   * needed 700-1,150; released in the last quarter of the demand, what they left was partly lost
-   * (a uniform day spent 4,740-4,900 calls while refusing 230-580 views).
-   */
-  #refreshSurplus(now: Date, releasable: number, spent: DaySpending, demandPassed: number): number {
-    if (demandPassed < PACE_SHOWN_FROM || this.options.newDataSeenToday?.(now) !== true) return 0;
-    const expected = (spent.refreshed * (1 - demandPassed)) / demandPassed;
-    return Math.max(0, releasable - Math.ceil(expected * REFRESH_PACE_MARGIN));
-  }
-
-  /** The calls kept for late refreshes. */
-  #lateRefreshCalls(): number {
-    return Math.ceil(this.options.dailyLimit * LATE_REFRESH_SHARE);
-  }
-
-  /**
-   * Of the calls kept for late refreshes, those first touches may not take for now: all of them
-   * until the last part of the day's demand, none at its end (a refresh so late is rare, and a
-   * call not made by midnight is lost).
-   */
-  #lateRefreshesHeld(now: Date, shape: DayShape): number {
-    const demandLeft = 1 - shape.progress(fractionOfDay(now));
-    return Math.round(this.#lateRefreshCalls() * Math.min(1, demandLeft / LATE_REFRESHES_UNTIL));
-  }
-
-  /**
-   * Refresh allowance neither spent nor released, and never less than the calls kept for late
-   * refreshes (even once the allowance is spent): first touches cannot take it.
-   */
-  #refreshHeldBack(now: Date, spent: DaySpending, shape: DayShape): number {
-    return Math.max(
-      this.#lateRefreshesHeld(now, shape),
-      Math.max(0, this.#refreshReserve(now, spent, shape) - spent.refreshed) -
-        Math.floor(this.#refreshReleased(now, spent, shape)),
-    );
+  /** What the unspent refresh allowance gives first touches now (refresh-release.ts). */
+  #release(now: Date, spent: DaySpending, shape: DayShape): RefreshRelease {
+    return refreshRelease({
+      dailyLimit: this.options.dailyLimit,
+      reserve: this.#refreshReserve(now, spent, shape),
+      refreshed: spent.refreshed,
+      demandPassed: shape.progress(fractionOfDay(now)),
+      newDataSeen: this.options.newDataSeenToday?.(now) === true,
+    });
   }
 
   /** Polls still to come today, as far as their share allows: by the interval, or by today's cadence. */

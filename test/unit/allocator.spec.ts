@@ -62,13 +62,15 @@ it('lets the head fall no generation behind, the kept records one, the tail any 
   expect(plan.headRecords).toBeGreaterThan(0);
   expect(plan.keptRecords).toBeGreaterThan(plan.headRecords);
 
-  const lags = await Promise.all(records.map((record) => allocator.allowedLag(record, KEY.keyId)));
+  const lags = await Promise.all(
+    records.map(async (record) => (await allocator.heldTerms(record, KEY.keyId)).lag),
+  );
   expect(lags).toEqual(
     records.map((_, rank) =>
       rank < plan.headRecords ? 0 : rank < plan.keptRecords ? 1 : Number.POSITIVE_INFINITY,
     ),
   );
-  expect(await allocator.allowedLag('/never-asked', KEY.keyId)).toBe(Number.POSITIVE_INFINITY);
+  expect((await allocator.heldTerms('/never-asked', KEY.keyId)).lag).toBe(Number.POSITIVE_INFINITY);
 });
 
 it('gives a record asked once half the burst, and one asked twice the whole of it and the lead', async () => {
