@@ -15,7 +15,33 @@ export interface Generation {
   readonly id: number;
   /** When this generation was seen (ISO 8601): a calendar value, from Date. */
   readonly seenAt: string;
+  /**
+   * The artists whose new milestones made each of the latest generations, newest first: at most
+   * CHANGES_KEPT of them, back to the first whose poll may not have seen all its new milestones
+   * (its page held no milestone seen before, or one without an artist). Absent: none is known.
+   */
+  readonly milestoneArtists?: readonly GenerationArtists[];
 }
+
+/** The artists (lower-case slugs) that generation `id` brought new milestones to. */
+export interface GenerationArtists {
+  readonly id: number;
+  readonly artists: readonly string[];
+}
+
+/** One milestone of a poll's page: its id, and its artist's slug when the upstream gave one. */
+export interface PolledMilestone {
+  readonly id: string;
+  readonly artist?: string;
+}
+
+/**
+ * How many generations' new-milestone artists are kept: a timeline the polls vouch for is still
+ * read again once in this many generations (a week of daily refreshes), so that a milestone the
+ * recent list never showed (an upstream that backfills one below its first page) is not kept
+ * from its artist's page for ever.
+ */
+export const CHANGES_KEPT = 7;
 
 /** The outcome of comparing one poll's page with what was known. */
 export interface Advance {
@@ -32,7 +58,7 @@ export interface GenerationStore {
    * id is new, otherwise the same one. `floorId` is the generation the caller
    * knew, so a store that lost its data never goes back behind it.
    */
-  advance(ids: readonly string[], seenAt: string, floorId: number): Promise<Advance>;
+  advance(page: readonly PolledMilestone[], seenAt: string, floorId: number): Promise<Advance>;
 }
 
 /** How many ids are remembered: a page of 100 and room for ids that drop off and come back. */
@@ -96,4 +122,56 @@ export function seenOn(current: Generation | undefined, now: Date): boolean {
   return (
     current !== undefined && current.id > 0 && utcDay(new Date(current.seenAt)) === utcDay(now)
   );
+}
+
+/**
+ * Whether the milestones of `artist` are the same in `current` as in generation `read` (an answer
+ * read before any generation belongs to the first, 0): every generation since named all the
+ * artists it brought new milestones to, and none named this one. A timeline read then is
+ * current without a call: the refresh poll, which reads the newest milestones anyway, saw it
+ * did not change.
+ */
+export function milestonesUnchangedSince(
+  read: number | undefined,
+  artist: string,
+  current: Generation | undefined,
+): boolean {
+  if (current === undefined) return false;
+  const changes = current.milestoneArtists ?? [];
+  const slug = artist.toLowerCase();
+  for (let id = (read ?? 0) + 1; id <= current.id; id += 1) {
+    const change = changes.find((candidate) => candidate.id === id);
+    if (change === undefined || change.artists.includes(slug)) return false;
+  }
+  return true;
+}
+
+/**
+ * The artists a poll's new milestones belong to (lower-case slugs, once each), or undefined when
+ * the page cannot tell them all: no milestone on it was seen before (more may lie past it), or a
+ * new one names no artist. Both stores decide so (the Redis one in Lua, as `ADVANCE` says).
+ */
+export function artistsOfNewMilestones(
+  page: readonly PolledMilestone[],
+  newIds: readonly string[],
+): string[] | undefined {
+  if (newIds.length === 0 || newIds.length >= page.length) return undefined;
+  const fresh = new Set(newIds);
+  const artists = new Set<string>();
+  for (const milestone of page) {
+    if (!fresh.has(milestone.id)) continue;
+    if (milestone.artist === undefined || milestone.artist === '') return undefined;
+    artists.add(milestone.artist.toLowerCase());
+  }
+  return [...artists];
+}
+
+/** The change history after generation `id` brought `artists` (undefined: unknown, the history starts again). */
+export function withChange(
+  previous: readonly GenerationArtists[] | undefined,
+  id: number,
+  artists: readonly string[] | undefined,
+): readonly GenerationArtists[] {
+  if (artists === undefined) return [];
+  return [{ id, artists }, ...(previous ?? [])].slice(0, CHANGES_KEPT);
 }

@@ -1,9 +1,12 @@
 /** The generation of one process alone (no REDIS_URL). */
 import {
   type Advance,
+  artistsOfNewMilestones,
   type Generation,
   type GenerationStore,
   KNOWN_IDS_LIMIT,
+  type PolledMilestone,
+  withChange,
 } from './generation.js';
 
 export class MemoryGenerationStore implements GenerationStore {
@@ -14,7 +17,12 @@ export class MemoryGenerationStore implements GenerationStore {
     return this.#generation;
   }
 
-  async advance(ids: readonly string[], seenAt: string, floorId: number): Promise<Advance> {
+  async advance(
+    page: readonly PolledMilestone[],
+    seenAt: string,
+    floorId: number,
+  ): Promise<Advance> {
+    const ids = page.map((milestone) => milestone.id);
     if (this.#generation === undefined) {
       this.#generation = { id: floorId, seenAt };
       this.#known = [...ids];
@@ -22,7 +30,19 @@ export class MemoryGenerationStore implements GenerationStore {
     }
     const known = new Set(this.#known);
     const newIds = ids.filter((id) => !known.has(id));
-    if (newIds.length > 0) this.#generation = { id: this.#generation.id + 1, seenAt };
+    if (newIds.length > 0) {
+      const id = this.#generation.id + 1;
+      const changes = withChange(
+        this.#generation.milestoneArtists,
+        id,
+        artistsOfNewMilestones(page, newIds),
+      );
+      this.#generation = {
+        id,
+        seenAt,
+        ...(changes.length > 0 ? { milestoneArtists: changes } : {}),
+      };
+    }
     this.#known = [...ids, ...this.#known.filter((id) => !ids.includes(id))].slice(
       0,
       KNOWN_IDS_LIMIT,

@@ -2,15 +2,20 @@
  * The generation every replica shares: one Redis key holding the generation
  * and the ids seen, compared and advanced by one Lua script, so two polls
  * that overlap (a lease that ran out mid-poll) still report each new id once.
- * The key lives for GENERATION_TTL_MS and every poll renews it.
+ * The key lives for GENERATION_TTL_MS and every poll renews it. The same
+ * script keeps which artists the latest generations' new milestones belong
+ * to, decided as `artistsOfNewMilestones` and `withChange` decide them.
  */
 import type { RedisClient } from '../redis/connection.js';
 import { redisScript, type ScriptCall } from '../redis/script.js';
 import {
   type Advance,
+  CHANGES_KEPT,
   type Generation,
+  type GenerationArtists,
   type GenerationStore,
   KNOWN_IDS_LIMIT,
+  type PolledMilestone,
 } from './generation.js';
 
 export const GENERATION_KEY = 'generation';
@@ -19,6 +24,7 @@ const GENERATION_TTL_MS = 30 * 24 * 60 * 60 * 1000;
 
 const ADVANCE = `
 local ids = cjson.decode(ARGV[1])
+local artistOf = cjson.decode(ARGV[6])
 local raw = redis.call('GET', KEYS[1])
 if not raw then
   redis.call('SET', KEYS[1], cjson.encode({ id = tonumber(ARGV[3]), seenAt = ARGV[2], ids = ids }), 'PX', ARGV[4])
@@ -36,6 +42,26 @@ end
 if #newIds > 0 then
   state.id = state.id + 1
   state.seenAt = ARGV[2]
+  local changes = {}
+  local told = #newIds < #ids
+  local artists, named = {}, {}
+  for _, id in ipairs(newIds) do
+    local artist = artistOf[id]
+    if type(artist) ~= 'string' or artist == '' then
+      told = false
+    elseif not named[artist] then
+      named[artist] = true
+      table.insert(artists, artist)
+    end
+  end
+  if told then
+    table.insert(changes, { id = state.id, artists = artists })
+    for _, change in ipairs(state.changes or {}) do
+      if #changes >= tonumber(ARGV[7]) then break end
+      table.insert(changes, change)
+    end
+  end
+  state.changes = changes
 end
 local merged = {}
 for _, id in ipairs(ids) do table.insert(merged, id) end
@@ -45,7 +71,7 @@ for _, id in ipairs(state.ids) do
 end
 state.ids = merged
 redis.call('SET', KEYS[1], cjson.encode(state), 'PX', ARGV[4])
-return cjson.encode({ id = state.id, seenAt = state.seenAt, newIds = newIds })
+return cjson.encode({ id = state.id, seenAt = state.seenAt, newIds = newIds, changes = state.changes })
 `;
 
 export class RedisGenerationStore implements GenerationStore {
@@ -62,14 +88,22 @@ export class RedisGenerationStore implements GenerationStore {
     return parsed;
   }
 
-  async advance(ids: readonly string[], seenAt: string, floorId: number): Promise<Advance> {
+  async advance(
+    page: readonly PolledMilestone[],
+    seenAt: string,
+    floorId: number,
+  ): Promise<Advance> {
+    const artistOf: Record<string, string> = {};
+    for (const { id, artist } of page) if (artist) artistOf[id] = artist.toLowerCase();
     const text = (await this.#advance(
       GENERATION_KEY,
-      JSON.stringify(ids),
+      JSON.stringify(page.map((milestone) => milestone.id)),
       seenAt,
       floorId,
       GENERATION_TTL_MS,
       KNOWN_IDS_LIMIT,
+      JSON.stringify(artistOf),
+      CHANGES_KEPT,
     )) as string;
     const value = JSON.parse(text) as { newIds?: unknown };
     const generation = parseGeneration(value);
@@ -84,8 +118,22 @@ export class RedisGenerationStore implements GenerationStore {
 
 function parseGeneration(value: unknown): Generation | undefined {
   if (typeof value !== 'object' || value === null) return undefined;
-  const { id, seenAt } = value as { id?: unknown; seenAt?: unknown };
+  const { id, seenAt, changes } = value as { id?: unknown; seenAt?: unknown; changes?: unknown };
   if (typeof id !== 'number' || !Number.isSafeInteger(id) || typeof seenAt !== 'string')
     return undefined;
-  return { id, seenAt };
+  const milestoneArtists = parseChanges(changes);
+  return { id, seenAt, ...(milestoneArtists.length > 0 ? { milestoneArtists } : {}) };
+}
+
+/** The change history as the script keeps it (cjson writes an empty array as {}); anything odd ends it. */
+function parseChanges(value: unknown): GenerationArtists[] {
+  if (!Array.isArray(value)) return [];
+  const changes: GenerationArtists[] = [];
+  for (const change of value as unknown[]) {
+    const { id, artists } = (change ?? {}) as { id?: unknown; artists?: unknown };
+    if (typeof id !== 'number' || !Array.isArray(artists)) break;
+    if (!artists.every((artist): artist is string => typeof artist === 'string')) break;
+    changes.push({ id, artists });
+  }
+  return changes;
 }

@@ -4,7 +4,8 @@
  * REFRESH_POLL_SECONDS. It is a normal upstream call: counted in the budget,
  * skipped when the budget refuses it. New ids mean the upstream refreshed:
  * a new generation is recorded (cached answers from before are revalidated
- * on their next read) and each new milestone is announced to subscribers.
+ * on their next read), with the artists the new milestones belong to (whose
+ * timelines alone changed), and each new milestone is announced to subscribers.
  *
  * Durations come from timers only; Date gives the calendar "seen at" value.
  */
@@ -88,7 +89,10 @@ export class RefreshPoll {
     const page = polled.value;
     const seenAt = (this.options.now?.() ?? new Date()).toISOString();
     const advance = await store.advance(
-      page.items.map((item) => item.id),
+      page.items.map((item) => ({
+        id: item.id,
+        ...(item.artistSlug ? { artist: item.artistSlug } : {}),
+      })),
       seenAt,
       view.now()?.id ?? 0,
     );

@@ -50,6 +50,7 @@ import {
   refreshAffordable,
   servable,
   standInOf,
+  vouchedByPolls,
 } from './held-entries.js';
 import { RequestStats } from './request-stats.js';
 import { prepaidFromHold, sendGate, toldToCircuit } from './send-gate.js';
@@ -167,6 +168,12 @@ export class CachedUpstream {
       stats.answeredFrom(found.freshUntil);
       return unwrap<T>(found, request);
     }
+    if (found !== undefined && this.#vouched(found, request)) {
+      stats.cacheHits += 1;
+      // As fresh as a record read now: the poll that vouched for it asked the upstream since.
+      stats.answeredFrom(Date.now() + this.options.cachePolicy.ttlMs);
+      return unwrap<T>(found, request);
+    }
     // A not-found answer is not held: past its TTL or its generation, the record is unknown again.
     const held = found?.outcome === 'not-found' ? undefined : found;
     if (held !== undefined) {
@@ -254,7 +261,12 @@ export class CachedUpstream {
       const request = this.#known.get(key);
       if (request === undefined) continue;
       const cached = await this.options.cache.get(key);
-      if (cached === undefined || cached.outcome === 'not-found' || this.#servable(cached))
+      if (
+        cached === undefined ||
+        cached.outcome === 'not-found' ||
+        this.#servable(cached) ||
+        this.#vouched(cached, request)
+      )
         continue;
       const { generation } = this.options;
       const owed = await owedAtNewGeneration(cached, key, rank, planned, headRecords, generation);
@@ -282,6 +294,10 @@ export class CachedUpstream {
 
   #servable(entry: CacheEntry): boolean {
     return servable(entry, this.options.generation);
+  }
+
+  #vouched(entry: CacheEntry, request: UpstreamRequest<unknown>): boolean {
+    return vouchedByPolls(entry, request, this.options.generation);
   }
 
   /** The allocator, when the plan applies to this caller: the gateway's own key. */

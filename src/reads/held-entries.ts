@@ -13,6 +13,7 @@ import {
   type GenerationView,
   generationsBehind,
   isCurrentGeneration,
+  milestonesUnchangedSince,
 } from '../freshness/generation.js';
 import type { UpstreamRequest } from '../upstream/endpoints.js';
 import type { UpstreamObserver } from '../upstream/observer.js';
@@ -29,6 +30,26 @@ export const REVALIDATION_RESERVE_SHARE = 0.1;
 export function servable(entry: CacheEntry, generation: GenerationView | undefined): boolean {
   if (entry.freshUntil <= Date.now()) return false;
   return isCurrentGeneration(entry.generation, generation?.now());
+}
+
+/**
+ * A held record the polls since its read vouch for: one that changes only with a new milestone
+ * of its artist (a timeline), when every generation since named the artists of all its new
+ * milestones and not this one (freshness/generation.ts). It is current without a call, whatever
+ * its TTL: the poll asked the upstream since. At 1,000 calls a day this spares about a quarter
+ * of the refreshes, since a kept artist page is four records and its timeline one of them.
+ */
+export function vouchedByPolls(
+  entry: CacheEntry,
+  request: UpstreamRequest<unknown>,
+  generation: GenerationView | undefined,
+): boolean {
+  const artist = request.changesOnlyWithMilestonesOf;
+  return (
+    artist !== undefined &&
+    entry.outcome === 'value' &&
+    milestonesUnchangedSince(entry.generation, artist, generation?.now())
+  );
 }
 
 export type HeldUse = 'serve' | 'serve-then-refresh' | 'refresh-first';

@@ -56,6 +56,12 @@ export interface UpstreamRequest<T> {
   readonly assumption?: string;
   /** For a page of a paginated list: the list it belongs to. */
   readonly list?: ListOfPages<T>;
+  /**
+   * For a record that changes only when its artist crosses a new milestone (the artist's
+   * timeline): that artist's slug. The refresh poll reads the newest milestones anyway, so it
+   * tells whether such a record changed without a call for it.
+   */
+  readonly changesOnlyWithMilestonesOf?: string;
 }
 
 /**
@@ -268,13 +274,15 @@ export const endpoints = {
     ),
   songsByTierPage: (tier: string, page: number) =>
     pageRequest('songs by tier', ['milestones', 'songs', tier], page, {}, pageOf(readTierSong)),
-  timeline: (artistSlug: string) =>
-    request(
+  timeline: (artistSlug: string) => ({
+    ...request(
       'milestone timeline',
       ['milestones', 'timeline', artistSlug],
       {},
       readTimeline(artistSlug),
     ),
+    changesOnlyWithMilestonesOf: artistSlug,
+  }),
   artistStreamFact: (artistSlug: string, threshold: number) =>
     request(
       'milestone fact',
