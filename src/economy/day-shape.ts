@@ -55,8 +55,6 @@ export class DayShape {
     points: readonly number[],
     /** Nothing was asked yesterday: the deployment holds nothing older than today. */
     readonly firstDay: boolean,
-    /** First touches asked yesterday, served or refused; undefined: unknown. */
-    readonly demand?: number,
   ) {
     this.#points = points;
   }
@@ -80,7 +78,6 @@ export class DayShape {
   ): DayShape {
     const yesterday = hourlyShares(hours);
     if (yesterday === undefined) return DayShape.linear(hours !== undefined);
-    const demand = asked(hours as readonly number[]).reduce((sum, count) => sum + count, 0);
     const weight = yesterdayWeight(yesterday, hourlyShares(dayBefore));
     const points = [0];
     let cumulative = 0;
@@ -90,12 +87,7 @@ export class DayShape {
       points.push(weight * cumulative + (1 - weight) * clock);
     }
     points[HOURS] = 1;
-    return new DayShape(points, false, demand);
-  }
-
-  /** First touches the rest of the day is expected to ask at `fraction` of it, as yesterday did; undefined: unknown. */
-  demandLeft(fraction: number): number | undefined {
-    return this.demand === undefined ? undefined : this.demand * (1 - this.progress(fraction));
+    return new DayShape(points, false);
   }
 
   /** The share of the day's expected demand passed at `fraction` of the day (both 0 … 1). */
@@ -109,17 +101,12 @@ export class DayShape {
 }
 
 /** Each hour's share of a day's demand (24 numbers summing to 1); undefined: no demand, or unknown. */
-/** The 24 hourly counts, a hostile one (negative, not finite) as none. */
-function asked(hours: readonly number[]): number[] {
-  return Array.from({ length: HOURS }, (_, hour) => {
+function hourlyShares(hours: readonly number[] | undefined): number[] | undefined {
+  if (hours === undefined) return undefined;
+  const counts = Array.from({ length: HOURS }, (_, hour) => {
     const count = hours[hour] ?? 0;
     return Number.isFinite(count) && count > 0 ? count : 0;
   });
-}
-
-function hourlyShares(hours: readonly number[] | undefined): number[] | undefined {
-  if (hours === undefined) return undefined;
-  const counts = asked(hours);
   const total = counts.reduce((sum, count) => sum + count, 0);
   return total === 0 ? undefined : counts.map((count) => count / total);
 }

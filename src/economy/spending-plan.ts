@@ -164,12 +164,6 @@ const ONCE_SHARE = 0.7;
  */
 export const AHEAD_SHARE = 0.5;
 
-/**
- * How much more than yesterday's demand from this hour on the rest of the day's paced first
- * touches must cover before nothing waits for the line: room for a day that asks more.
- */
-const DEMAND_MARGIN = 1.1;
-
 /** A day expected to be asked for evenly, as the clock runs. */
 const CLOCK = DayShape.linear();
 
@@ -260,15 +254,10 @@ export class SpendingPlan {
     if (purpose === 'refresh' && spent.refreshed < keptRecords)
       return { counter: 'refreshed', total, limit: keptRecords };
     const clientShare = this.options.clientShare ?? 1;
-    const dayPaced = this.#dayPaced(now, spent, shape);
     return {
       counter: 'paced',
       total: total - this.#release(now, spent, shape).heldBack,
-      limit: Math.floor(
-        this.#demandAfforded(now, spent, shape, dayPaced)
-          ? dayPaced
-          : this.#line(now, spent, popular, shape),
-      ),
+      limit: Math.floor(this.#line(now, spent, popular, shape)),
       ...(clientShare < 1
         ? {
             clientLimit: Math.max(
@@ -354,24 +343,6 @@ export class SpendingPlan {
       this.#pacedPerDay(now, spent, shape) * reach * share +
       this.#offset(now, spent, popular, shape)
     );
-  }
-
-  /** Every first touch the day paces, however late: the line's top at midnight, as things stand now. */
-  #dayPaced(now: Date, spent: DaySpending, shape: DayShape): number {
-    return this.#pacedPerDay(now, spent, shape) + this.#offset(now, spent, true, shape);
-  }
-
-  /**
-   * Whether what is left of the day's paced first touches covers every first touch the rest of
-   * the day is expected to ask (yesterday's demand from this hour on, DEMAND_MARGIN over it):
-   * then nothing asked now need wait for the line, the one-timers included. Demand counts
-   * every ask of a record not held, a refused one asked again included, so it is an upper
-   * bound of the calls it needs. Paced all the same, the fourth day of an even shape at 5,000
-   * calls ended 220-440 calls short while refusing 170-190 views.
-   */
-  #demandAfforded(now: Date, spent: DaySpending, shape: DayShape, dayPaced: number): boolean {
-    const demandLeft = shape.demandLeft(fractionOfDay(now));
-    return demandLeft !== undefined && dayPaced - spent.paced >= demandLeft * DEMAND_MARGIN;
   }
 
   /** The line beyond the pace itself: the burst, and the refresh allowance released to first touches. */

@@ -219,16 +219,15 @@ describe('a client’s share of the first touches', () => {
 });
 
 describe('a day paced by its expected demand', () => {
-  // Yesterday: a morning burst, 800 records asked in each hour from 06:00 to 09:00 and 20 in
-  // each other (2,820 in all: more than the day's paced calls, as at the upstream's scale).
+  // Yesterday: a morning burst, 40 records asked in each hour from 06:00 to 09:00 and 1 in each other.
   const morning = DayShape.fromYesterday(
-    Array.from({ length: 24 }, (_, hour) => (hour >= 6 && hour < 9 ? 800 : 20)),
+    Array.from({ length: 24 }, (_, hour) => (hour >= 6 && hour < 9 ? 40 : 1)),
   );
   const share = (demand: number, clock: number) =>
     YESTERDAY_WEIGHT * demand + (1 - YESTERDAY_WEIGHT) * clock;
 
   it('follows yesterday’s demand, blended with the clock', () => {
-    // By 09:00 yesterday had seen 2,520 of its 2,820 records asked (126 of 141): the line is most of the way up,
+    // By 09:00 yesterday had seen 126 of its 141 records asked: the line is most of the way up,
     // and past three quarters of the day's demand the unspent refresh allowance starts to flow.
     // (A record asked once: the line itself, without the lead a record asked again has.)
     const nine = plan.ceiling('first-touch', at('09:00:00'), spent({}), false, morning);
@@ -244,23 +243,6 @@ describe('a day paced by its expected demand', () => {
     );
     // Half an hour into the burst: the line is interpolated within the hour.
     expect(morning.progress(6.5 / 24)).toBeCloseTo(share(26 / 141, 6.5 / 24), 10);
-  });
-
-  it('once the day’s paced calls left cover all the demand expected for the rest of it, lets every first touch through', () => {
-    // Yesterday asked 1,000 first touches, evenly; today paces 586 (and the burst of 20).
-    const even = DayShape.fromYesterday(new Array(24).fill(1000 / 24));
-    const line = (time: string, paced: number) =>
-      plan.ceiling('first-touch', at(time), spent({ paced }), false, even).limit;
-    // At 12:00, 500 expected to come: 300 left of the day's 606 is less than that (and 10 % more).
-    const noon = 0.5;
-    const paced = Math.floor(586 * noon * (0.7 + 0.3 * noon) + 10);
-    expect(line('12:00:00', 300)).toBe(paced);
-    // 460 left at 14:24 is more than the 400 expected and 10 % more: the whole day's top, now.
-    expect(line('14:24:00', 146)).toBe(586 + 20);
-    // Without yesterday's count, the line as ever.
-    expect(plan.ceiling('first-touch', at('14:24:00'), spent({ paced: 146 }), false).limit).toBe(
-      Math.floor(586 * 0.6 * (0.7 + 0.3 * 0.6) + 10),
-    );
   });
 
   it('tells a refused first touch when the expected demand lets the line reach it', () => {
