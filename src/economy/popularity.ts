@@ -19,9 +19,9 @@ export interface Popularity {
    */
   record(keys: Iterable<string>, firstTouches?: boolean): void;
   /**
-   * How many records are asked for more than `key` (0: the most popular).
-   * A record not counted yet ranks after every counted one; Infinity when
-   * the store cannot tell.
+   * How many records are asked for more than `key` (0: the most popular), its views this
+   * process has not sent yet included (the view being answered is one). A record not counted
+   * yet ranks after every counted one; Infinity when the store cannot tell.
    */
   rank(key: string): Promise<number>;
   /** The keys of the `count` most asked records, most asked first. */
