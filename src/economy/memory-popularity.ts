@@ -51,15 +51,16 @@ export class MemoryPopularity implements Popularity {
     const score = this.#counts.get(key);
     if (score === undefined) return this.#counts.size;
     const scores = this.#scores();
-    // Binary search for the first score not above this one's: the records before it are asked more.
+    // Binary search for the first score below this one's: the records before it, this one
+    // among them, are asked at least as much.
     let low = 0;
     let high = scores.length;
     while (low < high) {
       const middle = (low + high) >>> 1;
-      if ((scores[middle] as number) > score) low = middle + 1;
+      if ((scores[middle] as number) >= score) low = middle + 1;
       else high = middle;
     }
-    return low;
+    return Math.max(0, low - 1);
   }
 
   async top(count: number): Promise<string[]> {

@@ -37,8 +37,8 @@ return 0
 
 // KEYS: today's set, yesterday's set. ARGV: the record's key, its count not sent yet.
 // Until today's first counts are sent, yesterday's set ranks the same records in the same order.
-// Records asked strictly more, the unsent views included (scores compared as the exact doubles
-// they are: %.17g round-trips); ZREVRANK would leave those out and break ties by name.
+// The other records asked at least as much as this one with its unsent views (scores compared
+// as the exact doubles they are: %.17g round-trips); ZREVRANK would leave those views out.
 const RANK = `
 local set = KEYS[1]
 if redis.call('ZCARD', set) == 0 then set = KEYS[2] end
@@ -46,7 +46,9 @@ local pending = tonumber(ARGV[2])
 local score = redis.call('ZSCORE', set, ARGV[1])
 if not score and pending == 0 then return redis.call('ZCARD', set) end
 local count = (tonumber(score) or 0) + pending
-return redis.call('ZCOUNT', set, '(' .. string.format('%.17g', count), '+inf')
+local atLeast = redis.call('ZCOUNT', set, string.format('%.17g', count), '+inf')
+if score and pending == 0 then atLeast = atLeast - 1 end
+return atLeast
 `;
 
 const FLUSH_EVERY_MS = 1_000;
