@@ -9,6 +9,7 @@ import type { CacheEntry } from '../cache/cache.js';
 import { sha256 } from '../digest.js';
 import type { Allocator } from '../economy/allocator.js';
 import type { BudgetLedger } from '../economy/ledger.js';
+import { LIKELY_READ_TODAY } from '../economy/popularity.js';
 import {
   type GenerationView,
   generationsBehind,
@@ -102,15 +103,6 @@ export async function owedAtNewGeneration(
     pastOneRefresh(held, generation) && (await planned.popularity.count(key)) >= LIKELY_READ_TODAY
   );
 }
-
-/**
- * A popularity count at which a record is likely read today: counts carry 70 % into each new day
- * (popularity.ts), so a record read v times a day settles near 3.3 v, 3 about once a day. It is
- * reached within two days at 1.6 reads a day: at 5, a favourite of a new deployment's audience
- * whose views a crawler's outnumbered was still below it on the third day, and served two
- * refreshes old.
- */
-const LIKELY_READ_TODAY = 3;
 
 /**
  * A held record that is not current and may not answer as it is, however popular: two

@@ -10,6 +10,7 @@ import { Allocator } from '../../src/economy/allocator.js';
 import type { Spender } from '../../src/economy/ledger.js';
 import { MemoryBudgetLedger } from '../../src/economy/memory-ledger.js';
 import { MemoryPopularity } from '../../src/economy/memory-popularity.js';
+import { LIKELY_READ_TODAY } from '../../src/economy/popularity.js';
 import { AHEAD_SHARE, SpendingPlan } from '../../src/economy/spending-plan.js';
 import { UpstreamError } from '../../src/upstream/errors.js';
 import { DAY_MS, todayAtUtc } from '../support/calendar.js';
@@ -71,6 +72,22 @@ it('lets the head fall no generation behind, the kept records one, the tail any 
     ),
   );
   expect((await allocator.heldTerms('/never-asked', KEY.keyId)).lag).toBe(Number.POSITIVE_INFINITY);
+});
+
+it('keeps within one refresh only records asked about once a day or more, however few there are', async () => {
+  const { allocator, plan, popularity } = economy(todayAtUtc(12), { dailyLimit: 20 });
+  // Fewer records than the kept tier holds: every one ranks within it.
+  const records = Array.from({ length: plan.keptRecords }, (_, i) => `/records/${i}`);
+  records.forEach((record, i) => {
+    const views = i < plan.headRecords ? 10 : i % 2 === 0 ? LIKELY_READ_TODAY : 1;
+    for (let view = 0; view < views; view++) popularity.record([record]);
+  });
+  const lags = await Promise.all(
+    records.map(async (record) => (await allocator.heldTerms(record, KEY.keyId)).lag),
+  );
+  expect(lags).toEqual(
+    records.map((_, i) => (i < plan.headRecords ? 0 : i % 2 === 0 ? 1 : Number.POSITIVE_INFINITY)),
+  );
 });
 
 it('gives a record asked once half the burst, and one asked twice the whole of it and the lead', async () => {
