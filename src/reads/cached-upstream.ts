@@ -45,12 +45,12 @@ import { withinGrace } from './grace.js';
 import {
   answerHeld,
   answerStale,
+  currentUntil,
   heldPolicy,
   owedAtNewGeneration,
   refreshAffordable,
   servable,
   standInOf,
-  vouchedByPolls,
 } from './held-entries.js';
 import { RequestStats } from './request-stats.js';
 import { prepaidFromHold, sendGate, toldToCircuit } from './send-gate.js';
@@ -163,15 +163,10 @@ export class CachedUpstream {
     // One not held at all is a first touch asked for, whether the plan then affords it or not.
     if (found?.outcome !== 'not-found')
       this.options.popularity?.record([request.key], found === undefined);
-    if (found !== undefined && this.#servable(found)) {
+    const currentUntil = found && this.#currentUntil(found, request);
+    if (found !== undefined && currentUntil !== undefined) {
       stats.cacheHits += 1;
-      stats.answeredFrom(found.freshUntil);
-      return unwrap<T>(found, request);
-    }
-    if (found !== undefined && this.#vouched(found, request)) {
-      stats.cacheHits += 1;
-      // As fresh as a record read now: the poll that vouched for it asked the upstream since.
-      stats.answeredFrom(Date.now() + this.options.cachePolicy.ttlMs);
+      stats.answeredFrom(currentUntil);
       return unwrap<T>(found, request);
     }
     // A not-found answer is not held: past its TTL or its generation, the record is unknown again.
@@ -264,8 +259,7 @@ export class CachedUpstream {
       if (
         cached === undefined ||
         cached.outcome === 'not-found' ||
-        this.#servable(cached) ||
-        this.#vouched(cached, request)
+        this.#currentUntil(cached, request) !== undefined
       )
         continue;
       const { generation } = this.options;
@@ -296,8 +290,8 @@ export class CachedUpstream {
     return servable(entry, this.options.generation);
   }
 
-  #vouched(entry: CacheEntry, request: UpstreamRequest<unknown>): boolean {
-    return vouchedByPolls(entry, request, this.options.generation);
+  #currentUntil(entry: CacheEntry, request: UpstreamRequest<unknown>): number | undefined {
+    return currentUntil(entry, request, this.options.generation, this.options.cachePolicy.ttlMs);
   }
 
   /** The allocator, when the plan applies to this caller: the gateway's own key. */

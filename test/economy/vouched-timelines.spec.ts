@@ -49,6 +49,19 @@ describe('timelines the refresh poll vouches for', () => {
   const timeline = () => callsTo(`/api/v1/milestones/timeline/${slug}`);
   let milestonesBefore = 0;
 
+  /** The page asked on every replica: whole, of `generation`, with nothing held from before. */
+  async function currentEverywhere(generation: number): Promise<GraphQLResponse[]> {
+    const answers = await Promise.all(
+      moved.replicas.map((replica) => replica.query(pageQuery(slug))),
+    );
+    for (const answer of answers) {
+      expect(answer.body.errors).toBeUndefined();
+      expect(freshnessOf(answer)?.generation).toBe(generation);
+      expect(freshnessOf(answer)?.oldestRead).toBeUndefined();
+    }
+    return answers;
+  }
+
   it('reads a popular artist page once', async () => {
     slug = artists()[0] as string;
     await generationEverywhere(0);
@@ -65,13 +78,8 @@ describe('timelines the refresh poll vouches for', () => {
     await generationEverywhere(1);
     // The sweep at the new generation refreshes the popular profile, once for the deployment.
     await until(() => profile() === 2);
-    for (const replica of moved.replicas) {
-      const answer = await replica.query(pageQuery(slug));
-      expect(answer.body.errors).toBeUndefined();
-      expect(freshnessOf(answer)?.generation).toBe(1);
-      expect(freshnessOf(answer)?.oldestRead).toBeUndefined();
+    for (const answer of await currentEverywhere(1))
       expect(milestonesOf(answer)).toHaveLength(milestonesBefore);
-    }
     expect([profile(), timeline()]).toEqual([2, 1]);
   });
 
@@ -79,13 +87,8 @@ describe('timelines the refresh poll vouches for', () => {
     const published = moved.simulator.publishMilestone(slug);
     await generationEverywhere(2);
     await until(() => timeline() === 2);
-    for (const replica of moved.replicas) {
-      const answer = await replica.query(pageQuery(slug));
-      expect(answer.body.errors).toBeUndefined();
-      expect(freshnessOf(answer)?.generation).toBe(2);
-      expect(freshnessOf(answer)?.oldestRead).toBeUndefined();
+    for (const answer of await currentEverywhere(2))
       expect(milestonesOf(answer).map((milestone) => milestone.id)).toContain(published?.id);
-    }
     expect([profile(), timeline()]).toEqual([3, 2]);
   });
 });
