@@ -10,9 +10,16 @@
 import { utcDay } from '../time.js';
 import { UpstreamError } from '../upstream/errors.js';
 import { DayShape } from './day-shape.js';
+import { demandLeft } from './demand-forecast.js';
 import { type BudgetLedger, PlanRefusal, type Spender } from './ledger.js';
 import { LIKELY_READ_TODAY, type Popularity } from './popularity.js';
-import type { DaySpending, Purpose, RefreshTiers, SpendingPlan } from './spending-plan.js';
+import {
+  type DaySpending,
+  fractionOfDay,
+  type Purpose,
+  type RefreshTiers,
+  type SpendingPlan,
+} from './spending-plan.js';
 
 /**
  * The plan cannot afford the call now, though it could later today (unlike a day spent, a pause,
@@ -26,9 +33,20 @@ const NOTHING_SPENT: DaySpending = { used: 0, paced: 0, refreshed: 0, polled: 0 
 /** Asked this many times (decayed), a record has shown it is asked again: it may use the whole burst. */
 const POPULAR_COUNT = 2;
 
+/** How long today's demand by hour, as read, stands for it: the Redis store sends its counts once a second. */
+const TODAY_DEMAND_REFRESH_MS = 1_000;
+
 export class Allocator {
   /** Today's expected shape, learnt once a day from yesterday's demand (undefined until asked). */
   #shape: { readonly day: string; readonly shape: Promise<DayShape> } | undefined;
+  /** Today's demand by hour as last read (`at`: performance.now()). */
+  #today:
+    | {
+        readonly day: string;
+        readonly at: number;
+        readonly hours: Promise<readonly number[] | undefined>;
+      }
+    | undefined;
 
   constructor(
     readonly plan: SpendingPlan,
@@ -87,15 +105,17 @@ export class Allocator {
    */
   async reserve(spender: Spender, purpose: Purpose, key: string, calls = 1): Promise<string> {
     const now = this.now();
-    const [spent, popular, shape] = await Promise.all([
+    const [spent, popular, shape, today] = await Promise.all([
       this.budget.spending(spender.keyId),
       this.#isPopular(purpose, key),
       this.shapeOf(now),
+      purpose === 'first-touch' ? this.#demandToday(now) : undefined,
     ]);
+    const left = shape.yesterday && today && demandLeft(shape.yesterday, today, fractionOfDay(now));
     try {
       return await this.budget.reserve({
         ...spender,
-        ceiling: this.plan.ceiling(purpose, now, spent, popular, shape),
+        ceiling: this.plan.ceiling(purpose, now, spent, popular, shape, left),
         calls,
       });
     } catch (error) {
@@ -142,6 +162,24 @@ export class Allocator {
     });
     this.#shape = { day, shape };
     return shape;
+  }
+
+  /**
+   * Today's first touches asked by hour, read at most once every TODAY_DEMAND_REFRESH_MS: the
+   * forecast moves with the day's hours, not with each call.
+   */
+  #demandToday(now: Date): Promise<readonly number[] | undefined> {
+    const day = utcDay(now);
+    const cached = this.#today;
+    if (
+      cached !== undefined &&
+      cached.day === day &&
+      performance.now() - cached.at < TODAY_DEMAND_REFRESH_MS
+    )
+      return cached.hours;
+    const hours = this.popularity.demandToday().catch(() => undefined);
+    this.#today = { day, at: performance.now(), hours };
+    return hours;
   }
 
   async #isPopular(purpose: Purpose, key: string): Promise<boolean> {

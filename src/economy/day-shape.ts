@@ -38,6 +38,8 @@
  * touches.
  */
 
+import { counts } from './demand-forecast.js';
+
 /**
  * Share of the expectation taken from yesterday's hours when the day before cannot tell how
  * alike the days are, and the least it takes; the rest is the clock's line.
@@ -55,6 +57,8 @@ export class DayShape {
     points: readonly number[],
     /** Nothing was asked yesterday: the deployment holds nothing older than today. */
     readonly firstDay: boolean,
+    /** First touches asked yesterday by UTC hour; undefined: unknown. */
+    readonly yesterday?: readonly number[],
   ) {
     this.#points = points;
   }
@@ -87,7 +91,7 @@ export class DayShape {
       points.push(weight * cumulative + (1 - weight) * clock);
     }
     points[HOURS] = 1;
-    return new DayShape(points, false);
+    return new DayShape(points, false, counts(hours as readonly number[]));
   }
 
   /** The share of the day's expected demand passed at `fraction` of the day (both 0 … 1). */
@@ -103,12 +107,9 @@ export class DayShape {
 /** Each hour's share of a day's demand (24 numbers summing to 1); undefined: no demand, or unknown. */
 function hourlyShares(hours: readonly number[] | undefined): number[] | undefined {
   if (hours === undefined) return undefined;
-  const counts = Array.from({ length: HOURS }, (_, hour) => {
-    const count = hours[hour] ?? 0;
-    return Number.isFinite(count) && count > 0 ? count : 0;
-  });
-  const total = counts.reduce((sum, count) => sum + count, 0);
-  return total === 0 ? undefined : counts.map((count) => count / total);
+  const asked = counts(hours);
+  const total = asked.reduce((sum, count) => sum + count, 0);
+  return total === 0 ? undefined : asked.map((count) => count / total);
 }
 
 /**

@@ -81,6 +81,11 @@ export class MemoryPopularity implements Popularity {
     return { yesterday: [...this.#yesterdayByHour], dayBefore: [...this.#dayBeforeByHour] };
   }
 
+  async demandToday(): Promise<readonly number[]> {
+    this.#decayIfNewDay();
+    return [...this.#todayByHour];
+  }
+
   async forget(key: string): Promise<void> {
     if (this.#counts.delete(key)) this.#ranking = undefined;
   }

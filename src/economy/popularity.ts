@@ -38,6 +38,12 @@ export interface Popularity {
    * day's pacing (day-shape.ts). All zeros: none was asked that day; undefined: unknown.
    */
   recentDemandByHour(): Promise<RecentDemand | undefined>;
+  /**
+   * First touches asked today (UTC) so far by hour, 24 counts, those this process has not sent
+   * yet included: how today's demand compares with yesterday's so far (demand-forecast.ts).
+   * Undefined: unknown.
+   */
+  demandToday(): Promise<readonly number[] | undefined>;
   /** Drops every count of `key`: the upstream does not have it (a not-found answer is never popular). */
   forget(key: string): Promise<void>;
   /** Sends what is pending (Redis) and stops the flush timer. */

@@ -58,6 +58,8 @@ const KEPT_DAYS_AFTER = 2;
 
 export class RedisPopularity implements Popularity {
   #pending = new Map<string, number>();
+  /** The UTC day the pending counts belong to (they are sent into that day's set). */
+  #pendingDay: string;
   /** First touches asked, by day and hour (`<day> <hour>`), not sent yet. */
   #pendingHours = new Map<string, number>();
   #flushing: Promise<void> | undefined;
@@ -70,6 +72,7 @@ export class RedisPopularity implements Popularity {
     private readonly redis: RedisClient,
     private readonly now: () => Date = () => new Date(),
   ) {
+    this.#pendingDay = utcDay(now());
     this.#add = redisScript(redis, 'popularityAdd', 2, ADD);
     this.#rank = redisScript(redis, 'popularityRank', 2, RANK);
     // The plan asks for each record a fan-out reads: one ZMSCORE for those asked together.
@@ -79,6 +82,7 @@ export class RedisPopularity implements Popularity {
   }
 
   record(keys: Iterable<string>, firstTouches = false): void {
+    this.#carryPendingInto(this.now());
     let asked = 0;
     for (const key of keys) {
       this.#pending.set(key, (this.#pending.get(key) ?? 0) + 1);
@@ -99,6 +103,7 @@ export class RedisPopularity implements Popularity {
     // just past the records kept within one refresh at its first view of the day (rank 765,
     // 527 with that view) and was served two refreshes old.
     await this.#flushing;
+    this.#carryPendingInto(now);
     const pending = this.#pending.get(key) ?? 0;
     try {
       const rank = await this.#rank(this.#setOf(now), this.#yesterdayOf(now), key, pending);
@@ -126,6 +131,7 @@ export class RedisPopularity implements Popularity {
     // Counts on their way are in neither place until they land (a first flush loads its script
     // after a NOSCRIPT, behind a read sent meanwhile): a record's second view must see its first.
     await this.#flushing;
+    this.#carryPendingInto(this.now());
     const pending = this.#pending.get(key) ?? 0;
     try {
       return Number((await this.#score(key)) ?? 0) + pending;
@@ -146,6 +152,20 @@ export class RedisPopularity implements Popularity {
         return Array.from({ length: 24 }, (_, hour) => Number(counts[String(hour)] ?? 0));
       });
       return yesterday && dayBefore ? { yesterday, dayBefore } : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+
+  async demandToday(): Promise<readonly number[] | undefined> {
+    const today = utcDay(this.now());
+    try {
+      const sent = await this.redis.hgetall(demandKey(today));
+      return Array.from(
+        { length: 24 },
+        (_, hour) =>
+          Number(sent[String(hour)] ?? 0) + (this.#pendingHours.get(`${today} ${hour}`) ?? 0),
+      );
     } catch {
       return undefined;
     }
@@ -180,6 +200,23 @@ export class RedisPopularity implements Popularity {
     await pipeline.exec();
   }
 
+  /**
+   * Counts asked on a day that is over are sent into `now`'s day, carried over as the day's set
+   * carries the day before's (DAILY_DECAY a day): the views of 23:59 are yesterday's, whenever
+   * the batch leaves. Sent undecayed, a batch that left just after midnight (or after a moved
+   * calendar's step) counted yesterday's views as today's, enough to make records read twice
+   * the day before likely read today and refresh them all.
+   */
+  #carryPendingInto(now: Date): void {
+    const today = utcDay(now);
+    if (today === this.#pendingDay) return;
+    const days = Math.round((Date.parse(today) - Date.parse(this.#pendingDay)) / DAY_MS);
+    this.#pendingDay = today;
+    if (days <= 0) return;
+    const factor = DAILY_DECAY ** days;
+    for (const [key, count] of this.#pending) this.#pending.set(key, count * factor);
+  }
+
   #setOf(day: Date): string {
     return popularityKey(utcDay(day));
   }
@@ -191,11 +228,12 @@ export class RedisPopularity implements Popularity {
   #flush(): Promise<void> {
     if (this.#flushing !== undefined || this.#pending.size === 0)
       return this.#flushing ?? Promise.resolve();
+    const now = this.now();
+    this.#carryPendingInto(now);
     const batch = this.#pending;
     const hours = this.#pendingHours;
     this.#pending = new Map();
     this.#pendingHours = new Map();
-    const now = this.now();
     // Measured on this gateway's calendar and sent as a duration: Redis's clock may be days off it.
     const keptMs = msUntilEndOfDay(now) + KEPT_DAYS_AFTER * DAY_MS;
     const pairs = [...batch].flatMap(([key, count]) => [key, String(count)]);

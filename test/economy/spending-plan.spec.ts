@@ -5,7 +5,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { DayShape, MOST_YESTERDAY_WEIGHT, YESTERDAY_WEIGHT } from '../../src/economy/day-shape.js';
-import { AHEAD_SHARE, SpendingPlan } from '../../src/economy/spending-plan.js';
+import { demandLeft } from '../../src/economy/demand-forecast.js';
+import { AHEAD_SHARE, DEMAND_MARGIN, SpendingPlan } from '../../src/economy/spending-plan.js';
 
 const HOUR_MS = 60 * 60 * 1000;
 const plan = new SpendingPlan({
@@ -313,6 +314,61 @@ describe('a day paced by its expected demand', () => {
     // Refreshes still have their own counter, as on any day.
     expect(plan.ceiling('refresh', at('06:00:00'), spent({}), true, first).counter).toBe(
       'refreshed',
+    );
+  });
+});
+
+describe('a day whose calls left cover what the rest of it is expected to ask', () => {
+  const flat = new Array<number>(24).fill(10);
+  const byHour = (asked: Record<number, number>) =>
+    Array.from({ length: 24 }, (_, hour) => asked[hour] ?? 0);
+
+  it('expects the rest of yesterday from this moment on, scaled by today against yesterday so far', () => {
+    // By noon yesterday had asked 120 of its 240; today 60: half as many again this afternoon.
+    expect(demandLeft(flat, byHour({ 9: 30, 10: 30 }), 0.5)).toBe(60);
+    // Within the hour, yesterday's count by then is interpolated: 125 by 12:30, 115 left.
+    expect(demandLeft(flat, byHour({ 11: 125 }), 12.5 / 24)).toBeCloseTo(115, 10);
+    // Today asking more than yesterday: more expected.
+    expect(demandLeft(flat, byHour({ 11: 240 }), 0.5)).toBe(240);
+  });
+
+  it('cannot tell before a tenth of yesterday’s asks, on fewer than 50 of today’s, or without a yesterday', () => {
+    // By 02:00 yesterday had asked 20 of 240: too few to tell today's scale by; by 03:00, 30.
+    expect(demandLeft(flat, byHour({ 1: 60 }), 2 / 24)).toBeUndefined();
+    expect(demandLeft(flat, byHour({ 1: 60 }), 3 / 24)).toBe((60 / 30) * 210);
+    // 49 asks today tell nothing; 50 do.
+    expect(demandLeft(flat, byHour({ 9: 49 }), 0.5)).toBeUndefined();
+    expect(demandLeft(flat, byHour({ 9: 50 }), 0.5)).toBe((50 / 120) * 120);
+    expect(demandLeft(new Array(24).fill(0), byHour({ 1: 60 }), 0.5)).toBeUndefined();
+  });
+
+  it('reads a hostile count (negative, not finite) as none', () => {
+    const hostile = [Number.NaN, -5, Number.POSITIVE_INFINITY, ...new Array(21).fill(10)];
+    const today = [Number.NaN, -1, ...new Array(9).fill(10), Number.NEGATIVE_INFINITY];
+    expect(demandLeft(hostile, today, 0.5)).toBe((90 / 90) * 120);
+  });
+
+  it('lets every first touch through while the paced calls left cover it, and paces them otherwise', () => {
+    const shape = DayShape.fromYesterday(flat);
+    const noon = at('12:00:00');
+    const paced = spent({ paced: 300, used: 300 });
+    // The day paces 586 first touches and the burst of 20; 306 are left.
+    const left = 586 + 20 - 300;
+    const line = plan.ceiling('first-touch', noon, paced, false, shape).limit;
+    expect(line).toBe(Math.floor(586 * 0.5 * (0.7 + 0.3 * 0.5) + 10));
+    expect(plan.ceiling('first-touch', noon, paced, false, shape, left / DEMAND_MARGIN).limit).toBe(
+      586 + 20,
+    );
+    // A little more demand than the calls left cover: the line again, the one-timers' and the others'.
+    expect(
+      plan.ceiling('first-touch', noon, paced, false, shape, left / DEMAND_MARGIN + 1).limit,
+    ).toBe(line);
+    expect(plan.ceiling('first-touch', noon, paced, true, shape, left / DEMAND_MARGIN + 1)).toEqual(
+      plan.ceiling('first-touch', noon, paced, true, shape),
+    );
+    // Refreshes and polls are not paced: the forecast changes nothing for them.
+    expect(plan.ceiling('refresh', noon, paced, true, shape, 0)).toEqual(
+      plan.ceiling('refresh', noon, paced, true, shape),
     );
   });
 });
