@@ -173,7 +173,8 @@ export const AHEAD_SHARE = 0.5;
  * The share of what the rest of the day is expected to ask (demand-forecast.ts) that the day's
  * paced first touches left must cover before none waits for the line. Less than all of it: the
  * forecast counts asks, and a record refused is asked again, so it overstates the calls serving
- * them would take. Measured at 5,000 calls, the fourth day of evening traffic spent 4,678,
+ * them would take; and the refresh allowance the day will not need is not among the calls left
+ * until it is released, late in the day. Measured at 5,000 calls, the fourth day of evening traffic spent 4,678,
  * 4,694, 4,836 and 4,999 calls at 1.1, 0.9, 0.8 and 0.7 (refusing 114, 92, 91 and 40 views);
  * at 1,000 calls the calls left never cover the demand before its last hours, and no day moved.
  */
@@ -252,7 +253,8 @@ export class SpendingPlan {
 
   /**
    * The ceiling for a call of `purpose` at `now`, given today's spending and its expected shape;
-   * `popular`: the record was asked more than once.
+   * `popular`: the record was asked more than once; `demandLeft`: the first touches the rest of
+   * the day is expected to ask (demand-forecast.ts), undefined when unknown.
    */
   ceiling(
     purpose: Purpose,
@@ -371,9 +373,10 @@ export class SpendingPlan {
   }
 
   /**
-   * Whether the day's paced first touches left cover every first touch the rest of the day is
-   * expected to ask (DEMAND_MARGIN over it): then nothing asked now need wait for the line, the
-   * one-timers included, since a call not made by midnight is lost.
+   * Whether the day's paced first touches left cover what the rest of the day is expected to ask
+   * (`demandLeft`, DEMAND_MARGIN of it): then nothing asked now need wait for the line, the
+   * one-timers included, since a call not made by midnight is lost. A refusal's `resetsAt` is
+   * still the line's: the forecast may open the line sooner, never later.
    */
   #demandCovered(now: Date, spent: DaySpending, shape: DayShape, demandLeft?: number): boolean {
     return (
