@@ -11,7 +11,7 @@ import type { Spender } from '../../src/economy/ledger.js';
 import { MemoryBudgetLedger } from '../../src/economy/memory-ledger.js';
 import { MemoryPopularity } from '../../src/economy/memory-popularity.js';
 import { LIKELY_READ_TODAY } from '../../src/economy/popularity.js';
-import { AHEAD_SHARE, SpendingPlan } from '../../src/economy/spending-plan.js';
+import { AHEAD_SHARE, DEMAND_MARGIN, SpendingPlan } from '../../src/economy/spending-plan.js';
 import { UpstreamError } from '../../src/upstream/errors.js';
 import { DAY_MS, todayAtUtc } from '../support/calendar.js';
 
@@ -170,5 +170,33 @@ it('passes on the ledger’s own refusals as they are', async () => {
   );
   await expect(allocator.reserve(KEY, 'refresh', '/a')).rejects.toThrow(
     'The daily upstream request budget of this API key is spent',
+  );
+});
+
+it('lets every first touch through once the calls left cover what the rest of the day is expected to ask', async () => {
+  /** A day after one that asked 100 first touches an hour, at noon, with `askedToday` asked so far. */
+  const noonAfterAnEvenDay = (askedToday: number) => {
+    const setup = economy(todayAtUtc(0) - DAY_MS);
+    for (let hour = 0; hour < 24; hour++) {
+      setup.calendar.ms = todayAtUtc(0) - DAY_MS + (hour + 0.5) * 3_600_000;
+      for (let i = 0; i < 100; i++) setup.popularity.record([`/yesterday/${hour}/${i}`], true);
+    }
+    setup.calendar.ms = todayAtUtc(12);
+    for (let i = 0; i < askedToday; i++) setup.popularity.record([`/today/${i}`], true);
+    return setup;
+  };
+  // 600 first touches paced a day (1,000 less the refresh allowance of 400), and the burst.
+  const dayPaced = 600 + BURST;
+  // Asked as much as yesterday so far: 1,200 more expected, past what is left; a record asked
+  // once waits for its line (half the day's demand passed, 70 % and more of it theirs, half the burst).
+  const busy = noonAfterAnEvenDay(1_200);
+  expect((await firstTouchesUntilRefused(busy.allocator, '/once')).allowed).toBe(
+    Math.floor(600 * 0.5 * (0.7 + 0.3 * 0.5) + BURST / 2),
+  );
+  // A twentieth of yesterday so far: 60 more expected. Anything asked goes through, past the
+  // line, as long as the calls left would still cover DEMAND_MARGIN of those 60.
+  const quiet = noonAfterAnEvenDay(60);
+  expect((await firstTouchesUntilRefused(quiet.allocator, '/once')).allowed).toBe(
+    dayPaced - DEMAND_MARGIN * 60 + 1,
   );
 });
