@@ -158,6 +158,8 @@ export class RedisPopularity implements Popularity {
   }
 
   async demandToday(): Promise<readonly number[] | undefined> {
+    // Counts on their way are in neither place until they land.
+    await this.#flushing;
     const today = utcDay(this.now());
     try {
       const sent = await this.redis.hgetall(demandKey(today));
