@@ -49,11 +49,19 @@ describe('timelines the refresh poll vouches for', () => {
   const timeline = () => callsTo(`/api/v1/milestones/timeline/${slug}`);
   let milestonesBefore = 0;
 
-  /** The page asked on every replica: whole, of `generation`, with nothing held from before. */
+  const pageEverywhere = () =>
+    Promise.all(moved.replicas.map((replica) => replica.query(pageQuery(slug))));
+
+  /**
+   * The page asked on every replica: whole, of `generation`, with nothing held from before. A
+   * refresh's call reaches the upstream before its answer is stored: a replica asked in between
+   * serves what it holds, so this waits until every replica answers from the new generation.
+   */
   async function currentEverywhere(generation: number): Promise<GraphQLResponse[]> {
-    const answers = await Promise.all(
-      moved.replicas.map((replica) => replica.query(pageQuery(slug))),
+    await until(async () =>
+      (await pageEverywhere()).every((answer) => freshnessOf(answer)?.oldestRead === undefined),
     );
+    const answers = await pageEverywhere();
     for (const answer of answers) {
       expect(answer.body.errors).toBeUndefined();
       expect(freshnessOf(answer)?.generation).toBe(generation);
