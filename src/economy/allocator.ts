@@ -75,21 +75,21 @@ export class Allocator {
     const lag =
       rank < headRecords
         ? 0
-        : rank < keptRecords && (await this.#likelyReadToday(key))
+        : rank < keptRecords && (await this.likelyReadToday(key))
           ? 1
           : Infinity;
     return { lag, earlyRefresh: this.plan.affordsEarlyRefresh(now, spent) };
   }
 
   /**
-   * Whether a record within the kept tier by its rank is asked often enough to be kept: about
-   * once a day (LIKELY_READ_TODAY). Where the tier is large (5,000 calls: 2,835 records), its
+   * Whether a record within the kept tier by its rank is asked often enough to be kept (here,
+   * and by the sweep at a new generation, held-entries.ts): about once a day (LIKELY_READ_TODAY). Where the tier is large (5,000 calls: 2,835 records), its
    * edge lies among records asked less, which the view being answered carries inside: kept,
    * each was refreshed as it was read two generations behind, for readers who seldom come back
    * (1,200-1,300 refreshes a day instead of 800-900, and 0.969 of the clairvoyant instead of
    * 0.979 on the third day of uniform traffic).
    */
-  async #likelyReadToday(key: string): Promise<boolean> {
+  async likelyReadToday(key: string): Promise<boolean> {
     return (await this.popularity.count(key)) >= LIKELY_READ_TODAY;
   }
 

@@ -148,8 +148,7 @@ export class RedisPopularity implements Popularity {
       const replies = await this.redis.pipeline().hgetall(daysAgo(1)).hgetall(daysAgo(2)).exec();
       const [yesterday, dayBefore] = (replies ?? []).map(([error, hours]) => {
         if (error) throw error;
-        const counts = hours as Record<string, string>;
-        return Array.from({ length: 24 }, (_, hour) => Number(counts[String(hour)] ?? 0));
+        return hourlyCounts(hours as Record<string, string>);
       });
       return yesterday && dayBefore ? { yesterday, dayBefore } : undefined;
     } catch {
@@ -162,12 +161,8 @@ export class RedisPopularity implements Popularity {
     await this.#flushing;
     const today = utcDay(this.now());
     try {
-      const sent = await this.redis.hgetall(demandKey(today));
-      return Array.from(
-        { length: 24 },
-        (_, hour) =>
-          Number(sent[String(hour)] ?? 0) + (this.#pendingHours.get(`${today} ${hour}`) ?? 0),
-      );
+      const sent = hourlyCounts(await this.redis.hgetall(demandKey(today)));
+      return sent.map((count, hour) => count + (this.#pendingHours.get(`${today} ${hour}`) ?? 0));
     } catch {
       return undefined;
     }
@@ -255,6 +250,10 @@ export class RedisPopularity implements Popularity {
 
 /** A day's set (`day` as utcDay writes it): every day's in one slot, for the carry-over script. */
 export const popularityKey = (day: string): string => `popularity:${hashTag('all')}:${day}`;
+
+/** A day's demand hash (`HGETALL`) as its 24 counts by hour, an hour never asked as none. */
+const hourlyCounts = (hash: Record<string, string>): number[] =>
+  Array.from({ length: 24 }, (_, hour) => Number(hash[String(hour)] ?? 0));
 
 /** A day's demand by hour (`day` as utcDay writes it): in the sets' slot. */
 export const demandKey = (day: string): string => `demand:${hashTag('all')}:${day}`;

@@ -174,9 +174,10 @@ export const AHEAD_SHARE = 0.5;
  * paced first touches left must cover before none waits for the line. Less than all of it: the
  * forecast counts asks, and a record refused is asked again, so it overstates the calls serving
  * them would take; and the refresh allowance the day will not need is not among the calls left
- * until it is released, late in the day. Measured at 5,000 calls, the fourth day of evening traffic spent 4,678,
- * 4,694, 4,836 and 4,999 calls at 1.1, 0.9, 0.8 and 0.7 (refusing 114, 92, 91 and 40 views);
- * at 1,000 calls the calls left never cover the demand before its last hours, and no day moved.
+ * until it is released, late in the day. Measured at 5,000 calls, the fourth day of evening
+ * traffic spent 4,678, 4,694, 4,836 and 4,999 calls at 1.1, 0.9, 0.8 and 0.7 (refusing 114, 92,
+ * 91 and 40 views); at 1,000 calls the calls left never cover the demand before its last hours,
+ * and no day moved.
  */
 export const DEMAND_MARGIN = 0.7;
 
@@ -275,11 +276,7 @@ export class SpendingPlan {
     return {
       counter: 'paced',
       total: total - this.#release(now, spent, shape).heldBack,
-      limit: Math.floor(
-        this.#demandCovered(now, spent, shape, demandLeft)
-          ? this.#dayPaced(now, spent, shape)
-          : this.#line(now, spent, popular, shape),
-      ),
+      limit: Math.floor(this.#firstTouchLimit(now, spent, popular, shape, demandLeft)),
       ...(clientShare < 1
         ? {
             clientLimit: Math.max(
@@ -367,22 +364,25 @@ export class SpendingPlan {
     );
   }
 
-  /** Every first touch the day paces, however late: the line's top at midnight, as things stand now. */
-  #dayPaced(now: Date, spent: DaySpending, shape: DayShape): number {
-    return this.#pacedPerDay(now, spent, shape) + this.#offset(now, spent, true, shape);
-  }
-
   /**
-   * Whether the day's paced first touches left cover what the rest of the day is expected to ask
-   * (`demandLeft`, DEMAND_MARGIN of it): then nothing asked now need wait for the line, the
-   * one-timers included, since a call not made by midnight is lost. A refusal's `resetsAt` is
-   * still the line's: the forecast may open the line sooner, never later.
+   * The first touches the plan allows by `now`: the line (below); or, while the day's paced
+   * first touches left cover what the rest of the day is expected to ask (`demandLeft`,
+   * DEMAND_MARGIN of it), every first touch the day paces, the one-timers included, since a
+   * call not made by midnight is lost. A refusal's `resetsAt` is still the line's: the forecast
+   * may open the line sooner, never later.
    */
-  #demandCovered(now: Date, spent: DaySpending, shape: DayShape, demandLeft?: number): boolean {
-    return (
-      demandLeft !== undefined &&
-      this.#dayPaced(now, spent, shape) - spent.paced >= demandLeft * DEMAND_MARGIN
-    );
+  #firstTouchLimit(
+    now: Date,
+    spent: DaySpending,
+    popular: boolean,
+    shape: DayShape,
+    demandLeft: number | undefined,
+  ): number {
+    if (demandLeft !== undefined) {
+      const dayPaced = this.#pacedPerDay(now, spent, shape) + this.#offset(now, spent, true, shape);
+      if (dayPaced - spent.paced >= demandLeft * DEMAND_MARGIN) return dayPaced;
+    }
+    return this.#line(now, spent, popular, shape);
   }
 
   /** The line beyond the pace itself: the burst, and the refresh allowance released to first touches. */

@@ -9,7 +9,6 @@ import type { CacheEntry } from '../cache/cache.js';
 import { sha256 } from '../digest.js';
 import type { Allocator } from '../economy/allocator.js';
 import type { BudgetLedger } from '../economy/ledger.js';
-import { LIKELY_READ_TODAY } from '../economy/popularity.js';
 import {
   type GenerationView,
   generationsBehind,
@@ -115,9 +114,7 @@ export async function owedAtNewGeneration(
   generation: GenerationView | undefined,
 ): Promise<boolean> {
   if (rank < headRecords) return true;
-  return (
-    pastOneRefresh(held, generation) && (await planned.popularity.count(key)) >= LIKELY_READ_TODAY
-  );
+  return pastOneRefresh(held, generation) && (await planned.likelyReadToday(key));
 }
 
 /**
