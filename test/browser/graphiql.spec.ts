@@ -168,7 +168,31 @@ it('runs the MilestoneCrossed subscription tab: a milestone published upstream s
           'milestoneCrossed',
         ),
     );
-    await page.locator('.graphiql-execute-button').click();
+    const run = page.locator('.graphiql-execute-button');
+    await run.click();
+    // As in the Leaderboards test: a click right after the tab switch may still carry the previous
+    // tab's operation name, which GraphiQL refuses in the pane without sending anything. A user
+    // clicks again; so does the test. (Each run clears the pane first, so a subscription under
+    // way never shows the refusal, and is never clicked off.)
+    let subscribed = false;
+    void listening.then(
+      () => {
+        subscribed = true;
+      },
+      () => undefined,
+    );
+    await expect
+      .poll(
+        async () => {
+          if (subscribed) return true;
+          if ((await editorText(page, '.result-window')).includes('Cannot infer operation'))
+            await run.click();
+          return subscribed;
+        },
+        { timeout: UI_TIMEOUT_MS },
+      )
+      .toBe(true)
+      .catch(() => undefined);
     const answered = await listening.catch(async (error: Error) => {
       throw new Error(
         `${error.message}\nGraphiQL sent:\n${sent.join('\n')}\nits result pane: ${await editorText(page, '.result-window')}`,
