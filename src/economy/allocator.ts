@@ -10,7 +10,7 @@
 import { utcDay } from '../time.js';
 import { UpstreamError } from '../upstream/errors.js';
 import { DayShape } from './day-shape.js';
-import { demandLeft } from './demand-forecast.js';
+import { demandLeft, demandLeftFromToday } from './demand-forecast.js';
 import { type BudgetLedger, PlanRefusal, type Spender } from './ledger.js';
 import { LIKELY_READ_TODAY, type Popularity } from './popularity.js';
 import {
@@ -111,7 +111,11 @@ export class Allocator {
       this.shapeOf(now),
       purpose === 'first-touch' ? this.#demandToday(now) : undefined,
     ]);
-    const left = shape.yesterday && today && demandLeft(shape.yesterday, today, fractionOfDay(now));
+    const left =
+      today &&
+      (shape.yesterday
+        ? demandLeft(shape.yesterday, today, fractionOfDay(now))
+        : demandLeftFromToday(today, fractionOfDay(now)));
     try {
       return await this.budget.reserve({
         ...spender,

@@ -45,6 +45,33 @@ export function demandLeft(
   return (asked / yesterdayBy) * (total - yesterdayBy);
 }
 
+/**
+ * Without a yesterday (a new deployment's first day), the rest of the day is expected to ask at
+ * most FIRST_DAY_GROWTH times the last hour's rate: the evening audience's busiest hour asks
+ * about twice what its mornings do. An underestimate costs little, because the line it opens
+ * lets through only what is asked meanwhile, and the last hour's rate follows any rise within
+ * minutes; without it, a morning burst's first day left 2,000 of 5,000 calls unspent while
+ * its afternoon's views were refused.
+ */
+export const FIRST_DAY_GROWTH = 2;
+
+/**
+ * First touches the rest of today is expected to ask at `fraction` of the UTC day, from
+ * today's asks by hour alone; undefined until two whole hours show the rate (the hour before
+ * the last asked for something, so the deployment served the whole last hour).
+ */
+export function demandLeftFromToday(
+  today: readonly number[],
+  fraction: number,
+): number | undefined {
+  const at = Math.min(1, Math.max(0, fraction)) * HOURS;
+  const hour = Math.min(HOURS - 1, Math.floor(at));
+  const asked = counts(today);
+  if (hour < 2 || (asked[hour - 2] ?? 0) === 0 || sum(asked) < FEWEST_ASKED) return undefined;
+  const lastHour = (asked[hour] ?? 0) + (asked[hour - 1] ?? 0) * (1 - (at - hour));
+  return FIRST_DAY_GROWTH * lastHour * (HOURS - at);
+}
+
 /** The 24 hourly counts, a hostile one (negative, not finite) as none. */
 export function counts(hours: readonly number[]): number[] {
   return Array.from({ length: HOURS }, (_, hour) => {

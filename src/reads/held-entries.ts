@@ -84,17 +84,19 @@ export type HeldUse = 'serve' | 'serve-then-refresh' | 'refresh-first';
  */
 export async function heldPolicy(
   held: CacheEntry,
-  key: string,
+  request: Pick<UpstreamRequest<unknown>, 'key' | 'refreshedWith'>,
   planned: { readonly allocator: Allocator; readonly keyId: string } | undefined,
   generation: GenerationView | undefined,
 ): Promise<HeldUse> {
   const olderGeneration = held.freshUntil > Date.now();
   if (planned === undefined) return olderGeneration ? 'serve-then-refresh' : 'refresh-first';
-  const { lag, earlyRefresh } = await planned.allocator.heldTerms(key, planned.keyId);
+  const { lag, earlyRefresh } = await planned.allocator.heldTerms(request.key, planned.keyId);
   if (lag === Number.POSITIVE_INFINITY) return 'serve';
   if (pastOneRefresh(held, generation)) return 'refresh-first';
   if (lag === 0) return 'serve-then-refresh';
-  return earlyRefresh && refreshDueByTurn(key, held, generation) ? 'serve-then-refresh' : 'serve';
+  return earlyRefresh && refreshDueByTurn(turnOf(request), held, generation)
+    ? 'serve-then-refresh'
+    : 'serve';
 }
 
 /**
@@ -131,22 +133,27 @@ function pastOneRefresh(held: CacheEntry, generation: GenerationView | undefined
 /**
  * A kept record one generation behind whose turn it is to be refreshed now rather than at the
  * next generation: kept records are refreshed every other generation, half of them on each (by
- * their key's hash), so that the records a day bought do not all fall due on one later day (at
+ * the hash of their page, or of their key: `turnOf`), so that the records a day bought do not all fall due on one later day (at
  * 1,000 calls, 470 refreshes on the third day and 200 on the fourth, where now about 300 each).
  */
 function refreshDueByTurn(
-  key: string,
+  turn: string,
   held: CacheEntry,
   generation: GenerationView | undefined,
 ): boolean {
   const current = generation?.now();
   if (current === undefined || generationsBehind(held.generation, current) < 1) return false;
-  return isRefreshTurn(key, current.id);
+  return isRefreshTurn(turn, current.id);
 }
 
-/** Whether generation `generationId` is one of the two in which the kept record `key` is refreshed. */
-export function isRefreshTurn(key: string, generationId: number): boolean {
-  return (Number.parseInt(sha256(key).slice(0, 8), 16) + generationId) % 2 === 0;
+/** What a kept record takes its turn by: the page it is read on with others, or its own key. */
+export function turnOf(request: Pick<UpstreamRequest<unknown>, 'key' | 'refreshedWith'>): string {
+  return request.refreshedWith ?? request.key;
+}
+
+/** Whether generation `generationId` is one of the two in which kept records of `turn` are refreshed. */
+export function isRefreshTurn(turn: string, generationId: number): boolean {
+  return (Number.parseInt(sha256(turn).slice(0, 8), 16) + generationId) % 2 === 0;
 }
 
 /** Without the plan, whether the day still affords a background refresh (the plan has its own share for them). */

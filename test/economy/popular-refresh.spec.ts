@@ -12,8 +12,9 @@
 import { Redis } from 'ioredis';
 import { afterAll, describe, expect, it } from 'vitest';
 import { popularityKey } from '../../src/economy/redis-popularity.js';
-import { isRefreshTurn } from '../../src/reads/held-entries.js';
+import { isRefreshTurn, turnOf } from '../../src/reads/held-entries.js';
 import { utcDay } from '../../src/time.js';
+import { endpoints } from '../../src/upstream/endpoints.js';
 import { calendarAt, FIRST_DAY, useMovedDeployment } from '../support/moved-deployment.js';
 import { SHARED_REDIS_URL } from '../support/redis.js';
 import { type Replica, until } from '../support/replicas.js';
@@ -105,7 +106,7 @@ describe('refreshes in order of popularity, once for the deployment', () => {
     // Every replica learns the generation and sweeps the head; the flight lease makes it one call.
     await until(() => profileCalls(head) === 2);
     for (const slug of [...kept, ...tail]) expect(profileCalls(slug)).toBe(1);
-    const onTurn = kept.filter((slug) => isRefreshTurn(record(slug), generation));
+    const onTurn = kept.filter((slug) => isRefreshTurn(turnOf(endpoints.artist(slug)), generation));
     for (const slug of [...kept, ...tail]) {
       const answers = await viewEverywhere(slug);
       for (const answer of answers) {
@@ -128,7 +129,9 @@ describe('refreshes in order of popularity, once for the deployment', () => {
 
   it('two generations on: a kept record not refreshed since is refreshed before it answers, once; the others wait for their turn; the tail stays as read', async () => {
     const generation = await nextGeneration();
-    const refreshedLastTime = kept.filter((slug) => isRefreshTurn(record(slug), generation - 1));
+    const refreshedLastTime = kept.filter((slug) =>
+      isRefreshTurn(turnOf(endpoints.artist(slug)), generation - 1),
+    );
     const answers = new Map<string, GraphQLResponse[]>();
     for (const slug of [...kept, ...tail]) answers.set(slug, await viewEverywhere(slug));
     // The head, swept at the new generation or refreshed behind its readers: once more in all.

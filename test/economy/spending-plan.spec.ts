@@ -5,7 +5,11 @@
  */
 import { describe, expect, it } from 'vitest';
 import { DayShape, MOST_YESTERDAY_WEIGHT, YESTERDAY_WEIGHT } from '../../src/economy/day-shape.js';
-import { demandLeft } from '../../src/economy/demand-forecast.js';
+import {
+  demandLeft,
+  demandLeftFromToday,
+  FIRST_DAY_GROWTH,
+} from '../../src/economy/demand-forecast.js';
 import { AHEAD_SHARE, DEMAND_MARGIN, SpendingPlan } from '../../src/economy/spending-plan.js';
 
 const HOUR_MS = 60 * 60 * 1000;
@@ -340,6 +344,22 @@ describe('a day whose calls left cover what the rest of it is expected to ask', 
     expect(demandLeft(flat, byHour({ 9: 49 }), 0.5)).toBeUndefined();
     expect(demandLeft(flat, byHour({ 9: 50 }), 0.5)).toBe((50 / 120) * 120);
     expect(demandLeft(new Array(24).fill(0), byHour({ 1: 60 }), 0.5)).toBeUndefined();
+  });
+
+  it('on a first day, expects the rest of it at twice the last hour’s rate, once two whole hours show it', () => {
+    // 10:30, a morning burst over: 20 asks since 10:00 and 40 in the half of 09:00 within the hour.
+    const burst = byHour({ 6: 900, 7: 900, 8: 900, 9: 80, 10: 20 });
+    expect(demandLeftFromToday(burst, 10.5 / 24)).toBe(FIRST_DAY_GROWTH * (20 + 40) * 13.5);
+    // In the burst, far more than any day's calls.
+    expect(demandLeftFromToday(burst, 8.5 / 24)).toBe(FIRST_DAY_GROWTH * (450 + 900) * 15.5);
+    // A deployment started at 09:xx has not served a whole last hour by 10:30: its rate is unknown.
+    expect(demandLeftFromToday(byHour({ 9: 40, 10: 20 }), 10.5 / 24)).toBeUndefined();
+    expect(demandLeftFromToday(byHour({ 0: 10, 1: 10 }), 1.5 / 24)).toBeUndefined();
+    // 49 asks in all tell nothing.
+    expect(demandLeftFromToday(byHour({ 8: 20, 9: 20, 10: 9 }), 10.5 / 24)).toBeUndefined();
+    expect(demandLeftFromToday([Number.NaN, -1, ...new Array(22).fill(10)], 23 / 24)).toBe(
+      FIRST_DAY_GROWTH * 20,
+    );
   });
 
   it('reads a hostile count (negative, not finite) as none', () => {

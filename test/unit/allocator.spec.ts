@@ -7,6 +7,7 @@
  */
 import { expect, it } from 'vitest';
 import { Allocator } from '../../src/economy/allocator.js';
+import { FIRST_DAY_GROWTH } from '../../src/economy/demand-forecast.js';
 import type { Spender } from '../../src/economy/ledger.js';
 import { MemoryBudgetLedger } from '../../src/economy/memory-ledger.js';
 import { MemoryPopularity } from '../../src/economy/memory-popularity.js';
@@ -198,5 +199,35 @@ it('lets every first touch through once the calls left cover what the rest of th
   const quiet = noonAfterAnEvenDay(60);
   expect((await firstTouchesUntilRefused(quiet.allocator, '/once')).allowed).toBe(
     dayPaced - DEMAND_MARGIN * 60 + 1,
+  );
+});
+
+it('on a first day, lets every first touch through once the calls left cover twice the last hour’s rate to midnight', async () => {
+  /** A new deployment's first day, at 10:30, after a morning burst of `burst` asks an hour and `since` asks an hour from 09:00. */
+  const afterABurst = (burst: number, since: number) => {
+    const setup = economy(todayAtUtc(6));
+    const askAt = (hour: number, count: number) => {
+      setup.calendar.ms = todayAtUtc(hour) + 1_800_000;
+      for (let i = 0; i < count; i++) setup.popularity.record([`/${hour}/${i}`], true);
+    };
+    for (const hour of [6, 7, 8]) askAt(hour, burst);
+    askAt(9, since);
+    askAt(10, since / 2);
+    setup.calendar.ms = todayAtUtc(10) + 1_800_000;
+    return setup;
+  };
+  // A first day paces 988 first touches (1,000 less the head's 12 of the refresh allowance of
+  // 400) by the clock. Past the burst, 20 asks an hour: at twice that to midnight, 540 more are
+  // expected, and the 996 paced calls left (the burst's 8 included) cover DEMAND_MARGIN of them:
+  // anything asked goes through while they do.
+  const quiet = afterABurst(300, 20);
+  expect((await firstTouchesUntilRefused(quiet.allocator, '/once')).allowed).toBe(
+    Math.floor(988 + BURST - DEMAND_MARGIN * FIRST_DAY_GROWTH * 20 * 13.5) + 1,
+  );
+  // Still asking 300 an hour: the clock's line, for a record asked once 70 % and more of it.
+  const busy = afterABurst(300, 300);
+  const progress = 10.5 / 24;
+  expect((await firstTouchesUntilRefused(busy.allocator, '/once')).allowed).toBe(
+    Math.floor(988 * progress * (0.7 + 0.3 * progress) + BURST / 2),
   );
 });
