@@ -56,29 +56,19 @@ export class Allocator {
   ) {}
 
   /**
-   * What a held record's popularity earns it today. `lag`: how far behind it
-   * may fall before it earns a refresh: the head is refreshed once per
-   * generation (0: as soon as it is behind at all), the records after it
-   * when two generations behind (1: one refresh old is allowed), the tail
-   * never (Infinity: it is served as held until it climbs). `earlyRefresh`:
-   * a refresh that could wait a generation may be made now, not from the
-   * calls kept for late refreshes. The day's spending is read once, and not
-   * at all for the tail: past the most records the tiers can ever keep.
+   * How far behind a held record may fall before its popularity earns it a
+   * refresh today: the head is refreshed once per generation (0: as soon as
+   * it is behind at all), the records after it when two generations behind
+   * (1: one refresh old is allowed), the tail never (Infinity: it is served
+   * as held until it climbs). The day's spending is read only for records
+   * within the most records the tiers can ever keep.
    */
-  async heldTerms(key: string, keyId: string): Promise<{ lag: number; earlyRefresh: boolean }> {
+  async heldLag(key: string, keyId: string): Promise<number> {
     const rank = await this.popularity.rank(key);
-    if (rank >= this.plan.mostRecordsKept)
-      return { lag: Number.POSITIVE_INFINITY, earlyRefresh: false };
-    const now = this.now();
-    const spent = await this.budget.spending(keyId);
-    const { headRecords, keptRecords } = this.plan.tiers(now, spent);
-    const lag =
-      rank < headRecords
-        ? 0
-        : rank < keptRecords && (await this.likelyReadToday(key))
-          ? 1
-          : Infinity;
-    return { lag, earlyRefresh: this.plan.affordsEarlyRefresh(now, spent) };
+    if (rank >= this.plan.mostRecordsKept) return Number.POSITIVE_INFINITY;
+    const { headRecords, keptRecords } = await this.tiers(keyId);
+    if (rank < headRecords) return 0;
+    return rank < keptRecords && (await this.likelyReadToday(key)) ? 1 : Number.POSITIVE_INFINITY;
   }
 
   /**

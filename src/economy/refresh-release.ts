@@ -50,7 +50,7 @@ export interface RefreshRelease {
 }
 
 /** The calls of a day kept for late refreshes. */
-export function lateRefreshCalls(dailyLimit: number): number {
+function lateRefreshCalls(dailyLimit: number): number {
   return Math.ceil(dailyLimit * LATE_REFRESH_SHARE);
 }
 

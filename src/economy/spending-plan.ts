@@ -11,10 +11,8 @@
  *   calls a day) buys this: the head (3 % of it, `headRecords`: the home
  *   page's lists and the very favourite) refreshed once per generation; the
  *   records after them, up to `keptRecords` (1.9 times the allowance),
- *   refreshed every other generation when read, which costs the rest on
- *   average. Half of them are due in each generation (by their
- *   key), and any is refreshed before it answers once two generations
- *   behind: the records a day bought do not all fall due on one later day.
+ *   refreshed before they answer once two generations behind (so every
+ *   other generation at most, when read), which costs the rest on average.
  *   The tiers follow the polls the day really has (below). On a first day
  *   (day-shape.ts) nothing held is older than today: only the head's share
  *   is kept for refreshes, and the rest is paced with the first touches. So
@@ -74,7 +72,7 @@
  */
 import { DAY_MS, nextUtcMidnight } from '../time.js';
 import { DayShape } from './day-shape.js';
-import { lateRefreshCalls, type RefreshRelease, refreshRelease } from './refresh-release.js';
+import { type RefreshRelease, refreshRelease } from './refresh-release.js';
 
 export type Purpose = 'poll' | 'refresh' | 'first-touch';
 
@@ -286,15 +284,6 @@ export class SpendingPlan {
           }
         : {}),
     };
-  }
-
-  /**
-   * Whether a refresh that could wait a generation (a kept record one behind, on its turn) may
-   * be made now: not from the calls kept for late refreshes, which first touches cannot take.
-   */
-  affordsEarlyRefresh(now: Date, spent: DaySpending): boolean {
-    const total = this.options.dailyLimit - this.#pollsLeft(now, spent);
-    return spent.used + lateRefreshCalls(this.options.dailyLimit) < total;
   }
 
   /**

@@ -175,7 +175,7 @@ export class CachedUpstream {
       const allocator = this.#planned(caller);
       const use = await heldPolicy(
         held,
-        request,
+        request.key,
         allocator && { allocator, keyId: caller.keyId },
         this.options.generation,
       );

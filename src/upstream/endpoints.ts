@@ -62,12 +62,6 @@ export interface UpstreamRequest<T> {
    * tells whether such a record changed without a call for it.
    */
   readonly changesOnlyWithMilestonesOf?: string;
-  /**
-   * For a record a page reads with others (an artist's profile, history, songs and timeline):
-   * the page's name. Records refreshed every other generation take their turn by it, together,
-   * so that the page shows one generation rather than two.
-   */
-  readonly refreshedWith?: string;
 }
 
 /**
@@ -125,9 +119,6 @@ export function buildPath(
 function encodeSegment(segment: string): string {
   return encodeURIComponent(segment).replace(/\./g, '%2E');
 }
-
-/** The page an artist's records are read together on (the slug as the upstream matches it, any case). */
-const artistPage = (slug: string): string => `artist page ${slug.toLowerCase()}`;
 
 function request<T>(
   resource: string,
@@ -232,25 +223,18 @@ export const endpoints = {
       pageOf(readArtistSummary),
       filter.letter == null ? LETTER_OPTIONAL : undefined,
     ),
-  artist: (slug: string) => ({
-    ...request('artist', ['artists', slug], {}, readArtistProfile),
-    refreshedWith: artistPage(slug),
-  }),
-  artistHistory: (slug: string) => ({
-    ...request('artist history', ['artists', slug, 'history'], {}, readHistory),
-    refreshedWith: artistPage(slug),
-  }),
+  artist: (slug: string) => request('artist', ['artists', slug], {}, readArtistProfile),
+  artistHistory: (slug: string) =>
+    request('artist history', ['artists', slug, 'history'], {}, readHistory),
 
   // All songs of the artist in one call (paged locally); a full answer may have been cut at the limit.
-  songsOfArtist: (artistSlug: string, limit: number) => ({
-    ...request(
+  songsOfArtist: (artistSlug: string, limit: number) =>
+    request(
       'songs of artist',
       ['songs', artistSlug, 'songs'],
       { limit },
       songsUpTo(artistSlug, limit),
     ),
-    refreshedWith: artistPage(artistSlug),
-  }),
   song: (slug: string) => request('song', ['songs', slug], {}, readSong),
   songHistory: (slug: string) =>
     request('song history', ['songs', slug, 'history'], {}, readHistory),
@@ -298,7 +282,6 @@ export const endpoints = {
       readTimeline(artistSlug),
     ),
     changesOnlyWithMilestonesOf: artistSlug,
-    refreshedWith: artistPage(artistSlug),
   }),
   artistStreamFact: (artistSlug: string, threshold: number) =>
     request(
