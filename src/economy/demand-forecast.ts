@@ -6,7 +6,8 @@
  * new ones than the day before. Against yesterday's rest of the day alone,
  * the calls left were almost never enough: the fourth day of evening traffic
  * at 5,000 calls spent 4,523 calls and refused 179 views, against 4,562 and
- * 174 without the rule (commit 8e9e302, reverted).
+ * 174 without the rule (commit 8e9e302, reverted). Without a yesterday,
+ * from today's last hour alone (`demandLeftFromToday`).
  *
  * It counts asks, not calls: a record refused and asked again counts each
  * time, so it overstates the calls serving the rest of the day would take
