@@ -36,13 +36,14 @@ export type Shape = 'evening' | 'uniform' | 'morning' | 'crawler' | 'mix';
 export const SHAPES: readonly Shape[] = ['evening', 'uniform', 'morning', 'crawler', 'mix'];
 
 const MORNING_BURST = HOURLY_WEIGHTS.map((_, hour) => (hour >= 6 && hour < 9 ? 40 : 1));
-const SHAPE_CURVES: Readonly<Record<Shape, { hours: readonly number[]; crawler: number }>> = {
-  evening: { hours: HOURLY_WEIGHTS, crawler: 0 },
-  uniform: { hours: HOURLY_WEIGHTS.map(() => 1), crawler: 0 },
-  morning: { hours: MORNING_BURST, crawler: 0 },
-  crawler: { hours: HOURLY_WEIGHTS, crawler: 1 / 3 },
-  mix: { hours: HOURLY_WEIGHTS.map((w, h) => w + (MORNING_BURST[h] ?? 0) / 2), crawler: 1 / 6 },
-};
+export const SHAPE_CURVES: Readonly<Record<Shape, { hours: readonly number[]; crawler: number }>> =
+  {
+    evening: { hours: HOURLY_WEIGHTS, crawler: 0 },
+    uniform: { hours: HOURLY_WEIGHTS.map(() => 1), crawler: 0 },
+    morning: { hours: MORNING_BURST, crawler: 0 },
+    crawler: { hours: HOURLY_WEIGHTS, crawler: 1 / 3 },
+    mix: { hours: HOURLY_WEIGHTS.map((w, h) => w + (MORNING_BURST[h] ?? 0) / 2), crawler: 1 / 6 },
+  };
 
 export interface View {
   /** Simulated epoch milliseconds. */
