@@ -26,7 +26,7 @@ import { SHAPE_CURVES, Traffic, type View } from './traffic.js';
 const MS_PER_HOUR = 3_600_000;
 const HOURS = 24;
 /** Thresholds tried, in views worth of one artist's records. */
-const THRESHOLDS = Array.from({ length: 41 }, (_, i) => 2 + i / 10);
+const THRESHOLDS = Array.from({ length: 51 }, (_, i) => 1 + i / 10);
 
 function main(): void {
   const argv = process.argv.slice(2);

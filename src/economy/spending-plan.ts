@@ -50,8 +50,8 @@
  *
  * Unspent refresh allowance flows to first touches over the last quarter of
  * the day's demand: what the refreshes did not need is not lost at midnight.
- * Once the day's new data is known (and with it the sweep of refreshes it
- * brings), the part today's pace of refreshes will not need goes at once.
+ * Once the sweep at the day's new data is over, the part the refreshes'
+ * pace since will not need goes at once.
  * But 1 % of the day is kept for late refreshes (first touches take it only
  * in the last 5 % of the day's demand), so that a popular record first read
  * late in a spent day is still refreshed (refresh-release.ts).
@@ -73,6 +73,7 @@
 import { DAY_MS, nextUtcMidnight } from '../time.js';
 import { DayShape } from './day-shape.js';
 import { type RefreshRelease, refreshRelease } from './refresh-release.js';
+import type { SweepMark } from './todays-sweep.js';
 
 export type Purpose = 'poll' | 'refresh' | 'first-touch';
 
@@ -87,11 +88,11 @@ export interface PlanOptions {
   /** Largest part of the first touches paced so far that one client may make; absent or 1: no cap. */
   readonly clientShare?: number;
   /**
-   * Whether the upstream's new data of `now`'s UTC day is known (the refresh poll has seen a
-   * generation begin today): until then the refreshes it brings are still to come. Absent: never
-   * known, and the refresh allowance is released with the day's last quarter only.
+   * Where the sweep at the upstream's new data of `now`'s UTC day ended (todays-sweep.ts), once
+   * it has: until then the refreshes it brings are still to come. Absent: never known, and the
+   * refresh allowance is released with the day's last quarter only.
    */
-  readonly newDataSeenToday?: (now: Date) => boolean;
+  readonly sweptToday?: (now: Date) => SweepMark | undefined;
 }
 
 /** What the key has spent today, by counter (the ledger keeps them). */
@@ -382,12 +383,20 @@ export class SpendingPlan {
 
   /** What the unspent refresh allowance gives first touches now (refresh-release.ts). */
   #release(now: Date, spent: DaySpending, shape: DayShape): RefreshRelease {
+    const sweep = this.options.sweptToday?.(now);
     return refreshRelease({
       dailyLimit: this.options.dailyLimit,
       reserve: this.#refreshReserve(now, spent, shape),
       refreshed: spent.refreshed,
       demandPassed: shape.progress(fractionOfDay(now)),
-      newDataSeen: this.options.newDataSeenToday?.(now) === true,
+      ...(sweep === undefined
+        ? {}
+        : {
+            sweep: {
+              demandPassed: shape.progress(fractionOfDay(sweep.at)),
+              refreshed: sweep.refreshed,
+            },
+          }),
     });
   }
 

@@ -244,14 +244,15 @@ export class CachedUpstream {
    * After a new generation: starts the refreshes the plan owes the popular
    * records before anyone asks for them again (held-entries.ts), most asked
    * first. Every replica does it for the records it has read; the flight
-   * lease makes each refresh one call for the deployment. Returns how many
-   * refreshes this process started or found under way.
+   * lease makes each refresh one call for the deployment. Resolves once
+   * they have all come back, with how many this process started or found
+   * under way.
    */
   async refreshPopular(caller: Caller): Promise<number> {
     const planned = this.#planned(caller);
     if (planned === undefined) return 0;
     const { headRecords, keptRecords } = await planned.tiers(caller.keyId);
-    let started = 0;
+    const started: Promise<void>[] = [];
     for (const [rank, key] of (await planned.popularity.top(keptRecords)).entries()) {
       const request = this.#known.get(key);
       if (request === undefined) continue;
@@ -264,9 +265,11 @@ export class CachedUpstream {
         continue;
       const { generation } = this.options;
       const owed = await owedAtNewGeneration(cached, key, rank, planned, headRecords, generation);
-      if (owed && (await this.#revalidate(request, caller))) started += 1;
+      if (owed && (await this.#revalidate(request, caller)))
+        started.push(this.#flights.refreshing(key) ?? Promise.resolve());
     }
-    return started;
+    await Promise.all(started);
+    return started.length;
   }
 
   /**

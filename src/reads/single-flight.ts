@@ -50,6 +50,14 @@ export class SingleFlight {
     return this.#refreshes.has(key) || this.#reads.has(key);
   }
 
+  /** The refresh of `key` under way in this process, settled either way; undefined when none is. */
+  refreshing(key: string): Promise<void> | undefined {
+    return this.#refreshes.get(key)?.then(
+      () => undefined,
+      () => undefined,
+    );
+  }
+
   /** The call under way for `request` in this process, joined; or a new one, with its lease. */
   join(request: UpstreamRequest<unknown>, stats: RequestStats, fetch: Fetch): Promise<CacheEntry> {
     const joined = this.#reads.get(request.key);

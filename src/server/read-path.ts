@@ -9,6 +9,7 @@ import { MemoryCache } from '../cache/memory-cache.js';
 import { DEFAULT_CIRCUIT } from '../coordination/circuit-breaker.js';
 import { Allocator } from '../economy/allocator.js';
 import { SpendingPlan } from '../economy/spending-plan.js';
+import { TodaysSweep } from '../economy/todays-sweep.js';
 import { GenerationView, seenOn } from '../freshness/generation.js';
 import { RefreshPoll } from '../live/refresh-poll.js';
 import { GatewayMetrics } from '../observability/metrics.js';
@@ -57,6 +58,7 @@ export function createReadPath(options: GatewayOptions) {
     logger: options.logger,
     ...options.stores,
   });
+  const sweep = new TodaysSweep();
   const allocator =
     server === undefined || options.budgetPlan === undefined
       ? undefined
@@ -67,7 +69,7 @@ export function createReadPath(options: GatewayOptions) {
             ...options.budgetPlan,
             // The client's share of the day caps its share of the first touches paced so far too.
             clientShare: options.stores?.clientBudgetShare ?? DEFAULT_CLIENT_BUDGET_SHARE,
-            newDataSeenToday: (now) => seenOn(generation.now(), now),
+            sweptToday: (now) => sweep.of(now),
           }),
           stores.popularity,
           stores.budget,
@@ -107,16 +109,22 @@ export function createReadPath(options: GatewayOptions) {
 
   sampleReadPath();
   if (allocator !== undefined && server !== undefined) {
-    // The popular records are refreshed as soon as a new generation is known, most asked first.
-    generation.onChange(() => {
-      upstream
-        .refreshPopular(server)
-        .catch((error: unknown) =>
-          options.logger.warn(
-            { error: (error as Error).message },
-            'refreshing the popular records failed',
-          ),
+    // The popular records are refreshed as soon as a new generation is known, most asked first;
+    // once they are back, the day's refreshes since show the pace of those still to come.
+    const clock = options.now ?? (() => new Date());
+    generation.onChange(async () => {
+      try {
+        await upstream.refreshPopular(server);
+        const at = clock();
+        if (!seenOn(generation.now(), at)) return;
+        const { refreshed } = await stores.budget.spending(server.keyId);
+        sweep.ended({ at, refreshed });
+      } catch (error) {
+        options.logger.warn(
+          { error: (error as Error).message },
+          'refreshing the popular records failed',
         );
+      }
     });
   }
 

@@ -11,6 +11,7 @@ import {
   FIRST_DAY_GROWTH,
 } from '../../src/economy/demand-forecast.js';
 import { AHEAD_SHARE, DEMAND_MARGIN, SpendingPlan } from '../../src/economy/spending-plan.js';
+import { TodaysSweep } from '../../src/economy/todays-sweep.js';
 
 const HOUR_MS = 60 * 60 * 1000;
 const plan = new SpendingPlan({
@@ -96,41 +97,42 @@ describe('the spending plan of a 1,000-call day with an hourly poll', () => {
     );
   });
 
-  it('once today’s new data is known, releases at once the allowance today’s pace of refreshes will not need', () => {
-    const knowing = (seen: boolean) =>
-      new SpendingPlan({
-        dailyLimit: 1000,
-        pollIntervalMs: HOUR_MS,
-        headShare: 0.4,
-        burst: 20,
-        newDataSeenToday: () => seen,
-      });
-    // Noon of an even day: 100 refreshes so far, so 100 more to come and a quarter over that.
-    // Of the 290 unspent, the 10 kept for late refreshes and those 125 stay; 155 go at once.
-    const noon = knowing(true).ceiling(
+  it('once today’s sweep is over, releases at once the allowance the refreshes’ pace since will not need', () => {
+    const sweep = new TodaysSweep();
+    const afterSweep = new SpendingPlan({
+      dailyLimit: 1000,
+      pollIntervalMs: HOUR_MS,
+      headShare: 0.4,
+      burst: 20,
+      sweptToday: (now) => sweep.of(now),
+    });
+    // Yesterday's sweep tells nothing of today's pace.
+    sweep.ended({ at: new Date('2026-11-23T03:00:00Z'), refreshed: 300 });
+    const unswept = afterSweep.ceiling(
       'first-touch',
       at('12:00:00'),
       spent({ refreshed: 100 }),
       true,
     );
-    expect(noon.limit).toBe(Math.floor(586 * 1 + 20 + 155));
-    expect(noon.total).toBe(1000 - 12 - (390 - 100 - 155));
-    // Before today's new data is known, the sweep it brings is still to come: nothing goes
-    // before the day's last quarter, as without the refresh poll's word.
-    for (const unknowing of [knowing(false), plan]) {
-      const before = unknowing.ceiling(
-        'first-touch',
-        at('12:00:00'),
-        spent({ refreshed: 100 }),
-        true,
-      );
-      expect(before.limit).toBe(Math.floor(586 + 20));
-      expect(before.total).toBe(1000 - 12 - 290);
-    }
-    // Nor before a fifth of the day's demand has shown the pace.
+    expect(unswept.limit).toBe(Math.floor(586 + 20));
+    expect(unswept.total).toBe(1000 - 12 - 290);
+    // The sweep ended at 03:00 (an eighth of an even day) with 80 refreshes; by noon 20 more,
+    // so 20 · 0.5 / 0.375 to come and a quarter over that, 34. Of the 290 unspent, the 10 kept
+    // for late refreshes and those 34 stay; 246 go at once. Counted from midnight, the sweep's 80
+    // would have made it 125 to come, and 155 released.
+    sweep.ended({ at: at('03:00:00'), refreshed: 80 });
+    const noon = afterSweep.ceiling('first-touch', at('12:00:00'), spent({ refreshed: 100 }), true);
+    expect(noon.limit).toBe(Math.floor(586 + 20 + 246));
+    expect(noon.total).toBe(1000 - 12 - (390 - 100 - 246));
+    // Before the sweep is over, the refreshes it brings are still to come: nothing goes before
+    // the day's last quarter, as without the refresh poll's word.
+    const before = plan.ceiling('first-touch', at('12:00:00'), spent({ refreshed: 100 }), true);
+    expect(before.limit).toBe(Math.floor(586 + 20));
+    expect(before.total).toBe(1000 - 12 - 290);
+    // Nor before a tenth of the day's demand since the sweep has shown the pace.
     expect(
-      knowing(true).ceiling('first-touch', at('04:00:00'), spent({ refreshed: 100 }), true).total,
-    ).toBe(1000 - 20 - 290);
+      afterSweep.ceiling('first-touch', at('05:00:00'), spent({ refreshed: 80 }), true).total,
+    ).toBe(1000 - 19 - (390 - 80));
   });
 
   it('tells a refused first touch when the line passes its count, or midnight when the day cannot', () => {
@@ -334,12 +336,13 @@ describe('a day whose calls left cover what the rest of it is expected to ask', 
     expect(demandLeft(flat, byHour({ 11: 240 }), 0.5)).toBe(240);
   });
 
-  it('cannot tell before a tenth of yesterday’s asks, on fewer than 50 of today’s, or without a yesterday', () => {
-    // By 02:00 yesterday had asked 20 of 240: too few to tell today's scale by; by 03:00, 30.
-    expect(demandLeft(flat, byHour({ 1: 60 }), 2 / 24)).toBeUndefined();
+  it('before a tenth of yesterday’s asks or 50 of today’s, expects yesterday’s rest as it was; nothing without a yesterday', () => {
+    // By 02:00 yesterday had asked 20 of 240: too few to scale by, so its 220 to come stand; by
+    // 03:00, 30, and today's 60 twice that.
+    expect(demandLeft(flat, byHour({ 1: 60 }), 2 / 24)).toBe(220);
     expect(demandLeft(flat, byHour({ 1: 60 }), 3 / 24)).toBe((60 / 30) * 210);
-    // 49 asks today tell nothing; 50 do.
-    expect(demandLeft(flat, byHour({ 9: 49 }), 0.5)).toBeUndefined();
+    // 49 asks today tell nothing of the scale; 50 do.
+    expect(demandLeft(flat, byHour({ 9: 49 }), 0.5)).toBe(120);
     expect(demandLeft(flat, byHour({ 9: 50 }), 0.5)).toBe((50 / 120) * 120);
     expect(demandLeft(new Array(24).fill(0), byHour({ 1: 60 }), 0.5)).toBeUndefined();
   });
