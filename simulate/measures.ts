@@ -20,7 +20,7 @@ export interface Outcome {
   readonly refused: boolean;
   /** Some RATE_LIMITED error has no `extensions.resetsAt`. */
   readonly refusedWithoutResetsAt: boolean;
-  /** Error codes other than RATE_LIMITED (or a failed request), by code and reason. */
+  /** Errors other than RATE_LIMITED (or a failed request), by code and message. */
   readonly otherErrors: readonly string[];
   /** Part of the answer came from an older data generation than the current one. */
   readonly fromOlderGeneration: boolean;
@@ -33,13 +33,10 @@ const RATE_LIMITED = 'RATE_LIMITED';
 export function outcomeOf(answer: Answer): Outcome {
   const errors = answer.body.errors ?? [];
   const limited = errors.filter((error) => error.extensions?.code === RATE_LIMITED);
-  // The reason, where the gateway gives one, tells an upstream at fault from the gateway's own limits.
+  // The message tells an upstream at fault from the gateway's own limits (its queue, its circuit).
   const otherErrors = errors
     .filter((error) => error.extensions?.code !== RATE_LIMITED)
-    .map(({ extensions }) => {
-      const code = String(extensions?.code ?? 'NO_CODE');
-      return typeof extensions?.reason === 'string' ? `${code} (${extensions.reason})` : code;
-    });
+    .map(({ extensions, message }) => `${String(extensions?.code ?? 'NO_CODE')}: ${message}`);
   if (answer.status !== 200 && errors.length === 0) otherErrors.push(`HTTP_${answer.status}`);
   const freshness = answer.body.extensions?.freshness as
     | {

@@ -51,7 +51,7 @@ export function table(rows: readonly DayRow[]): string {
   for (const row of rows)
     for (const [code, n] of row.otherCodes) codes.set(code, (codes.get(code) ?? 0) + n);
   if (codes.size > 0)
-    lines.push(`Other error codes: ${[...codes].map(([code, n]) => `${code} ×${n}`).join(', ')}`);
+    lines.push(`Other errors: ${[...codes].map(([code, n]) => `${code} ×${n}`).join(', ')}`);
   return lines.join('\n');
 }
 

@@ -347,19 +347,29 @@ describe('a day whose calls left cover what the rest of it is expected to ask', 
     expect(demandLeft(new Array(24).fill(0), byHour({ 1: 60 }), 0.5)).toBeUndefined();
   });
 
-  it('on a first day, expects the rest of it at twice the last hour’s rate, once two whole hours show it', () => {
+  it('on a first day, expects the rest of it at its rate so far, at most twice the last hour’s, once two whole hours show it', () => {
     // 10:30, a morning burst over: 20 asks since 10:00 and 40 in the half of 09:00 within the hour.
     const burst = byHour({ 6: 900, 7: 900, 8: 900, 9: 80, 10: 20 });
     expect(demandLeftFromToday(burst, 10.5 / 24)).toBe(FIRST_DAY_GROWTH * (20 + 40) * 13.5);
-    // In the burst, far more than any day's calls.
-    expect(demandLeftFromToday(burst, 8.5 / 24)).toBe(FIRST_DAY_GROWTH * (450 + 900) * 15.5);
+    // In the burst, far more than any day's calls: the day's rate since 07:00 (1,800 in an hour
+    // and a half), under twice the last hour's.
+    const inBurst = byHour({ 6: 900, 7: 900, 8: 900 });
+    expect(demandLeftFromToday(inBurst, 8.5 / 24)).toBe((1800 / 1.5) * 15.5);
+    // A rising day is expected at its rate so far: a record bought now has the rest of the day
+    // to be asked again. Ten an hour since midnight, then forty by 12:30: 150 in 11.5 hours.
+    const rising = byHour({
+      ...Object.fromEntries(Array.from({ length: 12 }, (_, h) => [h, 10])),
+      12: 40,
+    });
+    expect(demandLeftFromToday(rising, 12.5 / 24)).toBeCloseTo((150 / 11.5) * 11.5, 10);
     // A deployment started at 09:xx has not served a whole last hour by 10:30: its rate is unknown.
     expect(demandLeftFromToday(byHour({ 9: 40, 10: 20 }), 10.5 / 24)).toBeUndefined();
     expect(demandLeftFromToday(byHour({ 0: 10, 1: 10 }), 1.5 / 24)).toBeUndefined();
     // 49 asks in all tell nothing.
     expect(demandLeftFromToday(byHour({ 8: 20, 9: 20, 10: 9 }), 10.5 / 24)).toBeUndefined();
+    // Hostile counts are none: ten an hour since 03:00, the first whole hour served.
     expect(demandLeftFromToday([Number.NaN, -1, ...new Array(22).fill(10)], 23 / 24)).toBe(
-      FIRST_DAY_GROWTH * 20,
+      210 / 20,
     );
   });
 
