@@ -6,14 +6,8 @@
  * new ones than the day before. Against yesterday's rest of the day alone,
  * the calls left were almost never enough: the fourth day of evening traffic
  * at 5,000 calls spent 4,523 calls and refused 179 views, against 4,562 and
- * 174 without the rule (commit 8e9e302, reverted). Until today's asks
- * can be compared (the night's first hours), yesterday's rest of the day as
- * it was: today usually asks for fewer, so it is an upper bound, and
- * waiting for the comparison kept the night's calls from its one-timers:
- * the fourth day of evening traffic at 5,000 calls refused 45-72 views
- * between 01:00 and 08:00 and left 410-500 calls unspent (12 views and 275
- * calls with it, nearly every view then answered in full). Without a
- * yesterday, from today's last hour alone (`demandLeftFromToday`).
+ * 174 without the rule (commit 8e9e302, reverted). Without a yesterday,
+ * from today's last hour alone (`demandLeftFromToday`).
  *
  * It counts asks, not calls: a record refused and asked again counts each
  * time, so it overstates the calls serving the rest of the day would take
@@ -24,19 +18,19 @@
 const HOURS = 24;
 
 /**
- * Yesterday's asks by this moment must be this share of its day, and today's at least
- * FEWEST_ASKED, before the two are compared: a scale measured on a handful of asks is noise
- * (on 50, about one in seven), and the first hours of a day are too few to tell it. Until
- * then, yesterday's rest of the day stands for today's, unscaled.
+ * Yesterday's asks by this moment and today's must both be at least this many before the two
+ * are compared: a scale measured on a handful of asks is noise (on 50, about one in seven).
+ * Compared only once yesterday had asked a tenth of its day, the night's first hours waited:
+ * at 5,000 calls the fourth day of evening traffic refused 45-72 views of one-timers between
+ * 01:00 and 08:00 while its evening asked for little, and left 410-500 calls unspent (now 27-29
+ * views and 290-330 calls, 99.7 % of the day's views answered in full).
  */
-const COMPARED_FROM_SHARE = 0.1;
 const FEWEST_ASKED = 50;
 
 /**
  * First touches the rest of today is expected to ask at `fraction` (0 … 1) of the UTC day, from
- * yesterday's and today's asks by hour (24 counts each; a hostile count is none); yesterday's
- * rest as it was while today's asks so far are too few to scale it by; undefined without a
- * yesterday.
+ * yesterday's and today's asks by hour (24 counts each; a hostile count is none); undefined
+ * while the asks so far are too few to tell, or without a yesterday.
  */
 export function demandLeft(
   yesterday: readonly number[],
@@ -48,8 +42,7 @@ export function demandLeft(
   const total = sum(yesterdays);
   const yesterdayBy = sum(yesterdays.slice(0, hour)) + (yesterdays[hour] ?? 0) * (at - hour);
   const asked = sum(counts(today));
-  if (total === 0) return undefined;
-  if (yesterdayBy < total * COMPARED_FROM_SHARE || asked < FEWEST_ASKED) return total - yesterdayBy;
+  if (total === 0 || yesterdayBy < FEWEST_ASKED || asked < FEWEST_ASKED) return undefined;
   return (asked / yesterdayBy) * (total - yesterdayBy);
 }
 

@@ -336,13 +336,12 @@ describe('a day whose calls left cover what the rest of it is expected to ask', 
     expect(demandLeft(flat, byHour({ 11: 240 }), 0.5)).toBe(240);
   });
 
-  it('before a tenth of yesterday’s asks or 50 of today’s, expects yesterday’s rest as it was; nothing without a yesterday', () => {
-    // By 02:00 yesterday had asked 20 of 240: too few to scale by, so its 220 to come stand; by
-    // 03:00, 30, and today's 60 twice that.
-    expect(demandLeft(flat, byHour({ 1: 60 }), 2 / 24)).toBe(220);
-    expect(demandLeft(flat, byHour({ 1: 60 }), 3 / 24)).toBe((60 / 30) * 210);
-    // 49 asks today tell nothing of the scale; 50 do.
-    expect(demandLeft(flat, byHour({ 9: 49 }), 0.5)).toBe(120);
+  it('cannot tell before yesterday had asked 50 by then and today 50, or without a yesterday', () => {
+    // By 02:00 yesterday had asked 20: too few to tell today's scale by; by 05:00, 50.
+    expect(demandLeft(flat, byHour({ 1: 60 }), 2 / 24)).toBeUndefined();
+    expect(demandLeft(flat, byHour({ 1: 60 }), 5 / 24)).toBe((60 / 50) * 190);
+    // 49 asks today tell nothing; 50 do.
+    expect(demandLeft(flat, byHour({ 9: 49 }), 0.5)).toBeUndefined();
     expect(demandLeft(flat, byHour({ 9: 50 }), 0.5)).toBe((50 / 120) * 120);
     expect(demandLeft(new Array(24).fill(0), byHour({ 1: 60 }), 0.5)).toBeUndefined();
   });
