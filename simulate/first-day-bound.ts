@@ -19,7 +19,7 @@
  * (`npm run simulate`) is measured against it in docs/economy.md.
  */
 import { Clairvoyant } from './clairvoyant.js';
-import { OptionsError, parseOptions, USAGE } from './options.js';
+import { optionsOrUsage, type SimulationOptions } from './options.js';
 import { recordsOf } from './pages.js';
 import { SHAPE_CURVES, Traffic, type View } from './traffic.js';
 
@@ -29,20 +29,8 @@ const HOURS = 24;
 const THRESHOLDS = Array.from({ length: 51 }, (_, i) => 1 + i / 10);
 
 function main(): void {
-  const argv = process.argv.slice(2);
-  if (argv.includes('--help') || argv.includes('-h')) {
-    console.log(USAGE.replace('npm run simulate', 'npm run simulate:first-day'));
-    return;
-  }
-  let options: ReturnType<typeof parseOptions>;
-  try {
-    options = parseOptions(argv);
-  } catch (error) {
-    if (!(error instanceof OptionsError)) throw error;
-    console.error(`simulate:first-day: ${error.message}\n\n${USAGE}`);
-    process.exitCode = 2;
-    return;
-  }
+  const options = optionsOrUsage(process.argv.slice(2), 'simulate:first-day');
+  if (options === undefined) return;
   // Who is who does not matter to a plan without a prior: any names give the same day.
   const slugs = Array.from({ length: options.artists }, (_, i) => `artist-${i}`);
   const views = new Traffic(options, slugs).day(1, 0);
@@ -107,7 +95,7 @@ class Worth {
   readonly #progress: readonly number[];
   readonly #cache = new Map<string, number>();
 
-  constructor(options: ReturnType<typeof parseOptions>, views: readonly View[]) {
+  constructor(options: SimulationOptions, views: readonly View[]) {
     const artistViews = views.filter((view) => view.slug !== undefined).length;
     this.#crawled = artistViews * SHAPE_CURVES[options.shape].crawler;
     const audienceViews = artistViews - this.#crawled;

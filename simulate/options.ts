@@ -85,6 +85,29 @@ export const USAGE = `Usage: npm run simulate -- [options]
   --speed N          deployment mode: the calendar's speed-up over real time (default ${DEFAULTS.speed})
 Environment: REDIS_URL (default ${DEFAULTS.redisUrl}); other gateway variables apply as in npm start.`;
 
+/**
+ * The options of `npm run <command>` from argv; undefined when it printed its usage (`--help`)
+ * or a bad option's message with the usage (exit code 2).
+ */
+export function optionsOrUsage(
+  argv: readonly string[],
+  command: string,
+): SimulationOptions | undefined {
+  const usage = USAGE.replace('npm run simulate', `npm run ${command}`);
+  if (argv.includes('--help') || argv.includes('-h')) {
+    console.log(usage);
+    return undefined;
+  }
+  try {
+    return parseOptions(argv);
+  } catch (error) {
+    if (!(error instanceof OptionsError)) throw error;
+    console.error(`${command}: ${error.message}\n\n${usage}`);
+    process.exitCode = 2;
+    return undefined;
+  }
+}
+
 export function parseOptions(
   argv: readonly string[],
   env: NodeJS.ProcessEnv = process.env,

@@ -5,25 +5,13 @@
  */
 
 import { runDeployment } from './deployment.js';
-import { OptionsError, parseOptions, USAGE } from './options.js';
+import { optionsOrUsage } from './options.js';
 import { runSimulation } from './simulation.js';
 import { header, table } from './table.js';
 
 async function main(): Promise<void> {
-  const argv = process.argv.slice(2);
-  if (argv.includes('--help') || argv.includes('-h')) {
-    console.log(USAGE);
-    return;
-  }
-  let options: ReturnType<typeof parseOptions>;
-  try {
-    options = parseOptions(argv);
-  } catch (error) {
-    if (!(error instanceof OptionsError)) throw error;
-    console.error(`simulate: ${error.message}\n\n${USAGE}`);
-    process.exitCode = 2;
-    return;
-  }
+  const options = optionsOrUsage(process.argv.slice(2), 'simulate');
+  if (options === undefined) return;
   console.log(header(options));
   const run = options.mode === 'deployment' ? runDeployment : runSimulation;
   const result = await run(options, (line) => console.error(line));
