@@ -97,8 +97,11 @@ export async function runDeployment(
         await untilCalendar(view.at, options.speed);
         if (polls.since()) scoring.polledDataDate = simulator.data.dataDate;
         const url = (processes[sent++ % processes.length] as Process).url;
+        const asked = scoring.asked();
         inFlight.push(
-          post(url, requestOf(view)).then((answer) => scoring.record(view, answer, row, head)),
+          post(url, requestOf(view)).then((answer) =>
+            scoring.record(view, answer, row, head, asked),
+          ),
         );
       }
       await Promise.all(inFlight);

@@ -28,8 +28,17 @@ export class Scoring {
   readonly #answered = new Set<string>();
   /** Artist page views of the run so far, by slug: who the most-viewed artists are. */
   readonly #viewsSoFar = new Map<string, number>();
-  /** The upstream's data day the gateway last polled (data age is counted from it). */
+  /**
+   * The upstream's data day the gateway last polled. A view's data age is counted from its value
+   * when the view was asked (`asked`), not when its answer came back: a poll that lands while a
+   * view is in flight (many are, as processes at 960x) does not make an answer read before it old.
+   */
   polledDataDate = '';
+
+  /** What a view asked now is measured against (pass it to `record` with the view's answer). */
+  asked(): { readonly polledDataDate: string } {
+    return { polledDataDate: this.polledDataDate };
+  }
 
   constructor(private readonly simulator: Simulator) {}
 
@@ -41,7 +50,13 @@ export class Scoring {
     return { run: mostViewed(this.#viewsSoFar), day: mostViewed(countsOf(views)) };
   }
 
-  record(view: View, answer: Answer, row: DayRow, head: HeadSets): void {
+  record(
+    view: View,
+    answer: Answer,
+    row: DayRow,
+    head: HeadSets,
+    asked: { readonly polledDataDate: string },
+  ): void {
     const page = pageOf(view);
     const outcome = outcomeOf(answer);
     row.views += 1;
@@ -66,18 +81,24 @@ export class Scoring {
     if (!head.run.has(view.slug)) return;
     if (outcome.generationsBehind !== undefined)
       row.headStaleByReport = (row.headStaleByReport ?? 0) + (twoBehind ? 1 : 0);
-    if (this.#dataAge(view.slug, answer) >= 2) row.headStaleByData += 1;
+    if (dataAge(this.simulator, view.slug, answer, asked.polledDataDate) >= 2)
+      row.headStaleByData += 1;
   }
+}
 
-  /** Data days between the upstream's day at the last poll and the day whose total the answer shows; 0 if unknown. */
-  #dataAge(slug: string, answer: Answer): number {
-    const artist = answer.body.data?.artist as { totalStreams?: unknown } | null | undefined;
-    const totals = this.simulator.data.totalsOf(slug);
-    if (typeof artist?.totalStreams !== 'number' || totals === null) return 0;
-    const shown = totals.findLast((entry) => entry.totalStreams === artist.totalStreams);
-    if (shown === undefined) return 0;
-    return Math.round((Date.parse(this.polledDataDate) - Date.parse(shown.dataDate)) / DAY_MS);
-  }
+/** Data days between the upstream's day at the last poll before the view and the day whose total the answer shows; 0 if unknown. */
+function dataAge(
+  simulator: Simulator,
+  slug: string,
+  answer: Answer,
+  polledDataDate: string,
+): number {
+  const artist = answer.body.data?.artist as { totalStreams?: unknown } | null | undefined;
+  const totals = simulator.data.totalsOf(slug);
+  if (typeof artist?.totalStreams !== 'number' || totals === null) return 0;
+  const shown = totals.findLast((entry) => entry.totalStreams === artist.totalStreams);
+  if (shown === undefined) return 0;
+  return Math.round((Date.parse(polledDataDate) - Date.parse(shown.dataDate)) / DAY_MS);
 }
 
 /** The upstream's calls within the simulated day [dayStart, dayEnd): into the row. */

@@ -33,8 +33,11 @@ const NOTHING_SPENT: DaySpending = { used: 0, paced: 0, refreshed: 0, polled: 0 
 /** Asked this many times (decayed), a record has shown it is asked again: it may use the whole burst. */
 const POPULAR_COUNT = 2;
 
-/** How long today's demand by hour, as read, stands for it: the Redis store sends its counts once a second. */
-const TODAY_DEMAND_REFRESH_MS = 1_000;
+/**
+ * How long today's demand by hour, as read, stands for it: as long as the Redis store keeps its
+ * counts before sending them (redis-popularity.ts), for the same reason.
+ */
+const TODAY_DEMAND_REFRESH_MS = 100;
 
 export class Allocator {
   /** Today's expected shape, learnt once a day from yesterday's demand (undefined until asked). */

@@ -14,6 +14,7 @@
  * in for an upstream that fails or is slow (grace.ts).
  */
 import { LRUCache } from 'lru-cache';
+import pLimit from 'p-limit';
 import type { CacheEntry, ResponseCache } from '../cache/cache.js';
 import type { CircuitBreaker } from '../coordination/circuit-breaker.js';
 import type { FlightLocks } from '../coordination/flight-locks.js';
@@ -252,24 +253,41 @@ export class CachedUpstream {
     const planned = this.#planned(caller);
     if (planned === undefined) return 0;
     const { headRecords, keptRecords } = await planned.tiers(caller.keyId);
-    const started: Promise<void>[] = [];
-    for (const [rank, key] of (await planned.popularity.top(keptRecords)).entries()) {
-      const request = this.#known.get(key);
-      if (request === undefined) continue;
-      const cached = await this.options.cache.get(key);
-      if (
-        cached === undefined ||
-        cached.outcome === 'not-found' ||
-        this.#currentUntil(cached, request) !== undefined
-      )
-        continue;
-      const { generation } = this.options;
-      const owed = await owedAtNewGeneration(cached, key, rank, planned, headRecords, generation);
-      if (owed && (await this.#revalidate(request, caller)))
-        started.push(this.#flights.refreshing(key) ?? Promise.resolve());
-    }
+    const ranked = await planned.popularity.top(keptRecords);
+    // Each record's check is a few store reads; one after another, thousands of them kept the
+    // sweep going for seconds while the day's views read the same records two refreshes old.
+    const checking = pLimit(SWEEP_CHECKS_AT_ONCE);
+    const refreshes = await Promise.all(
+      ranked.map((key, rank) =>
+        checking(() => this.#owedRefresh(key, rank, planned, headRecords, caller)),
+      ),
+    );
+    const started = refreshes.flatMap((refresh) => (refresh === undefined ? [] : [refresh.done]));
     await Promise.all(started);
     return started.length;
+  }
+
+  /** The sweep's refresh of the record `key` of popularity `rank`, started when it is owed one now. */
+  async #owedRefresh(
+    key: string,
+    rank: number,
+    planned: Allocator,
+    headRecords: number,
+    caller: Caller,
+  ): Promise<{ readonly done: Promise<void> } | undefined> {
+    const request = this.#known.get(key);
+    if (request === undefined) return undefined;
+    const cached = await this.options.cache.get(key);
+    if (
+      cached === undefined ||
+      cached.outcome === 'not-found' ||
+      this.#currentUntil(cached, request) !== undefined
+    )
+      return undefined;
+    const { generation } = this.options;
+    const owed = await owedAtNewGeneration(cached, key, rank, planned, headRecords, generation);
+    if (!owed || !(await this.#revalidate(request, caller))) return undefined;
+    return { done: this.#flights.refreshing(key) ?? Promise.resolve() };
   }
 
   /**
@@ -408,3 +426,9 @@ const KNOWN_REQUESTS = 20_000;
 
 /** How often a process waiting for another replica's fetch (or key proof) looks for its answer. */
 const PEER_POLL_MS = 25;
+
+/**
+ * Kept records the sweep checks at once (each a cache read and a popularity count, in Redis when
+ * shared); their refreshes then queue for the upstream client's own concurrency.
+ */
+const SWEEP_CHECKS_AT_ONCE = 16;

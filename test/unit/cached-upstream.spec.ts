@@ -12,7 +12,12 @@ import { MemoryCache } from '../../src/cache/memory-cache.js';
 import { LocalCircuitBreaker } from '../../src/coordination/local-circuit-breaker.js';
 import { LocalFlightLocks } from '../../src/coordination/memory-flight-locks.js';
 import { MemoryKeyRegistry } from '../../src/coordination/memory-key-registry.js';
+import { Allocator } from '../../src/economy/allocator.js';
 import { MemoryBudgetLedger } from '../../src/economy/memory-ledger.js';
+import { MemoryPopularity } from '../../src/economy/memory-popularity.js';
+import { LIKELY_READ_TODAY } from '../../src/economy/popularity.js';
+import { DEFAULT_HEAD_SHARE, defaultBurst, SpendingPlan } from '../../src/economy/spending-plan.js';
+import { GenerationView } from '../../src/freshness/generation.js';
 import { CachedUpstream } from '../../src/reads/cached-upstream.js';
 import { serverCaller } from '../../src/reads/caller.js';
 import type { CachePolicy } from '../../src/reads/entries.js';
@@ -38,6 +43,8 @@ const LONG_POLICY: CachePolicy = { ttlMs: 60_000, notFoundTtlMs: 10_000, retenti
 interface Setup {
   readonly cachePolicy?: CachePolicy;
   readonly dailyLimit?: number;
+  /** The day's plan (the gateway's own key) and the data generation, as `npm start` has them. */
+  readonly planned?: { readonly popularity: MemoryPopularity; readonly generation: GenerationView };
 }
 
 interface Running {
@@ -57,7 +64,7 @@ afterEach(async () => {
   await Promise.all(closers.splice(0).map((close) => close()));
 });
 
-async function start({ cachePolicy = LONG_POLICY, dailyLimit = 1_000 }: Setup = {}) {
+async function start({ cachePolicy = LONG_POLICY, dailyLimit = 1_000, planned }: Setup = {}) {
   const simulator = await startSimulator({ apiKeys: [KEY], dailyLimit: 1_000_000, now });
   const client = new UpstreamClient({ baseUrl: simulator.url, ...TEST_CLIENT_OPTIONS });
   closers.push(async () => {
@@ -80,6 +87,22 @@ async function start({ cachePolicy = LONG_POLICY, dailyLimit = 1_000 }: Setup = 
     circuit: new LocalCircuitBreaker({ failureThreshold: 1_000, openMs: 30_000 }),
     // Longer than any test: a stale answer here comes from a failure, never from a slow call.
     staleGraceMs: 30_000,
+    ...(planned === undefined
+      ? {}
+      : {
+          ...planned,
+          allocator: new Allocator(
+            new SpendingPlan({
+              dailyLimit,
+              pollIntervalMs: undefined,
+              headShare: DEFAULT_HEAD_SHARE,
+              burst: defaultBurst(dailyLimit),
+            }),
+            planned.popularity,
+            budget,
+            now,
+          ),
+        }),
   });
   const slug = simulator.data.allArtists()[0]?.slug;
   if (slug === undefined) throw new Error('the simulator has no artists');
@@ -229,5 +252,50 @@ describe('CachedUpstream', () => {
     expect((await upstream.read(spent, caller, cached)).slug).toBe(slug);
     expect(cached.cacheHits).toBe(1);
     expect(calls()).toBe(1);
+  });
+
+  it('sweeps the kept records at a new generation with their checks under way together', async () => {
+    const popularity = new MemoryPopularity(now);
+    const generation = new GenerationView();
+    const { upstream, simulator, calls } = await start({
+      planned: { popularity, generation },
+    });
+    const requests = simulator.data
+      .allArtists()
+      .slice(0, 40)
+      .map((artist) => endpoints.artist(artist.slug));
+    for (const request of requests) {
+      // Asked often enough to be read again today: the sweep owes each a refresh once two behind.
+      for (let ask = 0; ask < LIKELY_READ_TODAY; ask += 1) popularity.record([request.key]);
+      await upstream.read(request, caller, new RequestStats());
+    }
+    expect(calls()).toBe(40);
+
+    generation.learn({ id: 2, seenAt: NOW.toISOString() });
+    // Each check's count waits a turn of the event loop, as a Redis read would; only the sweep's
+    // checks count (a refresh's own reads do not).
+    let checking = 0;
+    let mostAtOnce = 0;
+    const count = popularity.count.bind(popularity);
+    popularity.count = async (key) => {
+      checking += 1;
+      mostAtOnce = Math.max(mostAtOnce, checking);
+      await new Promise((resolve) => setImmediate(resolve));
+      checking -= 1;
+      return count(key);
+    };
+
+    expect(await upstream.refreshPopular(caller)).toBe(40);
+    expect(mostAtOnce).toBeGreaterThan(1);
+    expect(mostAtOnce).toBeLessThanOrEqual(16);
+    expect(calls()).toBe(80);
+    // Every one is current again: read now, none calls.
+    for (const request of requests) {
+      const stats = new RequestStats();
+      await upstream.read(request, caller, stats);
+      expect(stats.upstreamCalls).toBe(0);
+      expect(stats.oldestRead).toBeUndefined();
+    }
+    expect(calls()).toBe(80);
   });
 });
