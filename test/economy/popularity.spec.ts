@@ -49,7 +49,7 @@ const cases = CALENDARS_AGAINST_REDIS.flatMap(([when, offset]) => {
       when,
       calendar,
       () => new RedisPopularity(redis, now),
-      // Counts leave once a second; close() sends them now. A fresh instance reads what was sent.
+      // Counts leave every tenth of a second; close() sends them now. A fresh instance reads what was sent.
       async (store) => {
         await store.close();
         return new RedisPopularity(redis, now);
@@ -79,15 +79,15 @@ describe.each(cases)('popularity in %s, %s', (_, __, calendar, create, settled) 
     await read.close();
   });
 
-  it('carries yesterday’s counts over at 70 %: today’s views soon outweigh them', async () => {
+  it('carries yesterday’s counts over at 80 %: today’s views soon outweigh them', async () => {
     calendar.day += DAY_MS;
     const store = create();
     // Before anything is counted today, yesterday's order still answers.
     expect(await store.top(1)).toEqual(['/a']);
-    for (let i = 0; i < 3; i++) store.record(['/c']);
+    for (let i = 0; i < 4; i++) store.record(['/c']);
     const read = await settled(store);
-    expect(await read.count('/a')).toBeCloseTo(3.5);
-    expect(await read.count('/c')).toBeCloseTo(3.7);
+    expect(await read.count('/a')).toBeCloseTo(4);
+    expect(await read.count('/c')).toBeCloseTo(4.8);
     expect(await read.top(3)).toEqual(['/c', '/a', '/b']);
     await read.close();
   });

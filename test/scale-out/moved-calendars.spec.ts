@@ -42,7 +42,7 @@ it("a gateway 400 days ahead of Redis's calendar writes no key that lives longer
     `{ artist(slug: "${slugs(0, 1)[0]}") { name history { date } milestones { threshold } } }`,
   );
   expect(page.body.errors).toBeUndefined();
-  // Views are counted for the plan once a second: wait for the popularity set to be written.
+  // Views are counted for the plan every tenth of a second: wait for the popularity set to be written.
   await until(async () =>
     [...(await deployment.keys()).keys()].some((key) => key.includes('popularity:')),
   );
