@@ -97,10 +97,10 @@ export async function runDeployment(
         await untilCalendar(view.at, options.speed);
         if (polls.since()) scoring.polledDataDate = simulator.data.dataDate;
         const url = (processes[sent++ % processes.length] as Process).url;
-        const asked = scoring.asked();
+        const polledWhenAsked = scoring.polledDataDate;
         inFlight.push(
           post(url, requestOf(view)).then((answer) =>
-            scoring.record(view, answer, row, head, asked),
+            scoring.record(view, answer, row, head, polledWhenAsked),
           ),
         );
       }

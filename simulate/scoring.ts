@@ -30,15 +30,11 @@ export class Scoring {
   readonly #viewsSoFar = new Map<string, number>();
   /**
    * The upstream's data day the gateway last polled. A view's data age is counted from its value
-   * when the view was asked (`asked`), not when its answer came back: a poll that lands while a
-   * view is in flight (many are, as processes at 960x) does not make an answer read before it old.
+   * when the view was asked (pass it to `record`), not when its answer came back: a poll that
+   * lands while a view is in flight (many are, as processes at 960x) does not make an answer
+   * read before it old.
    */
   polledDataDate = '';
-
-  /** What a view asked now is measured against (pass it to `record` with the view's answer). */
-  asked(): { readonly polledDataDate: string } {
-    return { polledDataDate: this.polledDataDate };
-  }
 
   constructor(private readonly simulator: Simulator) {}
 
@@ -50,13 +46,7 @@ export class Scoring {
     return { run: mostViewed(this.#viewsSoFar), day: mostViewed(countsOf(views)) };
   }
 
-  record(
-    view: View,
-    answer: Answer,
-    row: DayRow,
-    head: HeadSets,
-    asked: { readonly polledDataDate: string },
-  ): void {
+  record(view: View, answer: Answer, row: DayRow, head: HeadSets, polledWhenAsked: string): void {
     const page = pageOf(view);
     const outcome = outcomeOf(answer);
     row.views += 1;
@@ -81,8 +71,7 @@ export class Scoring {
     if (!head.run.has(view.slug)) return;
     if (outcome.generationsBehind !== undefined)
       row.headStaleByReport = (row.headStaleByReport ?? 0) + (twoBehind ? 1 : 0);
-    if (dataAge(this.simulator, view.slug, answer, asked.polledDataDate) >= 2)
-      row.headStaleByData += 1;
+    if (dataAge(this.simulator, view.slug, answer, polledWhenAsked) >= 2) row.headStaleByData += 1;
   }
 }
 

@@ -145,7 +145,7 @@ class Run {
 
   private async view(view: View, row: DayRow, head: HeadSets): Promise<void> {
     const replica = this.replicas[this.viewCount++ % this.replicas.length] as Replica;
-    const asked = this.scoring.asked();
-    this.scoring.record(view, await post(replica.url, requestOf(view)), row, head, asked);
+    const polledWhenAsked = this.scoring.polledDataDate;
+    this.scoring.record(view, await post(replica.url, requestOf(view)), row, head, polledWhenAsked);
   }
 }

@@ -22,8 +22,8 @@ const HOURS = 24;
  * are compared: a scale measured on a handful of asks is noise (on 50, about one in seven).
  * Compared only once yesterday had asked a tenth of its day, the night's first hours waited:
  * at 5,000 calls the fourth day of evening traffic refused 45-72 views of one-timers between
- * 01:00 and 08:00 while its evening asked for little, and left 410-500 calls unspent (now 11-20
- * views and 130-290 calls, 99.8-99.9 % of the day's views answered in full).
+ * 01:00 and 08:00 while its evening asked for little, and left 410-500 calls unspent (compared
+ * at 50, 11-20 views and 130-290 calls in the same runs).
  */
 const FEWEST_ASKED = 50;
 

@@ -267,7 +267,11 @@ export class CachedUpstream {
     return started.length;
   }
 
-  /** The sweep's refresh of the record `key` of popularity `rank`, started when it is owed one now. */
+  /**
+   * The sweep's refresh of the record `key` of popularity `rank`, started when it is owed one now.
+   * Its end comes wrapped: a promise returned bare would hold the check's slot until the refresh
+   * is back.
+   */
   async #owedRefresh(
     key: string,
     rank: number,
