@@ -54,9 +54,9 @@ export function demandLeft(
  * of the day to be asked again: with the whole day's rate, what the morning asked was bought in
  * the morning, where the last hour's rate alone kept it for an evening that asked less (at 5,000
  * calls the first day went from 0.978 to 0.984 of the clairvoyant with evening traffic, and from
- * 0.912 to 0.930 with a morning burst; a plan told the audience's law, `npm run
- * simulate:first-day`, reaches 0.993-0.994 by buying nearly every artist at its first view until
- * late in the day). An underestimate costs little: the line it opens lets through only what is
+ * 0.912 to 0.930 with a morning burst; no plan without a prior can expect more than 0.994, `npm
+ * run simulate:first-day`, whose best buys an artist at its first view until about half the
+ * day's demand). An underestimate costs little: the line it opens lets through only what is
  * asked meanwhile, and closes again once the calls left no longer cover the rest. A burst still
  * meets a line that keeps calls for a day as busy as the burst: a first day cannot tell the two
  * apart. At 1,000 calls the calls left never cover either forecast.
