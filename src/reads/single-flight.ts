@@ -32,10 +32,9 @@ export type Fetch = (signal?: AbortSignal) => Promise<CacheEntry>;
 export class SingleFlight {
   readonly #reads = new Map<string, Promise<CacheEntry>>();
   /**
-   * Background refreshes, apart from the reads: one of them may end without
-   * an answer (its call failed or was not afforded, its deadline passed),
-   * which a read waiting on it must not take for its own (a read makes or
-   * awaits the call itself).
+   * Background refreshes, apart from the reads: one of them gives up when
+   * another replica holds the lease, which a read waiting on it must not
+   * take for its answer (a read makes or awaits the refresh itself).
    */
   readonly #refreshes = new Map<string, Promise<CacheEntry>>();
 
@@ -67,12 +66,9 @@ export class SingleFlight {
       this.options.observer.singleFlightJoined(request.resource);
       return joined;
     }
-    const flight = this.#leased(request.key, fetch, () => upstreamTimedOut(pathOf(request)))
-      .then(({ entry, fromPeer }) => {
-        if (fromPeer) stats.deduplicated += 1;
-        return entry;
-      })
-      .finally(() => this.#reads.delete(request.key));
+    const flight = this.#leased(request, stats, fetch).finally(() =>
+      this.#reads.delete(request.key),
+    );
     this.#reads.set(request.key, flight);
     return flight;
   }
@@ -80,50 +76,78 @@ export class SingleFlight {
   /**
    * Cross-replica single flight: the process holding the resource's lease
    * fetches; the others poll the shared cache for its answer. When the lease
-   * ends without an answer (the fetch failed, the holder's read was answered
-   * without a call, or its process died and the lease ran out), the next
-   * process to take the lease fetches. `fromPeer`: the entry is another
-   * replica's answer, no call of this one.
+   * ends without an answer (the fetch failed, or its process died and the
+   * lease ran out), the next process to take the lease fetches.
    */
   async #leased(
-    key: string,
+    request: UpstreamRequest<unknown>,
+    stats: RequestStats,
     fetch: Fetch,
-    timedOut: () => Error,
-  ): Promise<{ entry: CacheEntry; fromPeer: boolean }> {
+  ): Promise<CacheEntry> {
     const { cache, locks, deadlineMs, pollMs, servable } = this.options;
     const signal = AbortSignal.timeout(deadlineMs);
-    const current = async () => {
-      const stored = await cache.get(key);
-      return stored !== undefined && servable(stored) ? stored : undefined;
-    };
     for (;;) {
-      const lease = await locks.acquire(key);
+      const lease = await locks.acquire(request.key);
       if (lease !== undefined) {
         try {
           // Another replica may have stored the answer between our cache miss and our lease.
-          const stored = await current();
-          if (stored !== undefined) return { entry: stored, fromPeer: true };
-          return { entry: await fetch(signal), fromPeer: false };
+          const stored = await cache.get(request.key);
+          if (stored !== undefined && servable(stored)) {
+            stats.deduplicated += 1;
+            return stored;
+          }
+          return await fetch(signal);
         } finally {
           await lease.release();
         }
       }
-      const entry = await awaitPeer(locks, key, current, { pollMs, signal, timedOut });
-      if (entry !== undefined) return { entry, fromPeer: true };
+      const entry = await awaitPeer(
+        locks,
+        request.key,
+        async () => {
+          const stored = await cache.get(request.key);
+          return stored !== undefined && servable(stored) ? stored : undefined;
+        },
+        {
+          pollMs,
+          signal,
+          timedOut: () => upstreamTimedOut(pathOf(request)),
+        },
+      );
+      if (entry !== undefined) {
+        stats.deduplicated += 1;
+        return entry;
+      }
     }
   }
 
   /**
    * One background refresh of `key`: once per process (the refreshes under
-   * way) and once across replicas (the flight lease). A replica that does not
-   * get the lease waits for the holder's answer, and makes the call itself
-   * when the holder ends without one: the holder may have held it for a read
-   * answered from a held entry, with no call (the plan paid for none), and
-   * left, a sweep's refresh given up to it was not made at all.
+   * way) and once across replicas (the flight lease; a replica that does not
+   * get it leaves the refresh to the holder, without waiting). A holder that
+   * made no call (a read the plan answered from a held entry) leaves the
+   * record to its next read, which refreshes it. Waiting for the holder's
+   * answer instead, and calling when none came, was tried: `npm run
+   * simulate` then served the run's favourites two refreshes old 1-3 times
+   * a day where it had served them none. Most likely (not traced) because
+   * every replica sweeps the same records at a new generation, so the
+   * losers polled the shared cache for hundreds of them at once, and reads
+   * waited past the stale grace.
    */
   refresh(key: string, fetch: Fetch): void {
-    const refresh = this.#leased(key, fetch, () => new Error(`refresh of ${key} timed out`));
-    const flight = refresh.then(({ entry }) => entry).finally(() => this.#refreshes.delete(key));
+    const { cache, locks, servable } = this.options;
+    const refresh = (async (): Promise<CacheEntry> => {
+      const lease = await locks.acquire(key);
+      if (lease === undefined) throw new Error('another replica refreshes it');
+      try {
+        const stored = await cache.get(key);
+        if (stored !== undefined && servable(stored)) return stored;
+        return await fetch();
+      } finally {
+        await lease.release();
+      }
+    })();
+    const flight = refresh.finally(() => this.#refreshes.delete(key));
     this.#refreshes.set(key, flight);
     // Its failure changes nothing: the cached answer stands, the next read tries again.
     flight.catch(() => undefined);
