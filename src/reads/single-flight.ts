@@ -5,7 +5,6 @@
  * shared cache for its answer. Background refreshes go through the lease
  * too, so each is one call for the deployment.
  */
-import { setTimeout as sleep } from 'node:timers/promises';
 import type { CacheEntry, ResponseCache } from '../cache/cache.js';
 import { awaitPeer, type FlightLocks } from '../coordination/flight-locks.js';
 import type { UpstreamRequest } from '../upstream/endpoints.js';
@@ -124,43 +123,33 @@ export class SingleFlight {
 
   /**
    * One background refresh of `key`: once per process (the refreshes under
-   * way) and once across replicas (the flight lease). A replica that finds
-   * the lease held waits for its holder to let go, then makes the call
-   * itself unless a current answer is stored by then: the holder may have
-   * held it for a read the plan answered from a held entry, with no call,
-   * and a sweep's refresh left to it was then not made at all. If another
-   * replica takes the lease first, the refresh is left to that one.
-   *
-   * It waits by looking at the lease, seldom (LEASE_LOOK_MS), never at the
-   * shared cache. Every replica sweeps the same records at a new
-   * generation; losers that looked for the answer in the cache every 25 ms,
-   * as a waiting read does, hundreds of records at once, brought back views
-   * of the run's favourites two refreshes old in `npm run simulate` (1-3 a
-   * day, none before; most likely reads waiting past the stale grace, not
-   * traced). Looking at the lease alone, none.
+   * way) and once across replicas (the flight lease; a replica that does not
+   * get it leaves the refresh to the holder, without waiting). A holder that
+   * made no call (a read the plan answered from a held entry) leaves the
+   * record to its next read, which refreshes it. Waiting for the holder's
+   * answer instead, and calling when none came, was tried twice:
+   * - looking for the answer in the shared cache every 25 ms, as a waiting
+   *   read does: `npm run simulate` in process served the run's favourites
+   *   two refreshes old 1-3 times a day where it had served them none (most
+   *   likely because every replica sweeps the same records at a new
+   *   generation, so hundreds of losers polled at once; not traced);
+   * - looking only at the lease, every 250 ms: none in process, but as
+   *   separate processes the mix's third day showed one such view, where
+   *   this code, run right after on the same machine, showed none.
+   * A skipped refresh costs a record's next reader a wait; a favourite two
+   * refreshes old is what the plan promises never to show.
    */
   refresh(key: string, fetch: Fetch): void {
-    const { cache, locks, servable, deadlineMs } = this.options;
-    const current = async () => {
-      const stored = await cache.get(key);
-      return stored !== undefined && servable(stored) ? stored : undefined;
-    };
+    const { cache, locks, servable } = this.options;
     const refresh = (async (): Promise<CacheEntry> => {
-      // Bounds the wait for another replica; the call itself has its own deadline.
-      const waiting = AbortSignal.timeout(deadlineMs);
-      for (let tries = 0; ; tries += 1) {
-        const lease = await locks.acquire(key);
-        if (lease !== undefined) {
-          try {
-            return (await current()) ?? (await fetch());
-          } finally {
-            await lease.release();
-          }
-        }
-        if (tries > 0) throw new Error('another replica refreshes it');
-        while (await locks.isHeld(key)) await sleep(LEASE_LOOK_MS, undefined, { signal: waiting });
-        const stored = await current();
-        if (stored !== undefined) return stored;
+      const lease = await locks.acquire(key);
+      if (lease === undefined) throw new Error('another replica refreshes it');
+      try {
+        const stored = await cache.get(key);
+        if (stored !== undefined && servable(stored)) return stored;
+        return await fetch();
+      } finally {
+        await lease.release();
       }
     })();
     const flight = refresh.finally(() => this.#refreshes.delete(key));
@@ -169,9 +158,3 @@ export class SingleFlight {
     flight.catch(() => undefined);
   }
 }
-
-/**
- * How often a refresh that found the lease held looks whether its holder is done: a refresh is
- * in the background, and a quarter of a second later is as good as at once.
- */
-const LEASE_LOOK_MS = 250;
