@@ -55,17 +55,16 @@ const RATE_GROUP = 1.01;
 export function zipfLaw(catalogue: number, audienceViews: number, crawled: number): ArtistLaw {
   let harmonic = 0;
   for (let rank = 1; rank <= catalogue; rank += 1) harmonic += 1 / rank;
+  const rateOf = (rank: number) => audienceViews / (harmonic * rank);
   const rates: number[] = [];
   const artists: number[] = [];
-  let rank = 1;
-  while (rank <= catalogue) {
-    const first = audienceViews / (harmonic * rank);
+  for (let rank = 1; rank <= catalogue; ) {
+    const first = rateOf(rank);
     let sum = 0;
     let count = 0;
-    while (rank <= catalogue && first / (audienceViews / (harmonic * rank)) < RATE_GROUP) {
-      sum += audienceViews / (harmonic * rank);
+    for (; rank <= catalogue && first / rateOf(rank) < RATE_GROUP; rank += 1) {
+      sum += rateOf(rank);
       count += 1;
-      rank += 1;
     }
     rates.push(sum / count);
     artists.push(count);
@@ -94,7 +93,9 @@ export function demandAxis(hours: readonly number[]): DayAxis {
  * section over the price (the dual is convex in it).
  */
 export function onlineBound(law: ArtistLaw, axis: DayAxis, affordable: number): OnlineBound {
-  const dual = (price: number) => new StoppingProblem(law, axis, price).value + price * affordable;
+  const stays = stayOdds(law, axis);
+  const solve = (price: number) => new StoppingProblem(law, axis, stays, price);
+  const dual = (price: number) => solve(price).value + price * affordable;
   const ratio = (Math.sqrt(5) - 1) / 2;
   let low = 0;
   // An artist bought is worth at most the views of the day's favourite.
@@ -119,8 +120,20 @@ export function onlineBound(law: ArtistLaw, axis: DayAxis, affordable: number): 
     }
   }
   const price = (low + high) / 2;
-  const problem = new StoppingProblem(law, axis, price);
+  const problem = solve(price);
   return { views: problem.value + price * affordable, price, buysUntil: problem.buysUntil };
+}
+
+/**
+ * For each step of the axis and entry of the law, the odds that no view comes within the step
+ * (e^(−rate·step)): the same at every price and every count of views, so computed once.
+ */
+function stayOdds(law: ArtistLaw, axis: DayAxis): Float64Array[] {
+  const { points } = axis;
+  return Array.from({ length: points.length - 1 }, (_, i) => {
+    const step = (points[i + 1] as number) - (points[i] as number);
+    return law.rates.map((rate) => Math.exp(-rate * step));
+  });
 }
 
 /**
@@ -135,6 +148,8 @@ class StoppingProblem {
   constructor(
     private readonly law: ArtistLaw,
     private readonly axis: DayAxis,
+    /** stayOdds(law, axis). */
+    private readonly stays: readonly Float64Array[],
     price: number,
   ) {
     const { points, clockPerDemand } = axis;
@@ -176,12 +191,11 @@ class StoppingProblem {
    * comes within the step with probability 1 − e^(−rate·step), worth the next state's best.
    */
   #stepBack(waiting: Float64Array, next: Float64Array, i: number): void {
-    const { points } = this.axis;
-    const step = (points[i + 1] as number) - (points[i] as number);
+    const stays = this.stays[i] as Float64Array;
     const worth = ((next[i] as number) + (next[i + 1] as number)) / 2;
     for (let g = 0; g < waiting.length; g += 1) {
-      const stays = Math.exp(-(this.law.rates[g] as number) * step);
-      waiting[g] = stays * (waiting[g] as number) + (1 - stays) * worth;
+      const stay = stays[g] as number;
+      waiting[g] = stay * (waiting[g] as number) + (1 - stay) * worth;
     }
   }
 
