@@ -161,6 +161,11 @@ export class Allocator {
     return shape;
   }
 
+  /** Whether today is a first day (day-shape.ts): nothing held is older than today. */
+  async firstDay(): Promise<boolean> {
+    return (await this.shapeOf(this.now())).firstDay;
+  }
+
   /**
    * Today's first touches asked by hour, read at most once every TODAY_DEMAND_REFRESH_MS: the
    * forecast moves with the day's hours, not with each call.

@@ -48,10 +48,12 @@ import {
   answerStale,
   currentUntil,
   heldPolicy,
-  owedAtNewGeneration,
   refreshAffordable,
+  refreshedAhead,
+  type SweepDue,
   servable,
   standInOf,
+  sweepDue,
 } from './held-entries.js';
 import { RequestStats } from './request-stats.js';
 import { prepaidFromHold, sendGate, toldToCircuit } from './send-gate.js';
@@ -244,10 +246,11 @@ export class CachedUpstream {
   /**
    * After a new generation: starts the refreshes the plan owes the popular
    * records before anyone asks for them again (held-entries.ts), most asked
-   * first. Every replica does it for the records it has read; the flight
-   * lease makes each refresh one call for the deployment. Resolves once
-   * they have all come back, with how many this process started or found
-   * under way.
+   * first, and those it moves ahead so that the generations to come share
+   * them evenly. Every replica does it for the records it has read; the
+   * flight lease makes each refresh one call for the deployment. Resolves
+   * once they have all come back, with how many this process started or
+   * found under way.
    */
   async refreshPopular(caller: Caller): Promise<number> {
     const planned = this.#planned(caller);
@@ -257,41 +260,62 @@ export class CachedUpstream {
     // Each record's check is a few store reads; one after another, thousands of them kept the
     // sweep going for seconds while the day's views read the same records two refreshes old.
     const checking = pLimit(SWEEP_CHECKS_AT_ONCE);
-    const refreshes = await Promise.all(
+    const checks = await Promise.all(
       ranked.map((key, rank) =>
-        checking(() => this.#owedRefresh(key, rank, planned, headRecords, caller)),
+        checking(() => this.#sweepCheck(key, rank, planned, headRecords, caller)),
       ),
     );
-    const started = refreshes.flatMap((refresh) => (refresh === undefined ? [] : [refresh.done]));
+    const due = (when: SweepDue) => checks.filter((check) => check?.due === when);
+    const ahead = refreshedAhead(
+      due('next').length,
+      due('now').length + due('after').length,
+      await planned.firstDay(),
+    );
+    const movedAhead = await Promise.all(
+      due('next')
+        .slice(0, ahead)
+        .map((check) => check && this.#sweepRefresh(check.request, caller)),
+    );
+    const started = [...checks.map((check) => check?.refresh), ...movedAhead].flatMap((refresh) =>
+      refresh === undefined ? [] : [refresh.done],
+    );
     await Promise.all(started);
     return started.length;
   }
 
   /**
-   * The sweep's refresh of the record `key` of popularity `rank`, started when it is owed one now.
-   * Its end comes wrapped: a promise returned bare would hold the check's slot until the refresh
-   * is back.
+   * When the record `key` of popularity `rank` falls due for the sweep; one due now has its
+   * refresh started.
    */
-  async #owedRefresh(
+  async #sweepCheck(
     key: string,
     rank: number,
     planned: Allocator,
     headRecords: number,
     caller: Caller,
-  ): Promise<{ readonly done: Promise<void> } | undefined> {
+  ): Promise<SweepCheck | undefined> {
     const request = this.#known.get(key);
     if (request === undefined) return undefined;
     const cached = await this.options.cache.get(key);
-    if (
-      cached === undefined ||
-      cached.outcome === 'not-found' ||
-      this.#currentUntil(cached, request) !== undefined
-    )
-      return undefined;
+    if (cached === undefined || cached.outcome === 'not-found') return undefined;
+    const current = this.#currentUntil(cached, request) !== undefined;
     const { generation } = this.options;
-    const owed = await owedAtNewGeneration(cached, key, rank, planned, headRecords, generation);
-    if (!owed || !(await this.#revalidate(request, caller))) return undefined;
-    return { done: this.#flights.refreshing(key) ?? Promise.resolve() };
+    const due = await sweepDue(cached, key, rank, planned, headRecords, generation, current);
+    if (due === undefined) return undefined;
+    if (due === 'next' || due === 'after') return { due, request };
+    return { due, request, refresh: await this.#sweepRefresh(request, caller) };
+  }
+
+  /**
+   * Starts the sweep's refresh of `request`. Its end comes wrapped: a promise returned bare would
+   * hold the check's slot until the refresh is back.
+   */
+  async #sweepRefresh(
+    request: UpstreamRequest<unknown>,
+    caller: Caller,
+  ): Promise<{ readonly done: Promise<void> } | undefined> {
+    if (!(await this.#revalidate(request, caller))) return undefined;
+    return { done: this.#flights.refreshing(request.key) ?? Promise.resolve() };
   }
 
   /**
@@ -423,6 +447,13 @@ export class CachedUpstream {
       if (unused !== undefined) stats.hold?.giveBack(unused);
     }
   }
+}
+
+/** Where a record the sweep looked at stands, and its refresh when the sweep started one. */
+interface SweepCheck {
+  readonly due: SweepDue;
+  readonly request: UpstreamRequest<unknown>;
+  readonly refresh?: { readonly done: Promise<void> } | undefined;
 }
 
 /** Requests remembered for refreshes of the head: far more than any head, a few MB at most. */

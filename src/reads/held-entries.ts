@@ -88,7 +88,8 @@ export type HeldUse = 'serve' | 'serve-then-refresh' | 'refresh-first';
  * calls that was 30-60 refreshes a day (200 instead of 60 on the second day).
  * Without turns the refreshes alternate between heavier and lighter days
  * (350 and 170), and every day but the heavy ones gained 0.004-0.007 of the
- * clairvoyant allocator; the heavy ones lost none.
+ * clairvoyant allocator; the heavy ones lost none. The sweep now evens the
+ * phases out by count instead, moving records once (`refreshedAhead`).
  */
 export async function heldPolicy(
   held: CacheEntry,
@@ -105,23 +106,57 @@ export async function heldPolicy(
 }
 
 /**
- * Whether the sweep at a new generation (`CachedUpstream.refreshPopular`) owes the held record of
- * popularity `rank` a refresh before anyone asks: the head's once behind at all; a kept record's
- * once two generations behind and likely read today. Refreshed when read instead, one of the
- * day's favourites first read late on a day whose calls were spent was served two refreshes old;
- * swept whatever their views, the kept records nobody read that day were refreshed for nobody
- * (0.95 of the clairvoyant on the third day at 5,000 calls).
+ * When the sweep at a new generation (`CachedUpstream.refreshPopular`) owes the held record of
+ * popularity `rank` a refresh. `head`: now, as every generation it is behind. `now`: before
+ * anyone asks, a kept record two generations behind and likely read today. Refreshed when read
+ * instead, one of the day's favourites first read late on a day whose calls were spent was
+ * served two refreshes old; swept whatever their views, the kept records nobody read that day
+ * were refreshed for nobody (0.95 of the clairvoyant on the third day at 5,000 calls). Of the
+ * other kept records likely read today: `next` one generation behind (owed at the next),
+ * `after` read in this one (owed at the one after); `current`: the entry answers as it is.
+ * Undefined: none of these (the head once refreshed, a record not likely read today, a timeline
+ * the polls vouch for).
  */
-export async function owedAtNewGeneration(
+export async function sweepDue(
   held: CacheEntry,
   key: string,
   rank: number,
   planned: Allocator,
   headRecords: number,
   generation: GenerationView | undefined,
-): Promise<boolean> {
-  if (rank < headRecords) return true;
-  return pastOneRefresh(held, generation) && (await planned.likelyReadToday(key));
+  current: boolean,
+): Promise<SweepDue | undefined> {
+  if (rank < headRecords) return current ? undefined : 'head';
+  if (!(await planned.likelyReadToday(key))) return undefined;
+  const behind = generationsBehind(held.generation, generation?.now());
+  if (current) return behind === 0 ? 'after' : undefined;
+  if (pastOneRefresh(held, generation)) return 'now';
+  return behind === 1 ? 'next' : undefined;
+}
+
+export type SweepDue = 'head' | 'now' | 'next' | 'after';
+
+/**
+ * How many of the kept records due at the next generation the sweep refreshes now, most popular
+ * first, so that the generations to come share the refreshes evenly: half the difference
+ * between the kept records due next and those due after it (those owed now are due after it
+ * once refreshed; the head is refreshed every generation and counts for neither).
+ *
+ * A kept record keeps the phase of its first read (heldPolicy), so the records a new deployment
+ * buys on its first day all fall due together on its third: at 1,000 calls the second day made
+ * 36-72 refreshes and the third 344-364, whose first touches fell to about 620 (0.967-0.972 of
+ * the clairvoyant allocator on the third day). Moved, a record costs one refresh more, once, and
+ * is then refreshed every other generation as before; the second, third and fourth days made
+ * about 160-200, 240-270 and 240-280 refreshes, and each served 0.971 of the clairvoyant or more.
+ *
+ * A record another replica has already moved is current, due after: a replica that sweeps later
+ * moves only what is still uneven, and none twice. None on a first day: most of what it buys
+ * comes after the sweep (all due after it), and its refresh reserve is only the head's
+ * (day-shape.ts); moving the few records read before the upstream's refresh took 12-46 of its
+ * first touches.
+ */
+export function refreshedAhead(dueNext: number, dueAfter: number, firstDay: boolean): number {
+  return firstDay ? 0 : Math.max(0, Math.floor((dueNext - dueAfter) / 2));
 }
 
 /**

@@ -6,12 +6,14 @@
  * and refreshed before they answer once two behind (swept with the head
  * when asked often enough to be read that day); the tail is served
  * from the generation it was read in, saying so. Popularity counts every
- * view, response-cache hits included.
+ * view, response-cache hits included. It is the deployment's first day: no
+ * refresh is moved ahead to even out the generations (refresh-phases.spec.ts).
  */
 import { Redis } from 'ioredis';
 import { afterAll, describe, expect, it } from 'vitest';
 import { popularityKey } from '../../src/economy/redis-popularity.js';
 import { utcDay } from '../../src/time.js';
+import { artistGenerations, freshnessOf, profileQuery } from '../support/artist-generations.js';
 import { calendarAt, FIRST_DAY, useMovedDeployment } from '../support/moved-deployment.js';
 import { SHARED_REDIS_URL } from '../support/redis.js';
 import { type Replica, until } from '../support/replicas.js';
@@ -34,37 +36,8 @@ const moved = useMovedDeployment(
 const redis = new Redis(SHARED_REDIS_URL);
 afterAll(() => redis.disconnect());
 
-const artists = () => moved.simulator.data.allArtists().map((artist) => artist.slug);
-const profileQuery = (slug: string) => `{ artist(slug: "${slug}") { name totalStreams } }`;
-const profileCalls = (slug: string) =>
-  moved.simulator.calls.filter((call) => call.rawPath === `/api/v1/artists/${slug}`).length;
-
-interface Freshness {
-  generation: number | null;
-  oldestRead?: { generation: number; readAt: string };
-}
-const freshnessOf = (response: GraphQLResponse) =>
-  response.body.extensions?.freshness as Freshness | undefined;
-
-/** Every replica asks for `slug` once. */
-async function viewEverywhere(slug: string): Promise<GraphQLResponse[]> {
-  return Promise.all(moved.replicas.map((replica) => replica.query(profileQuery(slug))));
-}
-
-async function nextGeneration(): Promise<number> {
-  const before = freshnessOf(
-    await (moved.replicas[0] as Replica).query('{ __typename }'),
-  )?.generation;
-  moved.simulator.publishMilestone(artists()[99]);
-  const expected = (before ?? 0) + 1;
-  await until(async () => {
-    const seen = await Promise.all(
-      moved.replicas.map((replica) => replica.query('{ __typename }')),
-    );
-    return seen.every((response) => freshnessOf(response)?.generation === expected);
-  });
-  return expected;
-}
+const { artists, profileCalls, viewEverywhere, baseline, nextGeneration } =
+  artistGenerations(moved);
 
 describe('refreshes in order of popularity, once for the deployment', () => {
   // Set once the simulator is up: the most asked artist, then twenty-one asked less and less.
@@ -78,10 +51,7 @@ describe('refreshes in order of popularity, once for the deployment', () => {
     // Ranks 1 to 4 are kept within one refresh; the other seventeen are the tail.
     [head, kept, tail] = [asked[0] as string, asked.slice(1, 5), asked.slice(5)];
     // The baseline generation exists before anything is read.
-    await until(
-      async () =>
-        freshnessOf(await (moved.replicas[0] as Replica).query('{ __typename }'))?.generation === 0,
-    );
+    await baseline();
     // Distinct counts, so that ranks do not depend on ties: 40, 35, 32 to 30, then 17 down to 1.
     // The kept records stay well ahead of the tail: every view the tests make counts in the rank
     // it is answered by, its own included.
