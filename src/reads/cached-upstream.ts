@@ -14,7 +14,6 @@
  * in for an upstream that fails or is slow (grace.ts).
  */
 import { LRUCache } from 'lru-cache';
-import pLimit from 'p-limit';
 import type { CacheEntry, ResponseCache } from '../cache/cache.js';
 import type { CircuitBreaker } from '../coordination/circuit-breaker.js';
 import type { FlightLocks } from '../coordination/flight-locks.js';
@@ -49,12 +48,10 @@ import {
   currentUntil,
   heldPolicy,
   refreshAffordable,
-  refreshedAhead,
-  type SweepDue,
   servable,
   standInOf,
-  sweepDue,
 } from './held-entries.js';
+import { type StartedRefresh, sweepPopular } from './popular-sweep.js';
 import { RequestStats } from './request-stats.js';
 import { prepaidFromHold, sendGate, toldToCircuit } from './send-gate.js';
 import { SingleFlight } from './single-flight.js';
@@ -244,76 +241,27 @@ export class CachedUpstream {
   }
 
   /**
-   * After a new generation: starts the refreshes the plan owes the popular
-   * records before anyone asks for them again (held-entries.ts), most asked
-   * first, and those it moves ahead so that the generations to come share
-   * them evenly. Every replica does it for the records it has read; the
-   * flight lease makes each refresh one call for the deployment. Resolves
-   * once they have all come back, with how many this process started or
-   * found under way.
+   * After a new generation: the sweep of the popular records this process has read
+   * (popular-sweep.ts). Resolves once its refreshes have come back, with how many this process
+   * started or found under way.
    */
   async refreshPopular(caller: Caller): Promise<number> {
     const planned = this.#planned(caller);
     if (planned === undefined) return 0;
-    const { headRecords, keptRecords } = await planned.tiers(caller.keyId);
-    const ranked = await planned.popularity.top(keptRecords);
-    // Each record's check is a few store reads; one after another, thousands of them kept the
-    // sweep going for seconds while the day's views read the same records two refreshes old.
-    const checking = pLimit(SWEEP_CHECKS_AT_ONCE);
-    const checks = await Promise.all(
-      ranked.map((key, rank) =>
-        checking(() => this.#sweepCheck(key, rank, planned, headRecords, caller)),
-      ),
-    );
-    const due = (when: SweepDue) => checks.filter((check) => check?.due === when);
-    const ahead = refreshedAhead(
-      due('next').length,
-      due('now').length + due('after').length,
-      await planned.firstDay(),
-    );
-    const movedAhead = await Promise.all(
-      due('next')
-        .slice(0, ahead)
-        .map((check) => check && this.#sweepRefresh(check.request, caller)),
-    );
-    const started = [...checks.map((check) => check?.refresh), ...movedAhead].flatMap((refresh) =>
-      refresh === undefined ? [] : [refresh.done],
-    );
-    await Promise.all(started);
-    return started.length;
-  }
-
-  /**
-   * When the record `key` of popularity `rank` falls due for the sweep; one due now has its
-   * refresh started.
-   */
-  async #sweepCheck(
-    key: string,
-    rank: number,
-    planned: Allocator,
-    headRecords: number,
-    caller: Caller,
-  ): Promise<SweepCheck | undefined> {
-    const request = this.#known.get(key);
-    if (request === undefined) return undefined;
-    const cached = await this.options.cache.get(key);
-    if (cached === undefined || cached.outcome === 'not-found') return undefined;
-    const current = this.#currentUntil(cached, request) !== undefined;
-    const { generation } = this.options;
-    const due = await sweepDue(cached, key, rank, planned, headRecords, generation, current);
-    if (due === undefined) return undefined;
-    if (due === 'next' || due === 'after') return { due, request };
-    return { due, request, refresh: await this.#sweepRefresh(request, caller) };
+    return sweepPopular(planned, caller.keyId, {
+      known: (key) => this.#known.get(key),
+      cache: this.options.cache,
+      generation: this.options.generation,
+      current: (entry, request) => this.#currentUntil(entry, request) !== undefined,
+      refresh: (request) => this.#sweepRefresh(request, caller),
+    });
   }
 
   /**
    * Starts the sweep's refresh of `request`. Its end comes wrapped: a promise returned bare would
    * hold the check's slot until the refresh is back.
    */
-  async #sweepRefresh(
-    request: UpstreamRequest<unknown>,
-    caller: Caller,
-  ): Promise<{ readonly done: Promise<void> } | undefined> {
+  async #sweepRefresh(request: UpstreamRequest<unknown>, caller: Caller): Promise<StartedRefresh> {
     if (!(await this.#revalidate(request, caller))) return undefined;
     return { done: this.#flights.refreshing(request.key) ?? Promise.resolve() };
   }
@@ -449,21 +397,8 @@ export class CachedUpstream {
   }
 }
 
-/** Where a record the sweep looked at stands, and its refresh when the sweep started one. */
-interface SweepCheck {
-  readonly due: SweepDue;
-  readonly request: UpstreamRequest<unknown>;
-  readonly refresh?: { readonly done: Promise<void> } | undefined;
-}
-
 /** Requests remembered for refreshes of the head: far more than any head, a few MB at most. */
 const KNOWN_REQUESTS = 20_000;
 
 /** How often a process waiting for another replica's fetch (or key proof) looks for its answer. */
 const PEER_POLL_MS = 25;
-
-/**
- * Kept records the sweep checks at once (each a cache read and a popularity count, in Redis when
- * shared); their refreshes then queue for the upstream client's own concurrency.
- */
-const SWEEP_CHECKS_AT_ONCE = 16;

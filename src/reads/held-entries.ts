@@ -137,29 +137,6 @@ export async function sweepDue(
 export type SweepDue = 'head' | 'now' | 'next' | 'after';
 
 /**
- * How many of the kept records due at the next generation the sweep refreshes now, most popular
- * first, so that the generations to come share the refreshes evenly: half the difference
- * between the kept records due next and those due after it (those owed now are due after it
- * once refreshed; the head is refreshed every generation and counts for neither).
- *
- * A kept record keeps the phase of its first read (heldPolicy), so the records a new deployment
- * buys on its first day all fall due together on its third: at 1,000 calls the second day made
- * 36-72 refreshes and the third 344-364, whose first touches fell to about 620 (0.967-0.972 of
- * the clairvoyant allocator on the third day). Moved, a record costs one refresh more, once, and
- * is then refreshed every other generation as before; the second, third and fourth days made
- * about 160-200, 240-270 and 240-280 refreshes, and each served 0.971 of the clairvoyant or more.
- *
- * A record another replica has already moved is current, due after: a replica that sweeps later
- * moves only what is still uneven, and none twice. None on a first day: most of what it buys
- * comes after the sweep (all due after it), and its refresh reserve is only the head's
- * (day-shape.ts); moving the few records read before the upstream's refresh took 12-46 of its
- * first touches.
- */
-export function refreshedAhead(dueNext: number, dueAfter: number, firstDay: boolean): number {
-  return firstDay ? 0 : Math.max(0, Math.floor((dueNext - dueAfter) / 2));
-}
-
-/**
  * A held record that is not current and may not answer as it is, however popular: two
  * generations behind (a popular record is never served more than one refresh old), or past its
  * TTL with no generation to tell its age.

@@ -1,0 +1,117 @@
+/**
+ * The sweep at a new generation (`CachedUpstream.refreshPopular`): the
+ * refreshes the plan owes the popular records before anyone asks for them
+ * again (held-entries.ts, `sweepDue`), most asked first, and those it moves
+ * ahead so that the generations to come share them evenly. Every replica
+ * sweeps the records it has read; the flight lease makes each refresh one
+ * call for the deployment.
+ */
+
+import pLimit from 'p-limit';
+import type { CacheEntry, ResponseCache } from '../cache/cache.js';
+import type { Allocator } from '../economy/allocator.js';
+import type { GenerationView } from '../freshness/generation.js';
+import type { UpstreamRequest } from '../upstream/endpoints.js';
+import { type SweepDue, sweepDue } from './held-entries.js';
+
+/** A refresh the sweep started: its end comes wrapped, so that awaiting the start does not wait for it. */
+export type StartedRefresh = { readonly done: Promise<void> } | undefined;
+
+/** What the sweep needs of the process's read path. */
+export interface SweepReads {
+  /** The request this process read under `key`, while it remembers it. */
+  known(key: string): UpstreamRequest<unknown> | undefined;
+  readonly cache: ResponseCache;
+  readonly generation: GenerationView | undefined;
+  /** Whether `entry` answers `request` as it is. */
+  current(entry: CacheEntry, request: UpstreamRequest<unknown>): boolean;
+  /** Starts a background refresh of `request` (undefined: none, the day cannot afford it). */
+  refresh(request: UpstreamRequest<unknown>): Promise<StartedRefresh>;
+}
+
+/** Where a record the sweep looked at stands, and its refresh when the sweep started one. */
+interface SweepCheck {
+  readonly due: SweepDue;
+  readonly request: UpstreamRequest<unknown>;
+  readonly refresh?: StartedRefresh;
+}
+
+/**
+ * Kept records the sweep checks at once (each a cache read and a popularity count, in Redis when
+ * shared); their refreshes then queue for the upstream client's own concurrency.
+ */
+const SWEEP_CHECKS_AT_ONCE = 16;
+
+/** Sweeps the records of `keyId`'s plan; resolves once the refreshes are back, with how many this process started or found under way. */
+export async function sweepPopular(
+  planned: Allocator,
+  keyId: string,
+  reads: SweepReads,
+): Promise<number> {
+  const { headRecords, keptRecords } = await planned.tiers(keyId);
+  const ranked = await planned.popularity.top(keptRecords);
+  // Each record's check is a few store reads; one after another, thousands of them kept the
+  // sweep going for seconds while the day's views read the same records two refreshes old.
+  const checking = pLimit(SWEEP_CHECKS_AT_ONCE);
+  const checks = await Promise.all(
+    ranked.map((key, rank) => checking(() => check(key, rank, planned, headRecords, reads))),
+  );
+  const due = (when: SweepDue) => checks.filter((check) => check?.due === when);
+  const ahead = refreshedAhead(
+    due('next').length,
+    due('now').length + due('after').length,
+    await planned.firstDay(),
+  );
+  const movedAhead = await Promise.all(
+    due('next')
+      .slice(0, ahead)
+      .map((check) => check && reads.refresh(check.request)),
+  );
+  const started = [...checks.map((check) => check?.refresh), ...movedAhead].flatMap((refresh) =>
+    refresh === undefined ? [] : [refresh.done],
+  );
+  await Promise.all(started);
+  return started.length;
+}
+
+/** When the record `key` of popularity `rank` falls due; one due now has its refresh started. */
+async function check(
+  key: string,
+  rank: number,
+  planned: Allocator,
+  headRecords: number,
+  reads: SweepReads,
+): Promise<SweepCheck | undefined> {
+  const request = reads.known(key);
+  if (request === undefined) return undefined;
+  const cached = await reads.cache.get(key);
+  if (cached === undefined || cached.outcome === 'not-found') return undefined;
+  const current = reads.current(cached, request);
+  const due = await sweepDue(cached, key, rank, planned, headRecords, reads.generation, current);
+  if (due === undefined) return undefined;
+  if (due === 'next' || due === 'after') return { due, request };
+  return { due, request, refresh: await reads.refresh(request) };
+}
+
+/**
+ * How many of the kept records due at the next generation the sweep refreshes now, most popular
+ * first, so that the generations to come share the refreshes evenly: half the difference
+ * between the kept records due next and those due after it (those owed now are due after it
+ * once refreshed; the head is refreshed every generation and counts for neither).
+ *
+ * A kept record keeps the phase of its first read (heldPolicy), so the records a new deployment
+ * buys on its first day all fall due together on its third: at 1,000 calls the second day made
+ * 36-72 refreshes and the third 344-364, whose first touches fell to about 620 (0.967-0.972 of
+ * the clairvoyant allocator on the third day). Moved, a record costs one refresh more, once, and
+ * is then refreshed every other generation as before; the second, third and fourth days made
+ * about 160-200, 240-270 and 240-280 refreshes, and each served 0.971 of the clairvoyant or more.
+ *
+ * A record another replica has already moved is current, due after: a replica that sweeps later
+ * moves only what is still uneven, and none twice. None on a first day: most of what it buys
+ * comes after the sweep (all due after it), and its refresh reserve is only the head's
+ * (day-shape.ts); moving the few records read before the upstream's refresh took 12-46 of its
+ * first touches.
+ */
+export function refreshedAhead(dueNext: number, dueAfter: number, firstDay: boolean): number {
+  return firstDay ? 0 : Math.max(0, Math.floor((dueNext - dueAfter) / 2));
+}
