@@ -89,7 +89,7 @@ export type HeldUse = 'serve' | 'serve-then-refresh' | 'refresh-first';
  * Without turns the refreshes alternate between heavier and lighter days
  * (350 and 170), and every day but the heavy ones gained 0.004-0.007 of the
  * clairvoyant allocator; the heavy ones lost none. The sweep now evens the
- * phases out by count instead, moving records once (`refreshedAhead`).
+ * phases out by count instead, moving records once (popular-sweep.ts).
  */
 export async function heldPolicy(
   held: CacheEntry,
@@ -106,7 +106,7 @@ export async function heldPolicy(
 }
 
 /**
- * When the sweep at a new generation (`CachedUpstream.refreshPopular`) owes the held record of
+ * When the sweep at a new generation (popular-sweep.ts) owes the held record of
  * popularity `rank` a refresh. `head`: now, as every generation it is behind. `now`: before
  * anyone asks, a kept record two generations behind and likely read today. Refreshed when read
  * instead, one of the day's favourites first read late on a day whose calls were spent was

@@ -54,18 +54,18 @@ export async function sweepPopular(
   // sweep going for seconds while the day's views read the same records two refreshes old.
   const checking = pLimit(SWEEP_CHECKS_AT_ONCE);
   const checks = await Promise.all(
-    ranked.map((key, rank) => checking(() => check(key, rank, planned, headRecords, reads))),
+    ranked.map((key, rank) => checking(() => checkRecord(key, rank, planned, headRecords, reads))),
   );
-  const due = (when: SweepDue) => checks.filter((check) => check?.due === when);
+  const due = (when: SweepDue) =>
+    checks.filter((check): check is SweepCheck => check?.due === when);
+  const dueNext = due('next');
   const ahead = refreshedAhead(
-    due('next').length,
+    dueNext.length,
     due('now').length + due('after').length,
     await planned.firstDay(),
   );
   const movedAhead = await Promise.all(
-    due('next')
-      .slice(0, ahead)
-      .map((check) => check && reads.refresh(check.request)),
+    dueNext.slice(0, ahead).map((check) => reads.refresh(check.request)),
   );
   const started = [...checks.map((check) => check?.refresh), ...movedAhead].flatMap((refresh) =>
     refresh === undefined ? [] : [refresh.done],
@@ -75,7 +75,7 @@ export async function sweepPopular(
 }
 
 /** When the record `key` of popularity `rank` falls due; one due now has its refresh started. */
-async function check(
+async function checkRecord(
   key: string,
   rank: number,
   planned: Allocator,

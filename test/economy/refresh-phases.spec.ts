@@ -1,5 +1,5 @@
 /**
- * Refreshes even out over the generations (held-entries.ts, `refreshedAhead`): on a day after
+ * Refreshes even out over the generations (popular-sweep.ts, `refreshedAhead`): on a day after
  * the deployment's first, the sweep at a new generation refreshes ahead the most popular half of
  * the kept records that would otherwise all fall due at the next one, once for the deployment
  * of three processes; at the next generation the others are refreshed and none moved, so each
@@ -30,6 +30,25 @@ const moved = useMovedDeployment(
 const { artists, profileCalls, viewEverywhere, baseline, nextGeneration } =
   artistGenerations(moved);
 
+/**
+ * Every replica views each of `slugs`: each answer is whole and of `generation`, read in it
+ * (`readIn` undefined) or held from generation `readIn`.
+ */
+async function expectAnswers(slugs: string[], generation: number, readIn?: number) {
+  for (const slug of slugs)
+    for (const answer of await viewEverywhere(slug)) {
+      expect(answer.body.errors).toBeUndefined();
+      if (readIn === undefined) {
+        expect(freshnessOf(answer)).toMatchObject({ generation });
+        expect(freshnessOf(answer)?.oldestRead).toBeUndefined();
+      } else
+        expect(freshnessOf(answer)).toMatchObject({
+          generation,
+          oldestRead: { generation: readIn },
+        });
+    }
+}
+
 describe('refreshes moved ahead to even out the generations', () => {
   // The most asked artist (the head), then the four kept records, most asked first.
   let head = '';
@@ -52,17 +71,8 @@ describe('refreshes moved ahead to even out the generations', () => {
     const generation = await nextGeneration();
     const [first, second, third, fourth] = kept as [string, string, string, string];
     await until(() => [first, second].every((slug) => profileCalls(slug) === 2));
-    for (const slug of [first, second])
-      for (const answer of await viewEverywhere(slug)) {
-        expect(answer.body.errors).toBeUndefined();
-        expect(freshnessOf(answer)).toMatchObject({ generation });
-        expect(freshnessOf(answer)?.oldestRead).toBeUndefined();
-      }
-    for (const slug of [third, fourth])
-      for (const answer of await viewEverywhere(slug)) {
-        expect(answer.body.errors).toBeUndefined();
-        expect(freshnessOf(answer)).toMatchObject({ generation, oldestRead: { generation: 0 } });
-      }
+    await expectAnswers([first, second], generation);
+    await expectAnswers([third, fourth], generation, 0);
     for (const slug of [third, fourth]) expect(profileCalls(slug)).toBe(1);
   });
 
@@ -70,14 +80,8 @@ describe('refreshes moved ahead to even out the generations', () => {
     const generation = await nextGeneration();
     const [first, second, third, fourth] = kept as [string, string, string, string];
     await until(() => [third, fourth].every((slug) => profileCalls(slug) === 2));
-    for (const slug of [third, fourth])
-      for (const answer of await viewEverywhere(slug)) {
-        expect(freshnessOf(answer)).toMatchObject({ generation });
-        expect(freshnessOf(answer)?.oldestRead).toBeUndefined();
-      }
-    for (const slug of [first, second])
-      for (const answer of await viewEverywhere(slug))
-        expect(freshnessOf(answer)).toMatchObject({ generation, oldestRead: { generation: 1 } });
+    await expectAnswers([third, fourth], generation);
+    await expectAnswers([first, second], generation, 1);
     for (const slug of kept) expect(profileCalls(slug)).toBe(2);
   });
 });
