@@ -71,6 +71,15 @@ export class Scoring {
     if (!head.run.has(view.slug)) return;
     if (outcome.generationsBehind !== undefined)
       row.headStaleByReport = (row.headStaleByReport ?? 0) + (twoBehind ? 1 : 0);
+    // Must never happen: when it does, what the answer said of it is what tells why.
+    if (twoBehind)
+      console.error(
+        `day ${row.day}: a view of ${view.slug} at ${new Date(view.at).toISOString()} was two refreshes old: ` +
+          JSON.stringify({
+            freshness: answer.body.extensions?.freshness,
+            stale: answer.body.extensions?.stale,
+          }),
+      );
     if (dataAge(this.simulator, view.slug, answer, polledWhenAsked) >= 2) row.headStaleByData += 1;
   }
 }

@@ -171,6 +171,8 @@ export class CachedUpstream {
     }
     // A not-found answer is not held: past its TTL or its generation, the record is unknown again.
     const held = found?.outcome === 'not-found' ? undefined : found;
+    // How long a slow call is waited for before the held entry answers instead.
+    let graceMs = this.options.staleGraceMs;
     if (held !== undefined) {
       const allocator = this.#planned(caller);
       const use = await heldPolicy(
@@ -185,6 +187,11 @@ export class CachedUpstream {
           stats.revalidationDeferred = true;
         return unwrap<T>(held, request);
       }
+      // The plan promises a popular record is never shown more than one refresh old: a slow
+      // refresh is waited for (to the read's deadline), and only a failure lets the held entry
+      // answer. Granted the usual grace, a refresh slowed by a new generation's sweep (every
+      // replica's, hundreds of records at once) showed a favourite two refreshes old.
+      if (allocator !== undefined) graceMs = Number.POSITIVE_INFINITY;
     }
 
     const purpose: Purpose = held === undefined ? 'first-touch' : 'refresh';
@@ -195,7 +202,7 @@ export class CachedUpstream {
           )
         : // A proof is alone in its key by construction: it shares no flight, and it always ends.
           this.#fetchAndStore(request, caller, stats, 'first-touch').finally(() => proof.done());
-    return this.#answer(request, caller, stats, flight, standInOf(held));
+    return this.#answer(request, caller, stats, flight, standInOf(held), graceMs);
   }
 
   /**
@@ -215,19 +222,25 @@ export class CachedUpstream {
     return verdict === 'accepted' ? undefined : verdict;
   }
 
-  /** The call's answer; or, when the call fails or is slow, the held entry that may stand in for it. */
+  /**
+   * The call's answer; or, when the call fails or is slower than `graceMs`, the held entry that
+   * may stand in for it.
+   */
   async #answer<T>(
     request: UpstreamRequest<T>,
     caller: Caller,
     stats: RequestStats,
     flight: Promise<CacheEntry>,
     standIn: CacheEntry | undefined,
+    graceMs: number,
   ): Promise<T> {
     try {
       // A slow upstream does not hold up an answer that a stale entry can give: past the grace,
       // the reader gets the stale entry and the call goes on, refreshing the cache when it lands.
       const entry =
-        standIn === undefined ? await flight : await withinGrace(flight, this.options.staleGraceMs);
+        standIn === undefined || graceMs === Number.POSITIVE_INFINITY
+          ? await flight
+          : await withinGrace(flight, graceMs);
       if (entry === undefined)
         return answerStale<T>(standIn as CacheEntry, request, stats, this.#observer);
       stats.answeredFrom(entry.freshUntil);

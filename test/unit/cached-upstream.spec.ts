@@ -45,6 +45,8 @@ interface Setup {
   readonly dailyLimit?: number;
   /** The day's plan (the gateway's own key) and the data generation, as `npm start` has them. */
   readonly planned?: { readonly popularity: MemoryPopularity; readonly generation: GenerationView };
+  /** How long a slow call is waited for before a held entry answers; longer than any test by default. */
+  readonly staleGraceMs?: number;
 }
 
 interface Running {
@@ -64,7 +66,12 @@ afterEach(async () => {
   await Promise.all(closers.splice(0).map((close) => close()));
 });
 
-async function start({ cachePolicy = LONG_POLICY, dailyLimit = 1_000, planned }: Setup = {}) {
+async function start({
+  cachePolicy = LONG_POLICY,
+  dailyLimit = 1_000,
+  planned,
+  staleGraceMs = 30_000,
+}: Setup = {}) {
   const simulator = await startSimulator({ apiKeys: [KEY], dailyLimit: 1_000_000, now });
   const client = new UpstreamClient({ baseUrl: simulator.url, ...TEST_CLIENT_OPTIONS });
   closers.push(async () => {
@@ -85,8 +92,8 @@ async function start({ cachePolicy = LONG_POLICY, dailyLimit = 1_000, planned }:
     notices: new UpstreamNotices(pino({ level: 'silent' })),
     // Out of the way: these tests are about the cache, not the breaker.
     circuit: new LocalCircuitBreaker({ failureThreshold: 1_000, openMs: 30_000 }),
-    // Longer than any test: a stale answer here comes from a failure, never from a slow call.
-    staleGraceMs: 30_000,
+    // By default longer than any test: a stale answer then comes from a failure, never from a slow call.
+    staleGraceMs,
     ...(planned === undefined
       ? {}
       : {
@@ -252,6 +259,42 @@ describe('CachedUpstream', () => {
     expect((await upstream.read(spent, caller, cached)).slug).toBe(slug);
     expect(cached.cacheHits).toBe(1);
     expect(calls()).toBe(1);
+  });
+
+  it('waits for a slow refresh of a popular record two generations behind, and stands in only when it fails', async () => {
+    const popularity = new MemoryPopularity(now);
+    const generation = new GenerationView();
+    const { upstream, simulator, slug, calls } = await start({
+      planned: { popularity, generation },
+      // A call slower than this would be answered by the held entry, were it granted the grace.
+      staleGraceMs: 20,
+    });
+    const request = endpoints.artist(slug);
+    // Asked often enough to be read again today: the most popular record, one the plan keeps.
+    for (let ask = 0; ask < LIKELY_READ_TODAY; ask += 1) popularity.record([request.key]);
+    await upstream.read(request, caller, new RequestStats());
+    expect(calls()).toBe(1);
+
+    // Two generations on, the held profile may not answer as it is: it is refreshed first.
+    generation.learn({ id: 2, seenAt: NOW.toISOString() });
+    simulator.setLatency(500);
+    const slow = new RequestStats();
+    expect((await upstream.read(request, caller, slow)).slug).toBe(slug);
+    expect(slow.stale).toEqual([]);
+    expect(slow.oldestRead).toBeUndefined();
+    expect(slow.upstreamCalls).toBe(1);
+    expect(calls()).toBe(2);
+
+    // A failing upstream is another matter: the record once read still answers, marked stale.
+    simulator.setLatency(0);
+    generation.learn({ id: 4, seenAt: NOW.toISOString() });
+    simulator.injectFault({ kind: 'status', status: 500 });
+    const failed = new RequestStats();
+    expect((await upstream.read(request, caller, failed)).slug).toBe(slug);
+    expect(failed.stale).toEqual([
+      expect.objectContaining({ resource: 'artist', key: request.key }),
+    ]);
+    expect(calls()).toBe(4);
   });
 
   it('sweeps the kept records at a new generation with their checks under way together', async () => {
