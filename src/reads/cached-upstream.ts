@@ -171,8 +171,6 @@ export class CachedUpstream {
     }
     // A not-found answer is not held: past its TTL or its generation, the record is unknown again.
     const held = found?.outcome === 'not-found' ? undefined : found;
-    // How long a slow call is waited for before the held entry answers instead.
-    let graceMs = this.options.staleGraceMs;
     if (held !== undefined) {
       const allocator = this.#planned(caller);
       const use = await heldPolicy(
@@ -187,12 +185,16 @@ export class CachedUpstream {
           stats.revalidationDeferred = true;
         return unwrap<T>(held, request);
       }
-      // The plan promises a popular record is never shown more than one refresh old: a slow
-      // refresh is waited for (to the read's deadline), and only a failure lets the held entry
-      // answer. Granted the usual grace, a refresh slowed by a new generation's sweep (every
-      // replica's, hundreds of records at once) showed a favourite two refreshes old.
-      if (allocator !== undefined) graceMs = Number.POSITIVE_INFINITY;
     }
+    // A held entry still here is one to refresh first. With the plan, that is a popular record
+    // never to be shown more than one refresh old: a slow refresh is waited for (to the read's
+    // deadline), and only a failure lets the held entry answer. Granted the usual grace, a
+    // refresh slowed by a new generation's sweep (every replica's, hundreds of records at once)
+    // showed a favourite two refreshes old.
+    const graceMs =
+      held !== undefined && this.#planned(caller) !== undefined
+        ? Number.POSITIVE_INFINITY
+        : this.options.staleGraceMs;
 
     const purpose: Purpose = held === undefined ? 'first-touch' : 'refresh';
     const flight =
@@ -237,10 +239,7 @@ export class CachedUpstream {
     try {
       // A slow upstream does not hold up an answer that a stale entry can give: past the grace,
       // the reader gets the stale entry and the call goes on, refreshing the cache when it lands.
-      const entry =
-        standIn === undefined || graceMs === Number.POSITIVE_INFINITY
-          ? await flight
-          : await withinGrace(flight, graceMs);
+      const entry = standIn === undefined ? await flight : await withinGrace(flight, graceMs);
       if (entry === undefined)
         return answerStale<T>(standIn as CacheEntry, request, stats, this.#observer);
       stats.answeredFrom(entry.freshUntil);

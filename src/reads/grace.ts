@@ -8,11 +8,15 @@ import type { CacheEntry } from '../cache/cache.js';
 /** How long a read waits for a slow upstream before a stale entry answers (CACHE_STALE_GRACE_MS). */
 export const DEFAULT_STALE_GRACE_MS = 1_000;
 
-/** The flight's entry, or undefined when it takes longer than `graceMs` (it goes on; its failure is not lost). */
+/**
+ * The flight's entry, or undefined when it takes longer than `graceMs` (it goes on; its failure
+ * is not lost). An infinite grace waits for the flight, however long it takes.
+ */
 export function withinGrace(
   flight: Promise<CacheEntry>,
   graceMs: number,
 ): Promise<CacheEntry | undefined> {
+  if (graceMs === Number.POSITIVE_INFINITY) return flight;
   let cancel = () => {};
   const grace = new Promise<undefined>((resolve) => {
     const timer = setTimeout(() => resolve(undefined), graceMs);

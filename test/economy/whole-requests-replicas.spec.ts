@@ -18,7 +18,8 @@ const moved = useMovedDeployment(
   calendarAt(NOON),
   {},
   {
-    // One client: every page comes from the same address, whichever replica serves it.
+    // The plan and one client's share: every page comes from the same address, whichever
+    // replica serves it.
     ...PLAN_ENV,
     // The refresh poll's first try comes a fifth of its interval after the start: none during the test.
     REFRESH_POLL_SECONDS: String(HOUR_MS / 1000),
