@@ -6,6 +6,11 @@ export function nextUtcMidnight(now: Date): Date {
   return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1));
 }
 
+/** How much of the UTC day has passed at `now`, 0 at midnight to 1 at the next. */
+export function fractionOfDay(now: Date): number {
+  return 1 - (nextUtcMidnight(now).getTime() - now.getTime()) / DAY_MS;
+}
+
 /**
  * What is left of the UTC day at `now`, in ms: calendar arithmetic whose result
  * becomes a duration (a Redis TTL), so that no store has to agree with this

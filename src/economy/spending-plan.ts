@@ -4,8 +4,7 @@
  * purpose a share:
  *
  * - `poll`: the refresh poll. The polls still to come today are reserved:
- *   nothing else may take the last of them. However short its interval, the
- *   poll takes at most a quarter of the day.
+ *   nothing else may take the last of them (poll-reserve.ts).
  * - `refresh`: a record the deployment holds from an older generation, among
  *   the most popular. Not paced. The refresh allowance (`refreshAllowance`
  *   calls a day) buys this: the head (3 % of it, `headRecords`: the home
@@ -56,22 +55,17 @@
  * in the last 5 % of the day's demand), so that a popular record first read
  * late in a spent day is still refreshed (refresh-release.ts).
  *
- * The poll's reserve is the polls that will really come. The configured
- * interval is a timer's, and a timer's interval is not a span of the
- * calendar: a poll skipped or paused, a lease held elsewhere, a calendar that
- * runs ahead of the timers (a stepped clock; a simulation that moves the
- * calendar) all make fewer polls in a UTC day than the interval implies.
- * Once today has seen two polls, the polls still to come are extrapolated
- * from today's own cadence (on the calendar), whichever is fewer; the calls
- * that frees go to the refresh allowance and the paced line alike, not to
- * midnight.
+ * The poll's reserve is the polls that will really come (poll-reserve.ts):
+ * when today's cadence shows fewer than the interval implies, the calls that
+ * frees go to the refresh allowance and the paced line alike.
  *
  * Everything here is calendar arithmetic from `Date` (the UTC day like the
  * upstream's reset) and the day's expected shape, so that every replica, and
  * a simulation that moves the clock, agree on the plan.
  */
-import { DAY_MS, nextUtcMidnight } from '../time.js';
+import { fractionOfDay, nextUtcMidnight } from '../time.js';
 import { DayShape } from './day-shape.js';
+import { PollReserve } from './poll-reserve.js';
 import { type RefreshRelease, refreshRelease } from './refresh-release.js';
 import type { SweepMark } from './todays-sweep.js';
 
@@ -148,14 +142,9 @@ const HEAD_PART = 0.03;
  * a call each a day, and the others' at half a call, 0.03 + 1.87 / 2, are about the allowance.
  */
 const KEPT_PART = 1.9;
-/** The poll never takes more of the day than this, however short its interval. */
-export const MAX_POLL_SHARE = 0.25;
 /** Enough for a whole artist page (profile, history, timeline, songs) and a list or two. */
 export const MIN_BURST = 8;
 export const DEFAULT_BURST_SHARE = 0.02;
-
-/** Today's polls that show the poll's cadence on the calendar. */
-const MEASURED_POLLS = 2;
 
 /** The paced first touches a record asked once may use at midnight (all of them by the day's end). */
 const ONCE_SHARE = 0.7;
@@ -188,6 +177,7 @@ export function defaultBurst(dailyLimit: number): number {
 }
 
 export class SpendingPlan {
+  readonly #polls: PollReserve;
   readonly pollsPerDay: number;
   /**
    * The refresh tiers as the poll's interval implies them, until today's polls show their cadence
@@ -200,11 +190,8 @@ export class SpendingPlan {
   readonly mostRecordsKept: number;
 
   constructor(readonly options: PlanOptions) {
-    const { dailyLimit, pollIntervalMs } = options;
-    this.pollsPerDay =
-      pollIntervalMs === undefined
-        ? 0
-        : Math.min(Math.floor(dailyLimit * MAX_POLL_SHARE), Math.ceil(DAY_MS / pollIntervalMs));
+    this.#polls = new PollReserve(options.dailyLimit, options.pollIntervalMs);
+    this.pollsPerDay = this.#polls.perDay;
     const byInterval = this.#tiersAfter(this.pollsPerDay);
     this.refreshAllowance = byInterval.refreshAllowance;
     this.headRecords = byInterval.headRecords;
@@ -218,7 +205,7 @@ export class SpendingPlan {
    * the calls they leave are refreshes' and first touches' alike).
    */
   tiers(now: Date, spent: DaySpending): RefreshTiers {
-    return this.#tiersAfter(this.#expectedPolls(now, spent));
+    return this.#tiersAfter(this.#polls.expected(now, spent.polled));
   }
 
   #tiersAfter(polls: number): RefreshTiers {
@@ -231,18 +218,13 @@ export class SpendingPlan {
     };
   }
 
-  /** Today's polls: by the interval, or by today's cadence once it shows. */
-  #expectedPolls(now: Date, spent: DaySpending): number {
-    const byCadence = this.#pollsByCadence(now, spent);
-    return byCadence === undefined
-      ? this.pollsPerDay
-      : Math.min(this.pollsPerDay, spent.polled + byCadence);
-  }
-
   /** First touches paced over today: the day less its polls (as today's cadence has them) and refreshes. */
   #pacedPerDay(now: Date, spent: DaySpending, shape: DayShape): number {
     const refreshes = Math.max(this.#refreshReserve(now, spent, shape), spent.refreshed);
-    return Math.max(0, this.options.dailyLimit - this.#expectedPolls(now, spent) - refreshes);
+    return Math.max(
+      0,
+      this.options.dailyLimit - this.#polls.expected(now, spent.polled) - refreshes,
+    );
   }
 
   /** What today keeps for refreshes: the allowance, or on a first day the head's share of it. */
@@ -267,7 +249,7 @@ export class SpendingPlan {
     const { dailyLimit } = this.options;
     if (purpose === 'poll')
       return { counter: 'polled', total: dailyLimit, limit: this.pollsPerDay };
-    const total = dailyLimit - this.#pollsLeft(now, spent);
+    const total = dailyLimit - this.#polls.left(now, spent.polled);
     const { keptRecords } = this.tiers(now, spent);
     if (purpose === 'refresh' && spent.refreshed < keptRecords)
       return { counter: 'refreshed', total, limit: keptRecords };
@@ -399,40 +381,10 @@ export class SpendingPlan {
           }),
     });
   }
-
-  /** Polls still to come today, as far as their share allows: by the interval, or by today's cadence. */
-  #pollsLeft(now: Date, spent: DaySpending): number {
-    const { pollIntervalMs } = this.options;
-    if (pollIntervalMs === undefined) return 0;
-    const msLeft = nextUtcMidnight(now).getTime() - now.getTime();
-    return Math.max(
-      0,
-      Math.min(
-        this.pollsPerDay - spent.polled,
-        Math.ceil(msLeft / pollIntervalMs),
-        this.#pollsByCadence(now, spent) ?? Number.POSITIVE_INFINITY,
-      ),
-    );
-  }
-
-  /**
-   * The polls still to come today at the cadence today's polls have kept on the calendar (one
-   * more for the phase), once there are two to measure it by; undefined before.
-   */
-  #pollsByCadence(now: Date, spent: DaySpending): number | undefined {
-    if (this.options.pollIntervalMs === undefined || spent.polled < MEASURED_POLLS)
-      return undefined;
-    const elapsed = fractionOfDay(now);
-    if (elapsed <= 0) return undefined;
-    return Math.ceil((spent.polled * (1 - elapsed)) / elapsed) + 1;
-  }
 }
 
 /** How far ahead of the day's expected demand a record may buy: a record asked again, AHEAD_SHARE. */
 const ahead = (popular: boolean): number => (popular ? AHEAD_SHARE : 0);
 
-/** How much of the UTC day has passed, 0 at midnight to 1 at the next. */
-export function fractionOfDay(now: Date): number {
-  const midnight = nextUtcMidnight(now).getTime();
-  return 1 - (midnight - now.getTime()) / DAY_MS;
-}
+/** Calendar arithmetic the allocator shares with the plan (it lives in time.ts). */
+export { fractionOfDay };
