@@ -1,8 +1,8 @@
 /**
  * The documentation moved out of the README into docs/: every variable the
  * configuration reads has its row in docs/configuration.md, and every
- * relative link between the documents leads to a file and a heading that
- * exist.
+ * relative link between the documents (docs/decisions/ included) leads to a
+ * file and a heading that exist.
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
@@ -14,7 +14,7 @@ const DOCUMENTS = [
   'README.md',
   'CHANGELOG.md',
   'BENCHMARKS.md',
-  ...readdirSync(join(ROOT, 'docs'))
+  ...readdirSync(join(ROOT, 'docs'), { recursive: true, encoding: 'utf8' })
     .filter((name) => name.endsWith('.md'))
     .map((name) => `docs/${name}`),
 ];
