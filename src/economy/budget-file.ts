@@ -9,11 +9,10 @@
  * slot that is whole, and the other one holds every call that left, since
  * none leaves before its write is done.
  *
- * Why not write a temporary file and rename it over the old one, which is
- * atomic too: on ext4 a rename over a file makes the kernel flush the new
- * file's data first, and one such write in about 2,000 blocked the event
- * loop for 200 ms and more (measured on this project's machines); written
- * in place, none took more than 0.3 ms.
+ * Not a temporary file renamed over the old one, which is atomic too: on
+ * ext4 a rename over a file makes the kernel flush the new file's data
+ * first, which now and then blocks the event loop for hundreds of ms, where
+ * a write in place does not (docs/decisions/budget-file-written-in-place.md).
  */
 import { createHash } from 'node:crypto';
 import {

@@ -1,10 +1,9 @@
 /**
- * When in the UTC day the records are asked for, as the plan expects it
- * (issue 30): the pacing line of first touches follows the day's demand
- * rather than the clock. Paced by the clock alone, a morning burst (most
- * views between 06:00 and 09:00) met a line a third of the way up, and the
- * calls paced for the quiet afternoon went unspent; an evening peak spent
- * its morning's calls on the morning's long tail.
+ * When in the UTC day the records are asked for, as the plan expects it:
+ * the pacing line of first touches follows the day's demand rather than the
+ * clock, so that calls paced for a quiet afternoon are not left unspent
+ * while a morning burst is refused, and an evening peak does not find its
+ * calls spent on the morning's long tail.
  *
  * The expectation is yesterday's demand for first touches by hour (the
  * popularity store counts each record asked that the deployment did not
@@ -12,30 +11,25 @@
  * a day unlike yesterday still finds calls left at every hour. It is the
  * demand for records not held, not every view: as the day's favourites come
  * to be held, its views ask for fewer new records, so first touches come
- * earlier in the day than views do (paced along every view, an evening
- * day at 5,000 calls left 640 of them unspent while refusing 700 views;
- * now 220 and 590). Without a yesterday (a new deployment, a store that
- * cannot tell), the line is the clock's.
+ * earlier in the day than views do. Without a yesterday (a new deployment,
+ * a store that cannot tell), the line is the clock's.
  *
  * How much of the expectation is yesterday's depends on how alike the days
  * are: the clock keeps the share by which yesterday's demand differed from
  * the day before's (the total variation between their hourly shares), from
  * a twentieth to a quarter; without a day before to compare, a quarter. A
- * quarter on the clock was the price of a day unlike yesterday paid every
- * day: a morning burst that came at the same hours every day met a line that
- * kept 16 % of the day for afternoon hours that asked for little, and at
- * 5,000 calls the third and fourth days left 680-750 calls unspent while
- * refusing 470-600 views.
+ * fixed share on the clock would be the price of a day unlike yesterday paid
+ * every day, even by a burst that comes at the same hours every day.
  *
  * `firstDay`: no first touch was asked yesterday. For a new deployment,
  * nothing it holds is older than today, and of the refresh allowance only
  * the head can be needed today (records read before the upstream's daily
  * refresh); the rest is paced with the first touches from the start of the
- * day rather than released in its last quarter (the cold first day reached
- * 0.85-0.94 of the clairvoyant allocator). A deployment whose yesterday
+ * day rather than released in its last quarter. A deployment whose yesterday
  * asked only for records it held is paced the same way: its refreshes are
- * still allowed (spending-plan.ts), only no longer held back from first
- * touches.
+ * still allowed (spending-plan.ts), only not held back from first touches.
+ *
+ * The runs behind these choices: docs/decisions/pacing-along-first-touch-demand.md.
  */
 
 import { counts } from './demand-forecast.js';

@@ -1,13 +1,11 @@
 /**
- * How many first touches the rest of today is expected to ask (issue 30):
- * yesterday's from this moment of the day on, scaled by how today's asks so
- * far compare with yesterday's by the same moment. Scaled, because as the
- * deployment comes to hold its audience's records, each day asks for fewer
- * new ones than the day before. Against yesterday's rest of the day alone,
- * the calls left were almost never enough: the fourth day of evening traffic
- * at 5,000 calls spent 4,523 calls and refused 179 views, against 4,562 and
- * 174 without the rule (commit 8e9e302, reverted). Without a yesterday,
- * from today's last hour alone (`demandLeftFromToday`).
+ * How many first touches the rest of today is expected to ask: yesterday's
+ * from this moment of the day on, scaled by how today's asks so far compare
+ * with yesterday's by the same moment. Scaled, because as the deployment
+ * comes to hold its audience's records, each day asks for fewer new ones
+ * than the day before, and yesterday's rest of the day alone overstates
+ * today's (docs/decisions/demand-forecast.md). Without a yesterday, from
+ * today's own rate (`demandLeftFromToday`).
  *
  * It counts asks, not calls: a record refused and asked again counts each
  * time, so it overstates the calls serving the rest of the day would take
@@ -19,11 +17,8 @@ const HOURS = 24;
 
 /**
  * Yesterday's asks by this moment and today's must both be at least this many before the two
- * are compared: a scale measured on a handful of asks is noise (on 50, about one in seven).
- * Compared only once yesterday had asked a tenth of its day, the night's first hours waited:
- * at 5,000 calls the fourth day of evening traffic refused 45-72 views of one-timers between
- * 01:00 and 08:00 while its evening asked for little, and left 410-500 calls unspent (compared
- * at 50, 11-20 views and 130-290 calls in the same runs).
+ * are compared: a scale measured on a handful of asks is noise (on 50, about one in seven). A
+ * count, not a share of yesterday's day, so that the night's first hours need not wait for it.
  */
 const FEWEST_ASKED = 50;
 
@@ -51,15 +46,12 @@ export function demandLeft(
  * the rate the day has kept so far (since the first hour it was served whole), and at most
  * FIRST_DAY_GROWTH times the last hour's rate: the evening audience's busiest hour asks about
  * twice what its mornings do. The lower of the two, because a record bought early has the rest
- * of the day to be asked again: with the whole day's rate, what the morning asked was bought in
- * the morning, where the last hour's rate alone kept it for an evening that asked less (at 5,000
- * calls the first day went from 0.978 to 0.984 of the clairvoyant with evening traffic, and from
- * 0.912 to 0.930 with a morning burst; no plan without a prior can expect more than 0.994, `npm
- * run simulate:first-day`, whose best buys an artist at its first view until about half the
- * day's demand). An underestimate costs little: the line it opens lets through only what is
- * asked meanwhile, and closes again once the calls left no longer cover the rest. A burst still
- * meets a line that keeps calls for a day as busy as the burst: a first day cannot tell the two
- * apart. At 1,000 calls the calls left never cover either forecast.
+ * of the day to be asked again: the best plan without a prior buys most of its day by the middle
+ * of the day's demand, and the last hour's rate alone would keep the morning's calls for an
+ * evening that may ask less. An underestimate costs little: the line it opens lets through only
+ * what is asked meanwhile, and closes again once the calls left no longer cover the rest. A
+ * burst still meets a line that keeps calls for a day as busy as the burst: a first day cannot
+ * tell the two apart.
  */
 export const FIRST_DAY_GROWTH = 2;
 

@@ -177,8 +177,8 @@ export class MemoryBudgetLedger implements BudgetLedger {
 
   /**
    * Resolves once the counts as they are now are on disk. The reservations of one turn of the
-   * event loop (twenty history reads of one page, say) share one write: each used to rewrite the
-   * whole file, every client's count in it, synchronously, before its call could leave.
+   * event loop (twenty history reads of one page, say) share one write, since each write is of
+   * the whole file, every client's count in it, synchronously, before the calls can leave.
    */
   #written(): Promise<void> {
     if (this.#file === undefined) return Promise.resolve();

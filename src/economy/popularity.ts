@@ -1,14 +1,12 @@
 /**
- * How often each upstream record is asked for (issue 15): the plan refreshes
- * the most popular records once per generation and serves the rest from
- * older generations, and it prefers first touches of records asked more than
+ * How often each upstream record is asked for: the plan refreshes the most
+ * popular records once per generation and serves the rest from older
+ * generations, and it prefers first touches of records asked more than
  * once. Counts carried into a new UTC day keep 80 % of their weight: a record
- * popular for days is not pushed out of the head by one quiet day, while a
- * new favourite overtakes within a day or two. The kept records must hold
- * the run's most viewed artists, named by all their views so far; at half
- * weight they fell out after one quiet day in `npm run simulate`, and at
- * 70 % one viewed 5, 2 and 6 times on three days (99th of the run by the
- * third) stood 150th at its views that day and was served two refreshes old.
+ * popular for days is not pushed out of the kept records by one quiet day,
+ * while a new favourite overtakes within a day or two; the kept records must
+ * hold the audience's favourites as all their views so far name them
+ * (docs/decisions/counts-carried-at-80-percent.md).
  *
  * One seam, two stores side by side: in memory (memory-popularity.ts), in
  * Redis (every replica counts into one sorted set) in redis-popularity.ts.
@@ -24,10 +22,9 @@ export interface Popularity {
    * How many other records are asked for at least as much as `key` (0: the most popular), its
    * views this process has not sent yet included (the view being answered is one). Records
    * asked as often each rank after the others: a tier's edge that falls among many records
-   * asked once or twice keeps none of them rather than all (at 5,000 calls, where the edge of
-   * the records kept is there, ranking them ahead of each other took the refreshes from about
-   * 800 to 1,300 a day). A record not counted yet ranks after every counted one; Infinity
-   * when the store cannot tell.
+   * asked once or twice keeps none of them rather than all, which would refresh records their
+   * readers seldom come back to (docs/decisions/rank-counts-the-view-being-answered.md). A
+   * record not counted yet ranks after every counted one; Infinity when the store cannot tell.
    */
   rank(key: string): Promise<number>;
   /** The keys of the `count` most asked records, most asked first. */
@@ -61,9 +58,8 @@ export interface RecentDemand {
 /**
  * A popularity count at which a record is likely read today: counts carry 80 % into each new day
  * (DAILY_DECAY), so a record read v times a day settles near 5 v, 3 at 0.6 a day. It is reached
- * within two days at 1.7 reads a day: at 5 (with 70 % carried over), a favourite of a new
- * deployment's audience whose views a crawler's outnumbered was still below it on the third
- * day, and served two refreshes old; at 4.5 with 80 %, three views of one were.
+ * within two days at 1.7 reads a day, so that a new deployment's favourites count as likely
+ * read before they fall two refreshes behind (docs/decisions/rank-counts-the-view-being-answered.md).
  */
 export const LIKELY_READ_TODAY = 3;
 

@@ -54,9 +54,8 @@ return atLeast
 /**
  * How long a replica keeps its counts before sending them. Until then the other replicas count a
  * record asked again there as asked once, and pace it behind the records asked again. A tenth of
- * a second costs one pipeline per replica that often; at a second, a calendar moved 960 times
- * faster than the timers (`npm run simulate -- --mode deployment`) saw each count 16 simulated
- * minutes late, and one moved view by view up to an hour.
+ * a second costs one pipeline per replica that often, and keeps the counts current even on a
+ * calendar that runs faster than the timers (docs/decisions/popularity-sent-every-100-ms.md).
  */
 const FLUSH_EVERY_MS = 100;
 /** Pending counts kept at most: past it, the batch is sent at once. */
@@ -105,10 +104,9 @@ export class RedisPopularity implements Popularity {
 
   async rank(key: string): Promise<number> {
     const now = this.now();
-    // The view being answered is counted here and sent within a tenth of a second: it is part of the rank
-    // the answer is judged by. Left out, one of the run's favourites read once a day stayed
-    // just past the records kept within one refresh at its first view of the day (rank 765,
-    // 527 with that view) and was served two refreshes old.
+    // The view being answered is counted here and sent within a tenth of a second: it is part of
+    // the rank the answer is judged by, so that a favourite read about once a day is not ranked
+    // past the records kept at its first view of the day.
     await this.#flushing;
     this.#carryPendingInto(now);
     const pending = this.#pending.get(key) ?? 0;

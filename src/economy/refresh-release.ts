@@ -21,8 +21,8 @@ const REFRESH_PACE_MARGIN = 1.25;
 
 /**
  * Share of the day's calls kept for refreshes late in the day: two or three pages' refreshes at
- * 1,000 calls. Kept whole, the 10 calls were lost on the days that did not need them (985 of
- * 1,000 spent), so first touches take them over the day's last part.
+ * 1,000 calls. Not kept whole: first touches take them over the day's last part, so that a day
+ * that does not need them does not lose them at midnight.
  */
 const LATE_REFRESH_SHARE = 0.01;
 /** The share of the day's demand left when first touches start to take them, all by midnight. */
@@ -85,10 +85,8 @@ function lateRefreshesHeld(day: RefreshDay): number {
  * refreshes follow the reads of held popular records, so the rest of the day is expected to ask
  * for as many as its share of the demand, at the pace since the sweep, and a quarter more. Only
  * once the sweep is over: it refreshes many records at once, and a day whose upstream refreshes
- * late must still have the calls for it. Counted from midnight, the sweep's refreshes made the
- * pace look several times what it was: at 5,000 calls the allowance is about 1,500 calls, and
- * the fourth day of evening, uniform and morning traffic left 97-447 calls unspent while
- * refusing 35-57 views.
+ * late must still have the calls for it; and counted from the sweep's end, since its refreshes
+ * would make the pace look several times what it is (docs/decisions/refresh-release.md).
  */
 function refreshSurplus(day: RefreshDay, releasable: number): number {
   const { sweep } = day;

@@ -1,5 +1,5 @@
 /**
- * How one UTC day of the gateway's key is spent (issue 15). At the upstream's
+ * How one UTC day of the gateway's key is spent. At the upstream's
  * scale no cache makes a day fit, so every call has a purpose and each
  * purpose a share:
  *
@@ -124,17 +124,14 @@ export interface Ceiling {
 }
 
 /**
- * Share of the day, after the polls, for refreshes: at 1,000 calls 292 a day, which keeps 554
- * records (the run's 100 most viewed artists' pages and some 35 more) within one refresh. At
- * 0.4, and a head of a quarter, the refreshes took 270-520 calls a day for the same guarantee.
+ * Share of the day, after the polls, for refreshes: enough for the kept tier to hold the pages of
+ * the audience's favourites with a margin (docs/decisions/refresh-tiers.md).
  */
 export const DEFAULT_HEAD_SHARE = 0.3;
 /**
  * The head, refreshed each generation, as a part of the refresh allowance: the home page's
- * lists and the very favourite (8 records at 1,000 calls). Every generation costs it a call a
- * record, twice what a kept record costs, so it is small; the guarantee (never two refreshes
- * old) is the kept tier's. At a tenth (29 records: the favourites down to the sixth), the
- * later days' refreshes took 10-20 calls more, and 0.001-0.002 of the clairvoyant allocator.
+ * lists and the very favourite. Every generation costs it a call a record, twice what a kept
+ * record costs, so it is small; the guarantee (never two refreshes old) is the kept tier's.
  */
 const HEAD_PART = 0.03;
 /**
@@ -162,10 +159,7 @@ export const AHEAD_SHARE = 0.5;
  * paced first touches left must cover before none waits for the line. Less than all of it: the
  * forecast counts asks, and a record refused is asked again, so it overstates the calls serving
  * them would take; and the refresh allowance the day will not need is not among the calls left
- * until it is released, late in the day. Measured at 5,000 calls, the fourth day of evening
- * traffic spent 4,678, 4,694, 4,836 and 4,999 calls at 1.1, 0.9, 0.8 and 0.7 (refusing 114, 92,
- * 91 and 40 views); at 1,000 calls the calls left never cover the demand before its last hours,
- * and no day moved.
+ * until it is released, late in the day (docs/decisions/demand-forecast.md).
  */
 export const DEMAND_MARGIN = 0.7;
 
@@ -315,8 +309,8 @@ export class SpendingPlan {
   /**
    * First touches the plan allows by `now`. A record asked once may use a share of the paced
    * part that grows from ONCE_SHARE at midnight to all of it at the day's end: what is left
-   * meanwhile is there for the records asked again, the better buys (a clairvoyant spends on
-   * the day's most asked first), and what they do not take is the one-timers' by midnight. A
+   * meanwhile is there for the records asked again, the better buys, and what they do not take
+   * is the one-timers' by midnight. A
    * record asked again may buy `aheadShare` of the day ahead of its expected demand; a client's
    * share is of the line itself, so that no one client takes the day ahead of time.
    */

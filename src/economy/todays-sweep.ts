@@ -1,11 +1,10 @@
 /**
  * Where today's sweep at the upstream's new generation ended (refresh-release.ts): the refreshes
  * made after it follow the reads of held popular records, so they show the pace of those still
- * to come; counted from midnight, the sweep's own hundreds made that pace look so high that the
- * unspent allowance waited for the day's last quarter (at 5,000 calls, a fourth day left up to
- * 447 calls unspent while refusing views). Each process marks its own sweep's end: the replicas
- * sweep at once, and a sweep another replica is still making only makes the pace look higher,
- * which keeps more for refreshes, never less.
+ * to come; counted from midnight, the sweep's own hundreds would make that pace look several
+ * times too high, and the unspent allowance would wait for the day's last quarter. Each process
+ * marks its own sweep's end: the replicas sweep at once, and a sweep another replica is still
+ * making only makes the pace look higher, which keeps more for refreshes, never less.
  */
 import { utcDay } from '../time.js';
 

@@ -2,7 +2,7 @@
  * Reads asked of Redis in one turn of the event loop, sent as one command.
  *
  * A cold page's second wave starts twenty upstream reads at once, and each
- * used to ask Redis the same questions on its own: its cache entry (twice:
+ * would ask Redis the same questions on its own: its cache entry (twice:
  * before and under its lease), the shared circuit, the day's spending, its
  * record's popularity. On two cores the cost is the commands, not the
  * round trips: each is encoded, parsed and answered on both sides. Joined

@@ -58,9 +58,9 @@ export function createClusterClient(seeds: ClusterSeeds, prefix: string): Cluste
 /**
  * Opens the connection to every primary now, rather than at its first command. ioredis connects
  * to a node lazily, and without an offline queue it refuses the commands that arrive while that
- * connection is being made, then retries them a failover's delay later: the first page after a
- * start or a failover waited 100 ms for reads that take one. Resolves once each is ready, or
- * has failed (its commands then fail or wait as they would have).
+ * connection is being made, then retries them a failover's delay later, so that the first page
+ * after a start or a failover would wait that delay for reads that take a millisecond. Resolves
+ * once each is ready, or has failed (its commands then fail or wait as they would have).
  */
 export async function connectPrimaries(cluster: Cluster): Promise<void> {
   await Promise.all(

@@ -1,5 +1,5 @@
 /**
- * Issue 11: `Subscription.milestoneCrossed`, fed by the deployment's one
+ * `Subscription.milestoneCrossed`, fed by the deployment's one
  * refresh poll (src/freshness/). The milestone arrives whole, at no upstream
  * call; its links (`artist`, `song`) resolve through the same cache as in
  * queries, with a fresh loader per event, within MAX_UPSTREAM_COST per event
