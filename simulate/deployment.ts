@@ -78,7 +78,7 @@ export async function runDeployment(
       options,
       simulator.data.allArtists().map((artist) => artist.slug),
     );
-    const scoring = new Scoring(simulator);
+    const scoring = new Scoring(simulator.data, options.refreshHourUtc);
     ledger = daysLedger(options, prefix);
     const clairvoyant = new Clairvoyant(
       options.limit,
@@ -86,7 +86,6 @@ export async function runDeployment(
     );
     const rows: DayRow[] = [];
     let sent = 0;
-    const polls = pollsSeen(simulator);
     for (let day = 1; day <= options.days; day += 1) {
       const dayStart = clock.startAt + (day - 1) * DAY_MS;
       const views = traffic.day(day, dayStart);
@@ -95,12 +94,12 @@ export async function runDeployment(
       const inFlight: Promise<void>[] = [];
       for (const view of views) {
         await untilCalendar(view.at, options.speed);
-        if (polls.since()) scoring.polledDataDate = simulator.data.dataDate;
         const url = (processes[sent++ % processes.length] as Process).url;
-        const polledWhenAsked = scoring.polledDataDate;
+        // The running calendar may be past `view.at` by the time the wait returns.
+        const askedAt = Date.now();
         inFlight.push(
           post(url, requestOf(view)).then((answer) =>
-            scoring.record(view, answer, row, head, polledWhenAsked),
+            scoring.record(view, answer, row, head, askedAt),
           ),
         );
       }
@@ -188,26 +187,6 @@ async function startGateway(env: Record<string, string>): Promise<Process> {
   });
   return { url, child };
 }
-
-/**
- * Whether the deployment has polled the upstream since last asked: data age is counted from the
- * upstream's day at the gateway's last poll, as in process (simulation.ts), not from the
- * upstream's own day. Between the upstream's refresh and the next poll, no gateway can know.
- */
-function pollsSeen(simulator: Simulator): { since(): boolean } {
-  let scanned = 0;
-  return {
-    since() {
-      let polled = false;
-      for (; scanned < simulator.calls.length; scanned += 1)
-        if (simulator.calls[scanned]?.rawPath.startsWith(POLL_PATH)) polled = true;
-      return polled;
-    },
-  };
-}
-
-/** The refresh poll's read (src/live/refresh-poll.ts): the first page of the recent milestones. */
-const POLL_PATH = '/api/v1/milestones/recent';
 
 async function stop(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return;

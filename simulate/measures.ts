@@ -86,7 +86,10 @@ export interface DayRow {
   readonly otherCodes: Map<string, number>;
   /** Views of the run's 100 most-viewed artists (through this day) with data ≥ 2 generations old, by `oldestRead`; null when never reported. */
   headStaleByReport: number | null;
-  /** The same judged from the data: the artist's totalStreams against the upstream's totals of each data day. */
+  /**
+   * The same judged from the data, as a user sees it: the artist's totalStreams (partial answers
+   * included) against the data day the upstream had published when the view was asked.
+   */
   headStaleByData: number;
   /** Views of this day's own 100 most-viewed artists with data ≥ 2 generations old, by `oldestRead`. */
   dayHeadStale: number;

@@ -6,37 +6,41 @@
  * most-viewed artists was.
  */
 
-import type { Simulator } from '../src/simulator/index.js';
+import { formatDay, utcDayOf } from '../src/simulator/dates.js';
+import type { Simulator, SimulatorData } from '../src/simulator/index.js';
 import { DAY_MS } from '../src/time.js';
 import { REFRESHED_HEAD } from './clairvoyant.js';
 import { type Answer, type DayRow, outcomeOf } from './measures.js';
 import { pageOf, type View } from './traffic.js';
+
+const HOUR_MS = 3_600_000;
 
 /**
  * The 100 most-viewed artists (REFRESHED_HEAD of them) whose views must
  * never be more than one refresh old: those of the run through this day, as
  * an operator would name them, and, for comparison, those of this day alone
  * (artists of the long tail that happen to be viewed a lot on one day).
+ * Each with its rank (1 for the most viewed), which a stale view's line names.
  */
 export interface HeadSets {
-  readonly run: ReadonlySet<string>;
-  readonly day: ReadonlySet<string>;
+  readonly run: ReadonlyMap<string, number>;
+  readonly day: ReadonlyMap<string, number>;
 }
+
+/** What the scoring reads of the upstream: every artist's total after each data day it published. */
+export type PublishedTotals = Pick<SimulatorData, 'totalsOf'>;
 
 export class Scoring {
   /** Pages answered in full so far (any day). */
   readonly #answered = new Set<string>();
   /** Artist page views of the run so far, by slug: who the most-viewed artists are. */
   readonly #viewsSoFar = new Map<string, number>();
-  /**
-   * The upstream's data day the gateway last polled. A view's data age is counted from its value
-   * when the view was asked (pass it to `record`), not when its answer came back: a poll that
-   * lands while a view is in flight (many are, as processes at 960x) does not make an answer
-   * read before it old.
-   */
-  polledDataDate = '';
 
-  constructor(private readonly simulator: Simulator) {}
+  /** `refreshHourUtc`: the upstream publishes a new data day every day at this UTC hour. */
+  constructor(
+    private readonly upstream: PublishedTotals,
+    private readonly refreshHourUtc: number,
+  ) {}
 
   /** The day's views are known: who its most-viewed artists are, and the run's through it. */
   headOf(views: readonly View[]): HeadSets {
@@ -46,7 +50,12 @@ export class Scoring {
     return { run: mostViewed(this.#viewsSoFar), day: mostViewed(countsOf(views)) };
   }
 
-  record(view: View, answer: Answer, row: DayRow, head: HeadSets, polledWhenAsked: string): void {
+  /**
+   * One view's answer into its day's row. `askedAt` is the calendar time the view was sent: its
+   * data's age is counted from what the upstream had published then, not from when the answer came
+   * back (a refresh published while the view was in flight is not one it could have shown).
+   */
+  record(view: View, answer: Answer, row: DayRow, head: HeadSets, askedAt: number): void {
     const page = pageOf(view);
     const outcome = outcomeOf(answer);
     row.views += 1;
@@ -68,35 +77,56 @@ export class Scoring {
     if (view.slug === undefined) return;
     const twoBehind = (outcome.generationsBehind ?? 0) >= 2;
     if (head.day.has(view.slug) && twoBehind) row.dayHeadStale += 1;
-    if (!head.run.has(view.slug)) return;
+    const rank = head.run.get(view.slug);
+    if (rank === undefined) return;
     if (outcome.generationsBehind !== undefined)
       row.headStaleByReport = (row.headStaleByReport ?? 0) + (twoBehind ? 1 : 0);
+    const age = this.#dataAge(view.slug, answer, askedAt);
+    const twoBehindByData = age !== undefined && age.days >= 2;
+    if (twoBehindByData) row.headStaleByData += 1;
     // Must never happen: when it does, what the answer said of it is what tells why.
-    if (twoBehind)
+    if (twoBehind || twoBehindByData)
       console.error(
-        `day ${row.day}: a view of ${view.slug} at ${new Date(view.at).toISOString()} was two refreshes old: ` +
+        `day ${row.day}: a view of ${view.slug} (rank ${rank} of the run) asked at ` +
+          `${new Date(askedAt).toISOString()} was two refreshes old: ` +
           JSON.stringify({
+            generationsBehind: outcome.generationsBehind,
+            data: age,
             freshness: answer.body.extensions?.freshness,
             stale: answer.body.extensions?.stale,
           }),
       );
-    if (dataAge(this.simulator, view.slug, answer, polledWhenAsked) >= 2) row.headStaleByData += 1;
   }
-}
 
-/** Data days between the upstream's day at the last poll before the view and the day whose total the answer shows; 0 if unknown. */
-function dataAge(
-  simulator: Simulator,
-  slug: string,
-  answer: Answer,
-  polledDataDate: string,
-): number {
-  const artist = answer.body.data?.artist as { totalStreams?: unknown } | null | undefined;
-  const totals = simulator.data.totalsOf(slug);
-  if (typeof artist?.totalStreams !== 'number' || totals === null) return 0;
-  const shown = totals.findLast((entry) => entry.totalStreams === artist.totalStreams);
-  if (shown === undefined) return 0;
-  return Math.round((Date.parse(polledDataDate) - Date.parse(shown.dataDate)) / DAY_MS);
+  /**
+   * How many data days the artist's `totalStreams` in the answer (partial or not) is behind what
+   * the upstream had published at `askedAt`; undefined when the answer shows no total the upstream
+   * ever published for the artist.
+   */
+  #dataAge(
+    slug: string,
+    answer: Answer,
+    askedAt: number,
+  ): { shown: string; published: string; days: number } | undefined {
+    const artist = answer.body.data?.artist as { totalStreams?: unknown } | null | undefined;
+    const totals = this.upstream.totalsOf(slug);
+    if (typeof artist?.totalStreams !== 'number' || totals === null) return undefined;
+    const shown = totals.findLast((entry) => entry.totalStreams === artist.totalStreams);
+    if (shown === undefined) return undefined;
+    const published = this.#publishedAt(askedAt);
+    const days = Math.round((Date.parse(published) - Date.parse(shown.dataDate)) / DAY_MS);
+    return { shown: shown.dataDate, published, days };
+  }
+
+  /**
+   * The data day the upstream serves at `at`: the previous UTC day until the refresh hour. Reckoned
+   * from the calendar, as the simulator's own rule, not read from its data: the simulator refreshes
+   * on the first request after the hour, so its data date lags until someone asks, while any
+   * request at `at` would have been answered with the new day.
+   */
+  #publishedAt(at: number): string {
+    return formatDay(utcDayOf(new Date(at - this.refreshHourUtc * HOUR_MS)));
+  }
 }
 
 /** The upstream's calls within the simulated day [dayStart, dayEnd): into the row. */
@@ -140,12 +170,13 @@ function countsOf(views: readonly View[]): Map<string, number> {
   return counts;
 }
 
-function mostViewed(counts: ReadonlyMap<string, number>): Set<string> {
-  return new Set(
+/** The REFRESHED_HEAD most-viewed artists, each with its rank from 1. */
+function mostViewed(counts: ReadonlyMap<string, number>): Map<string, number> {
+  return new Map(
     [...counts]
       .sort((a, b) => b[1] - a[1])
       .slice(0, REFRESHED_HEAD)
-      .map(([slug]) => slug),
+      .map(([slug], i) => [slug, i + 1]),
   );
 }
 

@@ -93,7 +93,7 @@ class Run {
     this.pollEveryMs = options.pollMinutes * MS_PER_MINUTE;
     this.clairvoyant = new Clairvoyant(options.limit, Math.ceil(DAY_MS / this.pollEveryMs));
     this.nextPollAt = start;
-    this.scoring = new Scoring(simulator);
+    this.scoring = new Scoring(simulator.data, options.refreshHourUtc);
   }
 
   async day(day: number): Promise<DayRow> {
@@ -131,7 +131,6 @@ class Run {
     this.nextPollAt += this.pollEveryMs;
     const poller = this.replicas[this.pollCount++ % this.replicas.length] as Replica;
     await poller.gateway.refreshPoll?.pollNow();
-    this.scoring.polledDataDate = this.simulator.data.dataDate;
     // The others catch up as on their own timer's tick (the lease is held, so a tick only loads the shared generation).
     await Promise.all(
       this.replicas.filter((r) => r !== poller).map((r) => r.gateway.refreshPoll?.tick()),
@@ -145,7 +144,8 @@ class Run {
 
   private async view(view: View, row: DayRow, head: HeadSets): Promise<void> {
     const replica = this.replicas[this.viewCount++ % this.replicas.length] as Replica;
-    const polledWhenAsked = this.scoring.polledDataDate;
-    this.scoring.record(view, await post(replica.url, requestOf(view)), row, head, polledWhenAsked);
+    // The calendar runs on in real time from `view.at`: the view is asked now, as it is sent.
+    const askedAt = this.clock.now();
+    this.scoring.record(view, await post(replica.url, requestOf(view)), row, head, askedAt);
   }
 }
