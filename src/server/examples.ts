@@ -36,7 +36,8 @@ export function exampleTabs(variables: Record<string, Record<string, unknown>> =
 /**
  * GraphiQL's options for the example tabs. `defaultQuery` must be the first tab's query: Yoga's
  * GraphiQL puts `defaultQuery` (its welcome text when unset) into the first tab, which would
- * otherwise hide the ArtistPage example. Spread it into Yoga's `graphiql` options.
+ * otherwise hide the ArtistPage example. That tab's variables do not come with it: the page
+ * gives them to GraphiQL (graphiql-page.ts). Spread it into Yoga's `graphiql` options.
  */
 export function exampleGraphiQL(variables: Record<string, Record<string, unknown>> = {}): {
   defaultTabs: ExampleTab[];

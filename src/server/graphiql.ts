@@ -12,15 +12,17 @@
  *
  * The page is rendered with the same options Yoga was given: the title, the
  * example tabs (examples.ts) and, in pass-through mode, a placeholder
- * Authorization header. A page load still counts against the client's rate
- * limit in server-key mode: the page is the largest thing the gateway sends.
+ * Authorization header. The page is Yoga's but for one thing: the variables
+ * GraphiQL opens with are chosen in the browser (graphiql-page.ts says why).
+ * A page load still counts against the client's rate limit in server-key
+ * mode: the page is the largest thing the gateway sends.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { renderGraphiQL } from '@graphql-yoga/render-graphiql';
 import type { Logger } from 'pino';
 import { corsHeaders } from './answer/cors.js';
 import { logRequest } from './answer/request-log.js';
 import { exampleGraphiQL } from './examples.js';
+import { renderGraphiQLPage } from './graphiql-page.js';
 import { acceptsPage, refuse } from './listener-refusal.js';
 import {
   type ClientRateLimiter,
@@ -70,7 +72,7 @@ export function withGraphiQL(listener: Listener, options: GraphiQLOptions): List
   const { endpoint, rateLimiter, logger } = options;
   // The bundle is inline: the page works offline and behind firewalls, no CDN involved.
   const page = staticPage(() =>
-    renderGraphiQL(graphiqlPageOptions(options.exampleVariables, options.passThrough)),
+    renderGraphiQLPage(graphiqlPageOptions(options.exampleVariables, options.passThrough)),
   );
 
   const answer = async (req: IncomingMessage, res: ServerResponse, startedAt: number) => {

@@ -1,8 +1,9 @@
 /**
  * GraphiQL at /graphql in headless Chromium: the bundled page loads offline, opens with the
- * example tabs, runs an example and shows its result with the cost report.
+ * example tabs, runs each as it opens (the first with Run as the only click) and shows its result
+ * with the cost report, and keeps its tabs over a reload.
  */
-import type { Page } from 'playwright-core';
+import type { Page, Request } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { type Simulator, startSimulator } from '../../src/simulator/index.js';
 import {
@@ -63,37 +64,113 @@ function editorText(
   }, pane);
 }
 
-it('runs the Leaderboards example and shows its result with extensions.cost', async () => {
-  const page = await openGraphiQL();
-  try {
-    await page
-      .locator('.graphiql-tab', { hasText: 'Leaderboards' })
-      .locator('.graphiql-tab-button')
-      .click();
-    await expect
-      .poll(() => editorText(page, '.graphiql-query-editor'), { timeout: UI_TIMEOUT_MS })
-      .toContain('query Leaderboards');
+/** The example tabs, in the order GraphiQL shows them. */
+const TAB_NAMES = [
+  'ArtistPage',
+  'Leaderboards',
+  'BrowseArtists',
+  'ChartWithTrends',
+  'RecentMilestones',
+  'MilestoneCrossed',
+  'ApiUsage',
+];
 
-    const run = page.locator('.graphiql-execute-button');
-    await run.click();
-    // What the user waits for: the answer in the result pane, however long the request takes.
-    // GraphiQL takes the operation name from the editor after a debounce: a click right after the
-    // tab switch may still carry the previous tab's name, which GraphiQL refuses in the pane without
-    // sending anything ("Cannot infer operation ArtistPage"). A user clicks again; so does the test.
-    const top = simulator.data.leaderboardStreams({ limit: 1 })[0];
+interface Answer {
+  data?: Record<string, unknown> | null;
+  errors?: { message: string }[];
+  extensions?: { cost?: { upstreamCalls?: number } };
+}
+
+/** The tabs' titles; the active tab takes its title from the operation once the editor has parsed it. */
+async function tabTitles(page: Page): Promise<string[]> {
+  return (await page.locator('.graphiql-tab').allInnerTexts()).map((tab) => tab.trim());
+}
+
+/** Opens the example tab `name` as a user does, with a click on its title. */
+async function openTab(page: Page, name: string): Promise<void> {
+  await page.locator('.graphiql-tab', { hasText: name }).locator('.graphiql-tab-button').click();
+  await expect
+    .poll(() => editorText(page, '.graphiql-query-editor'), { timeout: UI_TIMEOUT_MS })
+    .toMatch(new RegExp(`(query|subscription) ${name}\\b`));
+}
+
+/** Whether `request` is GraphiQL executing operation `name` (a POST, or a GET for SSE). */
+function executes(url: string, request: Request, name: string): boolean {
+  if (!request.url().startsWith(`${url}/graphql`)) return false;
+  const sent = `${decodeURIComponent(request.url())} ${request.postData() ?? ''}`;
+  return sent.includes(`"operationName":"${name}"`) || sent.includes(`operationName=${name}`);
+}
+
+/**
+ * What presses Run on the tab on view, the operation `name`, until GraphiQL has sent it. Run is
+ * pressed again only where GraphiQL refused without sending anything: it takes the operation name
+ * from the editor after a debounce, so a click right after a tab switch may still carry the
+ * previous tab's name ("Cannot infer operation …"). A user clicks again; so does the test. The
+ * editors are never touched: the tab runs with what it opened with.
+ */
+function runner(page: Page, url: string): (name: string) => Promise<void> {
+  const executed = new Set<string>();
+  // Every request to the endpoint, for a failure's message.
+  const sent: string[] = [];
+  page.on('request', (request) => {
+    if (!request.url().startsWith(`${url}/graphql`)) return;
+    sent.push(
+      `${request.method()} ${request.url().slice(0, 120)} ${request.postData()?.slice(0, 160) ?? ''}`,
+    );
+    for (const name of TAB_NAMES) if (executes(url, request, name)) executed.add(name);
+  });
+  return async (name) => {
+    executed.delete(name);
+    const button = page.locator('.graphiql-execute-button');
+    await button.click();
     await expect
       .poll(
         async () => {
-          const shown = await editorText(page, '.result-window');
-          if (shown.includes('Cannot infer operation')) await run.click();
-          return shown;
+          if (executed.has(name)) return true;
+          if ((await editorText(page, '.result-window')).includes('Cannot infer operation'))
+            await button.click();
+          return executed.has(name);
         },
         { timeout: UI_TIMEOUT_MS },
       )
-      .toContain(`"name": "${top?.name}"`);
-    const shown = JSON.parse(await editorText(page, '.result-window')) as {
+      .toBe(true)
+      .catch(async (error: Error) => {
+        throw new Error(
+          `${name} was never sent: ${error.message}\nGraphiQL sent:\n${sent.join('\n')}\nits result pane: ${await editorText(page, '.result-window')}`,
+        );
+      });
+  };
+}
+
+/** The answer the result pane shows once it holds one (an empty pane while the request runs). */
+async function shownAnswer(page: Page): Promise<Answer> {
+  let shown = '';
+  await expect
+    .poll(
+      async () => {
+        shown = await editorText(page, '.result-window');
+        try {
+          return typeof JSON.parse(shown) === 'object';
+        } catch {
+          return false;
+        }
+      },
+      { timeout: UI_TIMEOUT_MS },
+    )
+    .toBe(true);
+  return JSON.parse(shown) as Answer;
+}
+
+it('runs the Leaderboards example and shows its result with extensions.cost', async () => {
+  const page = await openGraphiQL();
+  const runTab = runner(page, stack.url);
+  try {
+    await openTab(page, 'Leaderboards');
+    await runTab('Leaderboards');
+    // What the user waits for: the answer in the result pane, however long the request takes.
+    const top = simulator.data.leaderboardStreams({ limit: 1 })[0];
+    const shown = (await shownAnswer(page)) as Answer & {
       data?: { topArtistsByStreams?: { artist: { name: string } }[] };
-      extensions?: { cost?: { upstreamCalls?: number } };
     };
     expect(shown.data?.topArtistsByStreams?.[0]?.artist.name).toBe(top?.name);
     expect(shown.extensions?.cost?.upstreamCalls).toBeGreaterThan(0);
@@ -108,24 +185,13 @@ it('runs the Leaderboards example and shows its result with extensions.cost', as
 it('opens with one tab per capability, the nested artist page first', async () => {
   const page = await openGraphiQL();
   try {
-    // The active tab takes its title from the operation once the editor has parsed it.
-    const tabTitles = async () =>
-      (await page.locator('.graphiql-tab').allInnerTexts()).map((tab) => tab.trim());
     await expect
-      .poll(tabTitles, {
+      .poll(() => tabTitles(page), {
         timeout: UI_TIMEOUT_MS,
         message:
           'the first tab must be ArtistPage: the gateway has to pass `defaultQuery` (see exampleGraphiQL in src/server/examples.ts)',
       })
-      .toEqual([
-        'ArtistPage',
-        'Leaderboards',
-        'BrowseArtists',
-        'ChartWithTrends',
-        'RecentMilestones',
-        'MilestoneCrossed',
-        'ApiUsage',
-      ]);
+      .toEqual(TAB_NAMES);
     expect(await editorText(page, '.graphiql-query-editor')).toContain(
       'query ArtistPage($slug: String!)',
     );
@@ -134,82 +200,123 @@ it('opens with one tab per capability, the nested artist page first', async () =
   }
 });
 
-it('runs the MilestoneCrossed subscription tab: a milestone published upstream shows in the result', async () => {
-  // A gateway with a refresh poll (an hour apart: the test polls itself once GraphiQL listens).
+it('runs every example tab as it opens, the first with no click before Run, the subscription last', async () => {
+  // As `npm start` runs: the ArtistPage tab's slug, and a refresh poll (an hour apart: the test
+  // polls itself) to carry a milestone to the subscription.
   const live = await startStack({
     sharedSimulator: simulator,
-    gateway: { refreshPollMs: 3_600_000 },
+    gateway: { exampleVariables: { ArtistPage: { slug } }, refreshPollMs: 3_600_000 },
   });
   const page = await openGraphiQL(live.url);
-  // What GraphiQL sent, for the failure message should no subscription answer come.
-  const sent: string[] = [];
-  page.on('request', (request) => {
-    if (request.url().startsWith(`${live.url}/graphql`))
-      sent.push(
-        `${request.method()} ${request.url().slice(0, 120)} ${request.postData()?.slice(0, 160) ?? ''}`,
-      );
-  });
+  const runTab = runner(page, live.url);
   try {
-    await live.gateway.refreshPoll!.pollNow();
-    await page
-      .locator('.graphiql-tab', { hasText: 'MilestoneCrossed' })
-      .locator('.graphiql-tab-button')
-      .click();
+    // The tab a newcomer sees: Run is the first and only click.
     await expect
       .poll(() => editorText(page, '.graphiql-query-editor'), { timeout: UI_TIMEOUT_MS })
-      .toContain('subscription MilestoneCrossed');
-    // A click in the editor makes GraphiQL take this tab's operation name (see the Leaderboards test).
-    await page.locator('.graphiql-query-editor .CodeMirror').click();
-    const listening = page.waitForResponse(
-      // GraphiQL subscribes over SSE: a POST or a GET carrying the document, whichever its fetcher picks.
-      (response) =>
-        response.url().startsWith(`${live.url}/graphql`) &&
-        `${decodeURIComponent(response.url())} ${response.request().postData() ?? ''}`.includes(
-          'milestoneCrossed',
-        ),
-    );
-    const run = page.locator('.graphiql-execute-button');
-    await run.click();
-    // As in the Leaderboards test: a click right after the tab switch may still carry the previous
-    // tab's operation name, which GraphiQL refuses in the pane without sending anything. A user
-    // clicks again; so does the test. (Each run clears the pane first, so a subscription under
-    // way never shows the refusal, and is never clicked off.)
-    let subscribed = false;
-    void listening.then(
-      () => {
-        subscribed = true;
-      },
-      () => undefined,
-    );
-    await expect
-      .poll(
-        async () => {
-          if (subscribed) return true;
-          if ((await editorText(page, '.result-window')).includes('Cannot infer operation'))
-            await run.click();
-          return subscribed;
-        },
-        { timeout: UI_TIMEOUT_MS },
-      )
-      .toBe(true)
-      .catch(() => undefined);
-    const answered = await listening.catch(async (error: Error) => {
-      throw new Error(
-        `${error.message}\nGraphiQL sent:\n${sent.join('\n')}\nits result pane: ${await editorText(page, '.result-window')}`,
-      );
-    });
-    expect(answered.status()).toBe(200);
+      .toContain('query ArtistPage($slug: String!)');
+    await runTab('ArtistPage');
+    const artistPage = await shownAnswer(page);
+    expect(artistPage.errors, 'ArtistPage').toBeUndefined();
+    const artist = (artistPage.data as { artist?: { slug: string; name: string } }).artist;
+    expect(artist?.slug).toBe(slug);
+    expect(artistPage.extensions?.cost?.upstreamCalls).toBeGreaterThan(0);
+    expect(await page.locator('.result-window').textContent()).toContain(artist?.name);
+    await screenshot(page, 'graphiql-first-tab');
 
-    const artist = simulator.data.allArtists()[11]!;
-    simulator.publishMilestone(artist.slug);
+    // A subscription runs until it is stopped: it goes last, the others as they come.
+    const queries = TAB_NAMES.filter(
+      (name) => name !== 'ArtistPage' && name !== 'MilestoneCrossed',
+    );
+    for (const name of queries) {
+      await openTab(page, name);
+      await runTab(name);
+      const answer = await shownAnswer(page);
+      expect(answer.errors, name).toBeUndefined();
+      expect(Object.keys(answer.data ?? {}), name).not.toHaveLength(0);
+      expect(answer.extensions?.cost, name).toBeDefined();
+    }
+
+    await live.gateway.refreshPoll!.pollNow();
+    await openTab(page, 'MilestoneCrossed');
+    const listening = page.waitForResponse((response) =>
+      executes(live.url, response.request(), 'MilestoneCrossed'),
+    );
+    await runTab('MilestoneCrossed');
+    expect((await listening).status()).toBe(200);
+    const crossing = simulator.data.allArtists()[11]!;
+    simulator.publishMilestone(crossing.slug);
     await live.gateway.refreshPoll!.pollNow();
     await expect
       .poll(() => editorText(page, '.result-window'), { timeout: 15_000 })
-      .toContain(`"name": "${artist.name}"`);
+      .toContain(`"name": "${crossing.name}"`);
+    const milestone = (await shownAnswer(page)) as Answer & {
+      data?: { milestoneCrossed?: { artist: { slug: string } } };
+    };
+    expect(milestone.errors, 'MilestoneCrossed').toBeUndefined();
+    expect(milestone.data?.milestoneCrossed?.artist.slug).toBe(crossing.slug);
     await screenshot(page, 'graphiql-subscription');
   } finally {
     await page.close();
     await live.close();
+  }
+});
+
+it('keeps its tabs over a reload: the tab on view reopens with its own variables and runs', async () => {
+  const kept = await startStack({
+    sharedSimulator: simulator,
+    gateway: { exampleVariables: { ArtistPage: { slug } } },
+  });
+  const page = await browser.newPage();
+  // An empty profile at the first load only (a port of an earlier test's gateway may come again):
+  // what GraphiQL keeps then is what the reloads find.
+  await page.addInitScript(() => {
+    if (window.sessionStorage.getItem('profile') !== null) return;
+    window.localStorage.clear();
+    window.sessionStorage.setItem('profile', 'empty at the first load');
+  });
+  const runTab = runner(page, kept.url);
+  const runsAsItOpens = async (name: string) => {
+    await expect
+      .poll(() => editorText(page, '.graphiql-query-editor'), { timeout: UI_TIMEOUT_MS })
+      .toMatch(new RegExp(`query ${name}\\b`));
+    await expect.poll(() => tabTitles(page), { timeout: UI_TIMEOUT_MS }).toEqual(TAB_NAMES);
+    expect(await page.locator('.graphiql-tab-active').innerText()).toContain(name);
+    await runTab(name);
+    const answer = await shownAnswer(page);
+    expect(answer.errors, name).toBeUndefined();
+    expect(answer.extensions?.cost, name).toBeDefined();
+  };
+  // GraphiQL keeps its tabs a moment after a change: a reload waits until the one on view is kept.
+  const keptActiveTab = () =>
+    page.evaluate(
+      () =>
+        (
+          JSON.parse(localStorage.getItem('graphiql:tabState') ?? '{}') as {
+            activeTabIndex?: number;
+          }
+        ).activeTabIndex,
+    );
+  try {
+    await page.goto(`${kept.url}/graphql`);
+    await expect.poll(keptActiveTab, { timeout: UI_TIMEOUT_MS }).toBe(0);
+    // Reloaded as it opened. Yoga keeps the query on view in the URL, and opens that one again.
+    expect(new URL(page.url()).searchParams.get('query')).toContain('query ArtistPage');
+    await page.reload();
+    await runsAsItOpens('ArtistPage');
+
+    await openTab(page, 'Leaderboards');
+    await expect.poll(keptActiveTab, { timeout: UI_TIMEOUT_MS }).toBe(1);
+    expect(new URL(page.url()).searchParams.get('query')).toContain('query Leaderboards');
+    await page.reload();
+    await runsAsItOpens('Leaderboards');
+
+    await openTab(page, 'ArtistPage');
+    await expect.poll(keptActiveTab, { timeout: UI_TIMEOUT_MS }).toBe(0);
+    await page.reload();
+    await runsAsItOpens('ArtistPage');
+  } finally {
+    await page.close();
+    await kept.close();
   }
 });
 
