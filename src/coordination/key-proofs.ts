@@ -7,15 +7,21 @@
  * refused without a call when the upstream rejected it. Within a process a
  * map of proofs under way decides who proves; across replicas the flight
  * lease of the key (its hash) does, and the others watch the key registry.
- * A proof that ends without a verdict (the upstream failed, the budget
- * refused) hands the proving to the next read.
+ * A proof that ends because the upstream failed ends the reads waiting on
+ * it in this process with the same failure: each proving the key in turn
+ * would hold them one deadline after another. One that ends without a
+ * verdict otherwise (the budget refused) hands the proving to the next read.
+ * Every wait honours the waiting read's deadline.
  */
 import { awaitPeer, type FlightLocks } from './flight-locks.js';
 import type { KeyRegistry, KeyStatus } from './key-registry.js';
 
-/** This read proves the key: it makes its call with it, then calls `done()` whatever the outcome. */
+/**
+ * This read proves the key: it makes its call with it, then calls `done()` whatever the outcome,
+ * with the upstream's failure when that is what ended it.
+ */
 export interface Proof {
-  done(): Promise<void>;
+  done(failure?: unknown): Promise<void>;
 }
 
 export interface KeyProofsOptions {
@@ -28,8 +34,11 @@ export interface KeyProofsOptions {
 }
 
 export class KeyProofs {
-  /** Proofs under way in this process, by key hash: settled (never rejected) when the proof ends. */
-  readonly #underWay = new Map<string, Promise<void>>();
+  /**
+   * Proofs under way in this process, by key hash: settled (never rejected) when the proof ends,
+   * with the upstream's failure when that ended it.
+   */
+  readonly #underWay = new Map<string, Promise<Ended>>();
 
   constructor(private readonly options: KeyProofsOptions) {}
 
@@ -37,19 +46,25 @@ export class KeyProofs {
   async verdict(keyId: string, signal: AbortSignal): Promise<'accepted' | 'rejected' | Proof> {
     const { keys, locks } = this.options;
     for (;;) {
-      const status = await this.settled(keyId);
+      const underWay = this.#underWay.get(keyId);
+      if (underWay !== undefined) {
+        const ended = await this.#within(underWay, signal);
+        if (ended.failure !== undefined) throw ended.failure;
+        continue;
+      }
+      const status = await keys.status(keyId);
       if (status !== 'unknown') return status;
       if (this.#underWay.has(keyId)) continue;
-      let settle = () => {};
+      let settle = (_ended: Ended) => {};
       this.#underWay.set(
         keyId,
-        new Promise<void>((resolve) => {
+        new Promise<Ended>((resolve) => {
           settle = resolve;
         }),
       );
-      const end = () => {
+      const end = (failure?: unknown) => {
         this.#underWay.delete(keyId);
-        settle();
+        settle(failure === undefined ? {} : { failure });
       };
       const lease = await locks.acquire(proofKey(keyId));
       if (lease === undefined) {
@@ -65,8 +80,8 @@ export class KeyProofs {
         }
         continue;
       }
-      const done = async () => {
-        end();
+      const done = async (failure?: unknown) => {
+        end(failure);
         await lease.release();
       };
       // A proof may have ended between the registry's answer and this lease.
@@ -85,14 +100,35 @@ export class KeyProofs {
     }
   }
 
-  /** The key's status once any proof of it under way in this process has ended; never starts one. */
-  async settled(keyId: string): Promise<KeyStatus> {
+  /**
+   * The key's status once any proof of it under way in this process has ended; never starts one.
+   * Rejects with the read's timeout when `signal` ends first.
+   */
+  async settled(keyId: string, signal: AbortSignal): Promise<KeyStatus> {
     for (;;) {
       const underWay = this.#underWay.get(keyId);
       if (underWay === undefined) return this.options.keys.status(keyId);
-      await underWay;
+      await this.#within(underWay, signal);
     }
   }
+
+  /** The proof's end, or the read's timeout when its deadline comes first. */
+  #within(underWay: Promise<Ended>, signal: AbortSignal): Promise<Ended> {
+    if (signal.aborted) return Promise.reject(this.options.timedOut());
+    return new Promise<Ended>((resolve, reject) => {
+      const abort = () => reject(this.options.timedOut());
+      signal.addEventListener('abort', abort, { once: true });
+      underWay.then((ended) => {
+        signal.removeEventListener('abort', abort);
+        resolve(ended);
+      });
+    });
+  }
+}
+
+/** How a proof ended: `failure` when the upstream's failure ended it. */
+interface Ended {
+  readonly failure?: unknown;
 }
 
 async function known(keys: KeyRegistry, keyId: string): Promise<KeyStatus | undefined> {

@@ -14,7 +14,6 @@ import type { PollLease } from '../coordination/poll-lease.js';
 import type { GenerationStore, GenerationView } from '../freshness/generation.js';
 import type { CachedUpstream } from '../reads/cached-upstream.js';
 import type { Caller } from '../reads/caller.js';
-import { RequestStats } from '../reads/request-stats.js';
 import { endpoints } from '../upstream/endpoints.js';
 import { UpstreamError } from '../upstream/errors.js';
 import type { MilestoneRecord, Page } from '../upstream/records.js';
@@ -79,7 +78,7 @@ export class RefreshPoll {
     const request = endpoints.recentMilestonesPage(1, undefined);
     let polled: { value: Page<MilestoneRecord>; keep(): Promise<void> };
     try {
-      polled = await upstream.poll(request, caller, new RequestStats());
+      polled = await upstream.poll(request, caller);
     } catch (error) {
       if (!(error instanceof UpstreamError)) throw error;
       // Budget spent, key paused, upstream down: the cached data stays in its generation until a poll succeeds.

@@ -1,18 +1,19 @@
 /**
- * The sweep at a new generation (`CachedUpstream.refreshPopular`): the
- * refreshes the plan owes the popular records before anyone asks for them
- * again (held-entries.ts, `sweepDue`), most asked first, and those it moves
- * ahead so that the generations to come share them evenly. Every replica
- * sweeps the records it has read; the flight lease makes each refresh one
- * call for the deployment.
+ * The sweep at a new generation (the plan's, read-policy.ts): the refreshes
+ * the plan owes the popular records before anyone asks for them again
+ * (`sweepDue`), most asked first, and those it moves ahead so that the
+ * generations to come share them evenly. Every replica sweeps the records it
+ * has read; the flight lease makes each refresh one call for the deployment.
+ * Its refreshes queue in the upstream client's background lane, behind
+ * every call a reader waits for.
  */
 
 import pLimit from 'p-limit';
 import type { CacheEntry, ResponseCache } from '../cache/cache.js';
 import type { Allocator } from '../economy/allocator.js';
-import type { GenerationView } from '../freshness/generation.js';
+import { type GenerationView, generationsBehind } from '../freshness/generation.js';
 import type { UpstreamRequest } from '../upstream/endpoints.js';
-import { type SweepDue, sweepDue } from './held-entries.js';
+import type { EntryState } from './entry-state.js';
 
 /** A refresh the sweep started: its end comes wrapped, so that awaiting the start does not wait for it. */
 export type StartedRefresh = { readonly done: Promise<void> } | undefined;
@@ -23,8 +24,8 @@ export interface SweepReads {
   known(key: string): UpstreamRequest<unknown> | undefined;
   readonly cache: ResponseCache;
   readonly generation: GenerationView | undefined;
-  /** Whether `entry` answers `request` as it is. */
-  current(entry: CacheEntry, request: UpstreamRequest<unknown>): boolean;
+  /** Where `entry` stands for a read of `request`. */
+  state(entry: CacheEntry, request: UpstreamRequest<unknown>): EntryState;
   /** Starts a background refresh of `request` (undefined: none, the day cannot afford it). */
   refresh(request: UpstreamRequest<unknown>): Promise<StartedRefresh>;
 }
@@ -50,8 +51,8 @@ export async function sweepPopular(
 ): Promise<number> {
   const { headRecords, keptRecords } = await planned.tiers(keyId);
   const ranked = await planned.popularity.top(keptRecords);
-  // Each record's check is a few store reads; one after another, thousands of them kept the
-  // sweep going for seconds while the day's views read the same records two refreshes old.
+  // Each record's check is a few store reads: one after another, thousands of them would keep
+  // the sweep going while the day's views read the same records.
   const checking = pLimit(SWEEP_CHECKS_AT_ONCE);
   const checks = await Promise.all(
     ranked.map((key, rank) => checking(() => checkRecord(key, rank, planned, headRecords, reads))),
@@ -86,11 +87,43 @@ async function checkRecord(
   if (request === undefined) return undefined;
   const cached = await reads.cache.get(key);
   if (cached === undefined || cached.outcome === 'not-found') return undefined;
-  const current = reads.current(cached, request);
-  const due = await sweepDue(cached, key, rank, planned, headRecords, reads.generation, current);
+  const state = reads.state(cached, request);
+  const behind = generationsBehind(cached.generation, reads.generation?.now());
+  const due = await sweepDue(state, behind, rank < headRecords, () => planned.likelyReadToday(key));
   if (due === undefined) return undefined;
   if (due === 'next' || due === 'after') return { due, request };
   return { due, request, refresh: await reads.refresh(request) };
+}
+
+export type SweepDue = 'head' | 'now' | 'next' | 'after';
+
+/**
+ * When the sweep owes a held record a refresh. `head`: now, as every generation it is behind.
+ * `now`: before anyone asks, a kept record past one refresh and likely read today: refreshed
+ * only when read instead, a favourite first read late on a day whose calls were spent would be
+ * served two refreshes old; swept whatever its views, a record nobody reads that day would be
+ * refreshed for nobody. Of the other kept records likely read today: `next` one generation
+ * behind (owed at the next), `after` read in this one (owed at the one after). Undefined: none of
+ * these (the head once refreshed, a record not likely read today, a timeline the polls vouch for).
+ */
+export async function sweepDue(
+  state: EntryState,
+  generationsBehind: number,
+  inHead: boolean,
+  likelyReadToday: () => Promise<boolean>,
+): Promise<SweepDue | undefined> {
+  if (inHead) return state.kind === 'current' ? undefined : 'head';
+  if (!(await likelyReadToday())) return undefined;
+  switch (state.kind) {
+    case 'current':
+      return generationsBehind === 0 ? 'after' : undefined;
+    case 'behind':
+      return 'next';
+    case 'outdated':
+      return 'now';
+    default:
+      return undefined;
+  }
 }
 
 /**
@@ -99,17 +132,15 @@ async function checkRecord(
  * between the kept records due next and those due after it (those owed now are due after it
  * once refreshed; the head is refreshed every generation and counts for neither).
  *
- * A kept record keeps the phase of its first read (heldPolicy), so the records a new deployment
- * buys on its first day all fall due together on its third: at 1,000 calls the second day made
- * 36-72 refreshes and the third 344-364, whose first touches fell to about 620 (0.967-0.972 of
- * the clairvoyant allocator on the third day). Moved, a record costs one refresh more, once, and
- * is then refreshed every other generation as before; the second, third and fourth days made
- * about 160-200, 240-270 and 240-280 refreshes, and each served 0.971 of the clairvoyant or more.
+ * A kept record keeps the phase of its first read, so the records a new deployment buys on its
+ * first day would all fall due together on its third, whose first touches would then be few.
+ * Moved, a record costs one refresh more, once, and is then refreshed every other generation as
+ * before (docs/decisions/sweep-evens-the-phases.md).
  *
  * A record another replica has already moved is current, due after: a replica that sweeps later
  * moves only what is still uneven, and none twice. None on a first day: most of what it buys
  * comes after the sweep (all due after it), and its refresh reserve is only the head's
- * (day-shape.ts); moving the few records read before the upstream's refresh took 12-46 of its
+ * (day-shape.ts); moving the few records read before the upstream's refresh would take its
  * first touches.
  */
 export function refreshedAhead(dueNext: number, dueAfter: number, firstDay: boolean): number {

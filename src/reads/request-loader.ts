@@ -20,7 +20,7 @@ import { UpstreamError } from '../upstream/errors.js';
 import type { CachedUpstream } from './cached-upstream.js';
 import type { Caller } from './caller.js';
 import { readSpan } from './read-span.js';
-import type { RequestStats } from './request-stats.js';
+import type { RequestReads } from './request-spending.js';
 
 /** A field answered from held data that was not current (`extensions.stale`). */
 export interface StaleField {
@@ -61,7 +61,7 @@ export class RequestLoader implements Loader {
   constructor(
     private readonly upstream: CachedUpstream,
     private readonly caller: Caller,
-    private readonly stats: RequestStats,
+    private readonly reads: RequestReads,
     logger?: Logger,
   ) {
     const failed = (request: UpstreamRequest<unknown>, error: unknown): Error => {
@@ -87,7 +87,7 @@ export class RequestLoader implements Loader {
       async (requests) =>
         requests.map((request) => {
           const read = readSpan(request.resource, () =>
-            upstream.read(request, caller, stats),
+            upstream.read(request, caller, reads),
           ).catch((error: unknown) => {
             throw failed(request, error);
           });
@@ -109,7 +109,7 @@ export class RequestLoader implements Loader {
     }
     if (this.#prefetched.delete(request.key)) {
       // The field this read was started for: not a second read.
-    } else if (this.#seen.has(request.key)) this.stats.deduplicated += 1;
+    } else if (this.#seen.has(request.key)) this.reads.report.deduplicated += 1;
     else this.#seen.add(request.key);
     return this.#loader.load(request) as Promise<T>;
   }
@@ -134,7 +134,7 @@ export class RequestLoader implements Loader {
 
   /** The length of the list `page` belongs to, if a current page of it has told it (no call is made to find out). */
   knownTotal(page: UpstreamRequest<unknown>): Promise<number | undefined> {
-    return this.upstream.knownTotal(page, this.caller, this.stats);
+    return this.upstream.knownTotal(page, this.caller, this.reads);
   }
 
   /** Whether the upstream recently answered not-found for this resource (no call is made to find out). */
@@ -147,12 +147,12 @@ export class RequestLoader implements Loader {
   }
 
   /**
-   * Each field that loaded a read answered from held data (`stats.stale`), once, with the oldest
+   * Each field that loaded a read answered from held data (`report.stale`), once, with the oldest
    * such read's age; a read no field loaded (started ahead for a field that never came) names none.
    */
   staleFields(): StaleField[] {
     const fields = new Map<Path, number>();
-    for (const { key, ageSeconds } of this.stats.stale)
+    for (const { key, ageSeconds } of this.reads.report.stale)
       for (const path of this.#readers.get(key) ?? [])
         fields.set(path, Math.max(ageSeconds, fields.get(path) ?? 0));
     return [...fields].map(([path, ageSeconds]) => ({

@@ -7,23 +7,22 @@
  * touched. A request's first touches are taken together (whole-request-hold.ts).
  */
 import { type CircuitBreaker, isUpstreamFailure } from '../coordination/circuit-breaker.js';
-import { type Allocator, PlanDeferral } from '../economy/allocator.js';
-import type { BudgetLedger, Spender } from '../economy/ledger.js';
+import type { BudgetLedger } from '../economy/ledger.js';
 import type { Purpose } from '../economy/spending-plan.js';
 import type { SendGate, UpstreamClient } from '../upstream/client.js';
 import { UpstreamError } from '../upstream/errors.js';
 import type { Caller } from './caller.js';
-import type { RequestStats } from './request-stats.js';
-import type { OpenHolds } from './whole-request-hold.js';
+import type { ReadPolicy } from './read-policy.js';
+import type { RequestSpending } from './request-spending.js';
 
 export interface GateInputs {
   readonly circuit: CircuitBreaker;
   readonly budget: BudgetLedger;
   readonly client: UpstreamClient;
-  /** The day's plan, when it applies to this caller; absent: the daily limit alone. */
-  readonly planned: Allocator | undefined;
+  /** How the caller's calls are taken from the day: the plan's, or the daily limit's. */
+  readonly policy: ReadPolicy;
   readonly caller: Caller;
-  readonly stats: RequestStats;
+  readonly spending: RequestSpending;
   readonly purpose: Purpose;
   /** The request's key: the plan ranks records by it. */
   readonly key: string;
@@ -35,9 +34,9 @@ export function sendGate({
   circuit,
   budget,
   client,
-  planned,
+  policy,
   caller,
-  stats,
+  spending,
   purpose,
   key,
   prepaidOn,
@@ -51,7 +50,7 @@ export function sendGate({
       // An upstream known to be down costs nothing: no call, no budget.
       await circuit.admit();
       // The request's own cap first: a call it refuses spends nothing of the day.
-      stats.countCall();
+      const counted = spending.countCall();
       if (prepaid !== undefined) {
         // Its hold paid for this call, on a day that may be over by now; a retry is a call of its own.
         const heldOn = prepaid;
@@ -59,16 +58,14 @@ export function sendGate({
         countedOn = await budget.dayTurned(caller.keyId, heldOn);
       } else {
         try {
-          countedOn = await (planned === undefined
-            ? budget.reserve(spenderOf(caller))
-            : planned.reserve(spenderOf(caller), purpose, key));
+          countedOn = await policy.reserve(caller, purpose, key);
         } catch (error) {
-          stats.upstreamCalls -= 1;
+          spending.uncountCall();
           throw error;
         }
       }
       // The request goes upstream: whatever else it reads will need connections too.
-      if (stats.upstreamCalls === 1) client.expectCalls(stats.estimatedCalls);
+      if (counted === 1) client.expectCalls(spending.estimatedCalls);
     },
     async answered() {
       // On its way at midnight, the call may count on the upstream's new day: so it does here.
@@ -76,36 +73,6 @@ export function sendGate({
     },
     rateLimited: (error) => budget.rateLimited(caller.keyId, error),
     unusedPrepaid: () => prepaid,
-  };
-}
-
-/**
- * A first touch of a request that holds its calls together: one taken from its hold (or a new
- * hold) before the read joins the client's queue, so that waiting for a hold holds no connection
- * slot; resolves with the UTC day it is counted on. Undefined when the read is not such a call,
- * and is paid for in its slot as any other.
- */
-export async function prepaidFromHold(
-  { planned, caller, stats, purpose, key }: Omit<GateInputs, 'circuit' | 'budget' | 'client'>,
-  holds: OpenHolds,
-): Promise<string | undefined> {
-  const { hold } = stats;
-  if (planned === undefined || purpose !== 'first-touch' || hold === undefined) return undefined;
-  const spender = spenderOf(caller);
-  return hold.take({
-    need: () => stats.stillNeeded(),
-    largest: planned.plan.options.burst,
-    reserve: (calls) => planned.reserve(spender, purpose, key, calls),
-    release: (calls, day) => planned.releaseFirstTouches(spender, calls, day),
-    holds,
-    deferred: (error) => error instanceof PlanDeferral,
-  });
-}
-
-function spenderOf(caller: Caller): Spender {
-  return {
-    keyId: caller.keyId,
-    ...(caller.clientId === undefined ? {} : { clientId: caller.clientId }),
   };
 }
 

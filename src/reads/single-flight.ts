@@ -7,11 +7,12 @@
  */
 import type { CacheEntry, ResponseCache } from '../cache/cache.js';
 import { awaitPeer, type FlightLocks } from '../coordination/flight-locks.js';
+import { CallPriority } from '../upstream/call-lanes.js';
 import type { UpstreamRequest } from '../upstream/endpoints.js';
 import { upstreamTimedOut } from '../upstream/errors.js';
 import type { UpstreamObserver } from '../upstream/observer.js';
 import { pathOf } from './entries.js';
-import type { RequestStats } from './request-stats.js';
+import type { RequestReport } from './request-report.js';
 
 export interface SingleFlightOptions {
   readonly locks: FlightLocks;
@@ -23,11 +24,17 @@ export interface SingleFlightOptions {
   readonly pollMs: number;
   readonly observer: UpstreamObserver;
   /** Whether a stored entry answers a read as it is. */
-  readonly servable: (entry: CacheEntry) => boolean;
+  readonly current: (entry: CacheEntry) => boolean;
 }
 
-/** Makes the call itself (the caller's fetch-and-store), within `signal`. */
-export type Fetch = (signal?: AbortSignal) => Promise<CacheEntry>;
+/** Makes the call itself (the caller's fetch-and-store), within `signal`, in the lane `priority` names. */
+export type Fetch = (signal?: AbortSignal, priority?: CallPriority) => Promise<CacheEntry>;
+
+interface Refresh {
+  readonly flight: Promise<CacheEntry>;
+  /** Its call's lane: a read that comes to wait for it moves it to the reader's. */
+  readonly priority: CallPriority;
+}
 
 export class SingleFlight {
   readonly #reads = new Map<string, Promise<CacheEntry>>();
@@ -36,7 +43,7 @@ export class SingleFlight {
    * another replica holds the lease, which a read waiting on it must not
    * take for its answer (a read makes or awaits the refresh itself).
    */
-  readonly #refreshes = new Map<string, Promise<CacheEntry>>();
+  readonly #refreshes = new Map<string, Refresh>();
 
   constructor(private readonly options: SingleFlightOptions) {}
 
@@ -52,21 +59,27 @@ export class SingleFlight {
 
   /** The refresh of `key` under way in this process, settled either way; undefined when none is. */
   refreshing(key: string): Promise<void> | undefined {
-    return this.#refreshes.get(key)?.then(
+    return this.#refreshes.get(key)?.flight.then(
       () => undefined,
       () => undefined,
     );
   }
 
   /** The call under way for `request` in this process, joined; or a new one, with its lease. */
-  join(request: UpstreamRequest<unknown>, stats: RequestStats, fetch: Fetch): Promise<CacheEntry> {
+  join(
+    request: UpstreamRequest<unknown>,
+    report: RequestReport,
+    fetch: Fetch,
+  ): Promise<CacheEntry> {
+    // A refresh of it queued behind the background calls has a reader waiting now.
+    this.#refreshes.get(request.key)?.priority.promote();
     const joined = this.#reads.get(request.key);
     if (joined !== undefined) {
-      stats.deduplicated += 1;
+      report.deduplicated += 1;
       this.options.observer.singleFlightJoined(request.resource);
       return joined;
     }
-    const flight = this.#leased(request, stats, fetch).finally(() =>
+    const flight = this.#leased(request, report, fetch).finally(() =>
       this.#reads.delete(request.key),
     );
     this.#reads.set(request.key, flight);
@@ -81,10 +94,10 @@ export class SingleFlight {
    */
   async #leased(
     request: UpstreamRequest<unknown>,
-    stats: RequestStats,
+    report: RequestReport,
     fetch: Fetch,
   ): Promise<CacheEntry> {
-    const { cache, locks, deadlineMs, pollMs, servable } = this.options;
+    const { cache, locks, deadlineMs, pollMs, current } = this.options;
     const signal = AbortSignal.timeout(deadlineMs);
     for (;;) {
       const lease = await locks.acquire(request.key);
@@ -92,8 +105,8 @@ export class SingleFlight {
         try {
           // Another replica may have stored the answer between our cache miss and our lease.
           const stored = await cache.get(request.key);
-          if (stored !== undefined && servable(stored)) {
-            stats.deduplicated += 1;
+          if (stored !== undefined && current(stored)) {
+            report.deduplicated += 1;
             return stored;
           }
           return await fetch(signal);
@@ -106,7 +119,7 @@ export class SingleFlight {
         request.key,
         async () => {
           const stored = await cache.get(request.key);
-          return stored !== undefined && servable(stored) ? stored : undefined;
+          return stored !== undefined && current(stored) ? stored : undefined;
         },
         {
           pollMs,
@@ -115,7 +128,7 @@ export class SingleFlight {
         },
       );
       if (entry !== undefined) {
-        stats.deduplicated += 1;
+        report.deduplicated += 1;
         return entry;
       }
     }
@@ -125,35 +138,27 @@ export class SingleFlight {
    * One background refresh of `key`: once per process (the refreshes under
    * way) and once across replicas (the flight lease; a replica that does not
    * get it leaves the refresh to the holder, without waiting). A holder that
-   * made no call (a read the plan answered from a held entry) leaves the
-   * record to its next read, which refreshes it. Waiting for the holder's
-   * answer instead, and calling when none came, was tried twice:
-   * - looking for the answer in the shared cache every 25 ms, as a waiting
-   *   read does: `npm run simulate` in process served the run's favourites
-   *   two refreshes old 1-3 times a day where it had served them none (most
-   *   likely because every replica sweeps the same records at a new
-   *   generation, so hundreds of losers polled at once; not traced);
-   * - looking only at the lease, every 250 ms: none in process, but as
-   *   separate processes the mix's third day showed one such view, where
-   *   this code, run right after on the same machine, showed none.
-   * A skipped refresh costs a record's next reader a wait; a favourite two
-   * refreshes old is what the plan promises never to show.
+   * made no call (a read answered from a held entry) leaves the record to
+   * its next read, which refreshes it. Waiting here instead would keep every
+   * replica's sweep busy with the records the others refresh at a new
+   * generation (docs/decisions/background-refresh-leaves-it-to-the-lease-holder.md).
    */
   refresh(key: string, fetch: Fetch): void {
-    const { cache, locks, servable } = this.options;
+    const { cache, locks, current } = this.options;
+    const priority = new CallPriority('background');
     const refresh = (async (): Promise<CacheEntry> => {
       const lease = await locks.acquire(key);
       if (lease === undefined) throw new Error('another replica refreshes it');
       try {
         const stored = await cache.get(key);
-        if (stored !== undefined && servable(stored)) return stored;
-        return await fetch();
+        if (stored !== undefined && current(stored)) return stored;
+        return await fetch(undefined, priority);
       } finally {
         await lease.release();
       }
     })();
     const flight = refresh.finally(() => this.#refreshes.delete(key));
-    this.#refreshes.set(key, flight);
+    this.#refreshes.set(key, { flight, priority });
     // Its failure changes nothing: the cached answer stands, the next read tries again.
     flight.catch(() => undefined);
   }

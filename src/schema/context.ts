@@ -3,14 +3,16 @@ import type { GenerationView } from '../freshness/generation.js';
 import type { LiveFeed } from '../live/live-feed.js';
 import type { Caller } from '../reads/caller.js';
 import type { Loader } from '../reads/request-loader.js';
-import type { RequestStats } from '../reads/request-stats.js';
+import type { RequestReport } from '../reads/request-report.js';
+import type { RequestSpending } from '../reads/request-spending.js';
 import type { UpstreamAssumptions } from '../upstream/endpoints.js';
 
-/** What every resolver gets: the request's loader and the figures it accumulates. */
+/** What every resolver gets: the request's loader, what its answer will report, and what it may spend. */
 export interface GatewayContext {
   readonly caller: Caller;
   readonly loader: Loader;
-  readonly stats: RequestStats;
+  readonly report: RequestReport;
+  readonly spending: RequestSpending;
   readonly budget: BudgetLedger;
   /** Settings for what the upstream description leaves open (limits sent, see README). */
   readonly assumptions: UpstreamAssumptions;

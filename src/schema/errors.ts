@@ -7,7 +7,7 @@
 import { PothosValidationError } from '@pothos/core';
 import { GraphQLError } from 'graphql';
 import type { ErrorCode } from '../error-codes.js';
-import { CallCapReached } from '../reads/request-stats.js';
+import { CallCapReached } from '../reads/request-spending.js';
 import { UpstreamError } from '../upstream/errors.js';
 
 /** An error's extensions as the gateway writes them: its code first, then what goes with it. */

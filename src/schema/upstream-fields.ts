@@ -60,7 +60,7 @@ export function reportDropped(
   if (dropped.length === 0) return;
   const path = responsePathAsArray(info.path);
   for (const record of dropped) {
-    context.stats.warnings.push({
+    context.report.warnings.push({
       code: 'UPSTREAM_INVALID_RESPONSE',
       message: `The upstream sent an unreadable record at index ${record.index}, left out of this list: ${record.reason}`,
       path,

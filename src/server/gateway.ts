@@ -10,6 +10,7 @@ import { createYoga } from 'graphql-yoga';
 import type { GatewayContext } from '../schema/context.js';
 import { maskError } from '../schema/errors.js';
 import { schema } from '../schema/index.js';
+import { OperationEstimates } from '../schema/operation-estimates.js';
 import { DEFAULT_ASSUMPTIONS } from '../upstream/endpoints.js';
 import { CORS_OPTIONS } from './answer/cors.js';
 import type { GatewayOptions } from './gateway-config.js';
@@ -73,6 +74,7 @@ export function createGateway(options: GatewayOptions) {
       auth,
       assumptions: options.assumptions ?? DEFAULT_ASSUMPTIONS,
       maxUpstreamCost: protection.maxUpstreamCost ?? DEFAULT_MAX_UPSTREAM_COST,
+      estimates: new OperationEstimates(schema),
       backlogBytes: protection.subscriberBacklogBytes ?? DEFAULT_SUBSCRIBER_BACKLOG_BYTES,
       backlogTotal: bounds.subscriberBacklog,
       trustProxy,

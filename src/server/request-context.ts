@@ -8,9 +8,11 @@ import type { YogaInitialContext } from 'graphql-yoga';
 import type { Logger } from 'pino';
 import type { Caller } from '../reads/caller.js';
 import { RequestLoader } from '../reads/request-loader.js';
-import { RequestStats } from '../reads/request-stats.js';
+import { RequestReport } from '../reads/request-report.js';
+import { type RequestReads, RequestSpending } from '../reads/request-spending.js';
 import { WholeRequestHold } from '../reads/whole-request-hold.js';
 import type { GatewayContext } from '../schema/context.js';
+import type { OperationEstimates } from '../schema/operation-estimates.js';
 import type { UpstreamAssumptions } from '../upstream/endpoints.js';
 import type { FurthestBehindFirst } from './behind-total.js';
 import { type AuthMode, callerFor } from './caller.js';
@@ -25,6 +27,8 @@ export interface RequestContextOptions {
   readonly assumptions: UpstreamAssumptions;
   /** Worst-case upstream calls one request (or one subscription event) may make. */
   readonly maxUpstreamCost: number;
+  /** Each operation's worst-case upstream calls, given to its context when it is made. */
+  readonly estimates: OperationEstimates;
   /** Bytes a subscriber may fall behind before its subscription ends. */
   readonly backlogBytes: number;
   /** Bytes all subscribers together may be behind (subscriber-backlog.ts). */
@@ -39,6 +43,7 @@ export function requestContext({
   auth,
   assumptions,
   maxUpstreamCost,
+  estimates,
   backlogBytes,
   backlogTotal,
   trustProxy,
@@ -55,22 +60,23 @@ export function requestContext({
   return (initial: YogaInitialContext & ServerContext): GatewayContext => {
     const { request, res } = initial;
     const caller = withClientIdentity(callerFor(request, auth, server), initial);
-    // The estimate refuses costly operations early; this cap bounds what the data makes of the rest.
-    const stats = new RequestStats(maxUpstreamCost, new WholeRequestHold());
+    // The estimate refuses costly operations early; the cap bounds what the data makes of the rest.
+    const estimate = () => estimates.of(initial.params);
+    const reads = readsOf(maxUpstreamCost, estimate, new WholeRequestHold());
     const context: GatewayContext = {
       caller,
-      stats,
+      ...reads,
       budget: stores.budget,
       assumptions,
       live: stores.live,
       generation,
-      loader: new RequestLoader(upstream, caller, stats, logger),
+      loader: new RequestLoader(upstream, caller, reads, logger),
       /** A subscription runs for hours: each event gets a fresh loader and call cap, so links read today's cache. */
       renewForEvent() {
-        const eventStats = new RequestStats(maxUpstreamCost);
+        const eventReads = readsOf(maxUpstreamCost, estimate);
         Object.assign(context, {
-          stats: eventStats,
-          loader: new RequestLoader(upstream, caller, eventStats, logger),
+          ...eventReads,
+          loader: new RequestLoader(upstream, caller, eventReads, logger),
         });
       },
       boundedBacklog: <T>(events: AsyncIterableIterator<T>) =>
@@ -92,5 +98,22 @@ export function requestContext({
         ),
     };
     return context;
+  };
+}
+
+/** A request's (or a subscription event's) report, and what it may spend. */
+function readsOf(
+  maxUpstreamCalls: number,
+  estimate: () => number,
+  hold?: WholeRequestHold,
+): RequestReads {
+  const report = new RequestReport();
+  return {
+    report,
+    spending: new RequestSpending(report, {
+      maxUpstreamCalls,
+      estimate,
+      ...(hold === undefined ? {} : { hold }),
+    }),
   };
 }

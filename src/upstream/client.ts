@@ -3,9 +3,10 @@
  * timeouts, a bounded body size and a bounded number of calls in flight.
  * It knows HTTP, not endpoints: callers pass a path built by `endpoints.ts`.
  */
-import pLimit from 'p-limit';
 import { Pool, errors as undiciErrors } from 'undici';
 import { nextUtcMidnight } from '../time.js';
+import { CallLanes, type CallPriority, READER } from './call-lanes.js';
+import { CallWatch, type UpstreamHealth } from './call-watch.js';
 import { errorForStatus, UpstreamError } from './errors.js';
 import { SILENT_OBSERVER, type UpstreamObserver } from './observer.js';
 import { WarmConnections } from './warm-connections.js';
@@ -46,6 +47,16 @@ export interface SendGate {
   rateLimited(error: UpstreamError): void;
 }
 
+/** How one call is sent, beyond its path and key. */
+export interface CallOptions {
+  /** The budget's hold on the call. */
+  readonly gate?: SendGate;
+  /** The resource's name, for metrics. */
+  readonly resource?: string;
+  /** Its lane in the queue (call-lanes.ts); a reader's by default. */
+  readonly priority?: CallPriority;
+}
+
 export interface UpstreamResponse {
   readonly body: unknown;
   readonly bytes: number;
@@ -54,8 +65,9 @@ export interface UpstreamResponse {
 export class UpstreamClient {
   readonly #pool: Pool;
   readonly #basePath: string;
-  readonly #limit: ReturnType<typeof pLimit>;
+  readonly #lanes: CallLanes;
   readonly #warm: WarmConnections;
+  readonly #watch = new CallWatch();
 
   constructor(private readonly options: UpstreamClientOptions) {
     const base = new URL(options.baseUrl);
@@ -73,7 +85,12 @@ export class UpstreamClient {
       // undici counts the bytes as they arrive and drops the connection past the bound.
       maxResponseSize: options.maxBodyBytes,
     });
-    this.#limit = pLimit(options.maxConcurrency);
+    this.#lanes = new CallLanes(options.maxConcurrency);
+  }
+
+  /** What the calls that left say of the upstream now. */
+  health(): UpstreamHealth {
+    return this.#watch.health();
   }
 
   /** GETs `path` with `apiKey`; resolves with the parsed JSON of a 2xx answer, throws UpstreamError otherwise. */
@@ -81,15 +98,10 @@ export class UpstreamClient {
     path: string,
     apiKey: string,
     signal: AbortSignal,
-    gate?: SendGate,
-    resource = 'unknown',
+    { gate, resource = 'unknown', priority = READER() }: CallOptions = {},
   ): Promise<UpstreamResponse> {
     // Waiting calls hold memory and a client's patience: past the queue bound, fail fast instead.
-    // p-limit starts queued work on a later tick, so count running and waiting calls together.
-    if (
-      this.#limit.activeCount + this.#limit.pendingCount >=
-      this.options.maxConcurrency + this.options.maxQueue
-    ) {
+    if (this.#lanes.size >= this.options.maxConcurrency + this.options.maxQueue) {
       return Promise.reject(
         new UpstreamError('UPSTREAM_ERROR', 'The gateway has too many upstream calls waiting', {
           path: pathOnly(path),
@@ -97,7 +109,7 @@ export class UpstreamClient {
         }),
       );
     }
-    return this.#limit(async () => {
+    return this.#lanes.run(priority, async () => {
       await gate?.admit();
       try {
         return await this.#send(path, apiKey, signal, resource);
@@ -118,7 +130,12 @@ export class UpstreamClient {
   ): Promise<UpstreamResponse> {
     // The deadline may have passed while the call waited for a connection: a timeout, like any other.
     if (signal.aborted) throw connectionError(signal.reason, path);
-    const answered = (this.options.observer ?? SILENT_OBSERVER).requestSent(resource);
+    const observed = (this.options.observer ?? SILENT_OBSERVER).requestSent(resource);
+    const watched = this.#watch.sent();
+    const answered = (outcome: number | 'error') => {
+      observed(outcome);
+      watched(outcome === 'error' || outcome >= 500);
+    };
     let response: Awaited<ReturnType<Pool['request']>>;
     try {
       response = await this.#pool.request({

@@ -21,7 +21,7 @@ import { GenerationView } from '../../src/freshness/generation.js';
 import { CachedUpstream } from '../../src/reads/cached-upstream.js';
 import { serverCaller } from '../../src/reads/caller.js';
 import type { CachePolicy } from '../../src/reads/entries.js';
-import { RequestStats } from '../../src/reads/request-stats.js';
+import { backgroundReads } from '../../src/reads/request-spending.js';
 import { type Simulator, startSimulator } from '../../src/simulator/index.js';
 import { UpstreamClient } from '../../src/upstream/client.js';
 import { endpoints } from '../../src/upstream/endpoints.js';
@@ -138,19 +138,19 @@ describe('CachedUpstream', () => {
     const { upstream, simulator, slug, calls } = await start();
     const request = endpoints.artist(slug);
 
-    const first = new RequestStats();
+    const first = backgroundReads();
     const read = await upstream.read(request, caller, first);
     expect(read.slug).toBe(slug);
     expect(read.name).toBe(simulator.data.artistBySlug(slug)?.name);
-    expect(first.upstreamCalls).toBe(1);
+    expect(first.report.upstreamCalls).toBe(1);
     expect(calls()).toBe(1);
 
-    const second = new RequestStats();
+    const second = backgroundReads();
     expect(await upstream.read(request, caller, second)).toEqual(read);
-    expect(second.cacheHits).toBe(1);
-    expect(second.upstreamCalls).toBe(0);
+    expect(second.report.cacheHits).toBe(1);
+    expect(second.report.upstreamCalls).toBe(0);
     // Answered as current: not a held answer with a refresh behind it.
-    expect(second.oldestRead).toBeUndefined();
+    expect(second.report.oldestRead).toBeUndefined();
     expect(upstream.inFlight).toBe(0);
     expect(calls()).toBe(1);
   });
@@ -164,9 +164,9 @@ describe('CachedUpstream', () => {
     });
     simulator.injectFault({ kind: 'hold', until: held }, { path: request.key, times: 1 });
 
-    const readers = Array.from({ length: 5 }, () => new RequestStats());
+    const readers = Array.from({ length: 5 }, () => backgroundReads());
     const reads = readers.map((stats) => upstream.read(request, caller, stats));
-    const joined = () => readers.reduce((sum, stats) => sum + stats.deduplicated, 0);
+    const joined = () => readers.reduce((sum, stats) => sum + stats.report.deduplicated, 0);
     // Every read is waiting on the one call, which the simulator holds.
     await until(() => calls() === 1 && joined() === readers.length - 1);
     expect(upstream.inFlight).toBe(1);
@@ -175,7 +175,7 @@ describe('CachedUpstream', () => {
     const answers = await Promise.all(reads);
     expect(new Set(answers.map((answer) => answer.slug))).toEqual(new Set([slug]));
     expect(calls()).toBe(1);
-    expect(readers.reduce((sum, stats) => sum + stats.upstreamCalls, 0)).toBe(1);
+    expect(readers.reduce((sum, stats) => sum + stats.report.upstreamCalls, 0)).toBe(1);
     expect(upstream.inFlight).toBe(0);
   });
 
@@ -184,25 +184,25 @@ describe('CachedUpstream', () => {
       cachePolicy: { ttlMs: 1, notFoundTtlMs: 1, retentionMs: 600_000 },
     });
     const request = endpoints.artist(slug);
-    const read = await upstream.read(request, caller, new RequestStats());
+    const read = await upstream.read(request, caller, backgroundReads());
     const stored = await cache.get(request.key);
     expect(stored?.staleUntil).toBeGreaterThan(Date.now());
     await until(() => Date.now() > (stored?.freshUntil ?? Number.POSITIVE_INFINITY), 0);
 
     simulator.injectFault({ kind: 'status', status: 500 });
-    const stats = new RequestStats();
+    const stats = backgroundReads();
     expect(await upstream.read(request, caller, stats)).toEqual(read);
-    expect(stats.stale).toEqual([
+    expect(stats.report.stale).toEqual([
       expect.objectContaining({ resource: 'artist', key: request.key }),
     ]);
     // Both attempts went out and failed: the stale entry answered the failure, not a slow call.
-    expect(stats.upstreamCalls).toBe(2);
+    expect(stats.report.upstreamCalls).toBe(2);
     expect(simulator.calls.slice(1).map((call) => call.status)).toEqual([500, 500]);
     expect(upstream.inFlight).toBe(0);
 
     const other = simulator.data.allArtists()[1]?.slug ?? '';
     const error = await failureOf(
-      upstream.read(endpoints.artist(other), caller, new RequestStats()),
+      upstream.read(endpoints.artist(other), caller, backgroundReads()),
     );
     expect(error.code).toBe('UPSTREAM_ERROR');
     expect(calls()).toBe(5);
@@ -215,7 +215,7 @@ describe('CachedUpstream', () => {
     });
     const request = endpoints.artist('no-such-artist');
 
-    expect((await failureOf(upstream.read(request, caller, new RequestStats()))).code).toBe(
+    expect((await failureOf(upstream.read(request, caller, backgroundReads()))).code).toBe(
       'NOT_FOUND',
     );
     expect(calls()).toBe(1);
@@ -225,14 +225,14 @@ describe('CachedUpstream', () => {
     // Unlike a record, never held past its TTL: nothing stale can answer for it.
     expect(stored?.staleUntil).toBe(stored?.freshUntil);
 
-    const again = new RequestStats();
+    const again = backgroundReads();
     expect((await failureOf(upstream.read(request, caller, again))).code).toBe('NOT_FOUND');
-    expect(again.cacheHits).toBe(1);
+    expect(again.report.cacheHits).toBe(1);
     expect(calls()).toBe(1);
     expect(await upstream.knownMissing(request, caller)).toBe(true);
 
     await until(async () => !(await upstream.knownMissing(request, caller)));
-    expect((await failureOf(upstream.read(request, caller, new RequestStats()))).code).toBe(
+    expect((await failureOf(upstream.read(request, caller, backgroundReads()))).code).toBe(
       'NOT_FOUND',
     );
     expect(calls()).toBe(2);
@@ -241,60 +241,99 @@ describe('CachedUpstream', () => {
   it('refuses a read the day cannot afford when nothing is held, with no call', async () => {
     const { upstream, budget, simulator, slug, calls } = await start({ dailyLimit: 1 });
     const spent = endpoints.artist(slug);
-    await upstream.read(spent, caller, new RequestStats());
+    await upstream.read(spent, caller, backgroundReads());
     expect(calls()).toBe(1);
     expect((await budget.usage(caller.keyId)).remaining).toBe(0);
 
     const other = simulator.data.allArtists()[1]?.slug ?? '';
-    const stats = new RequestStats();
+    const stats = backgroundReads();
     const error = await failureOf(upstream.read(endpoints.artist(other), caller, stats));
     expect(error.code).toBe('RATE_LIMITED');
     expect(error.resetsAt).toBe(NEXT_MIDNIGHT);
-    expect(stats.upstreamCalls).toBe(0);
-    expect(stats.stale).toEqual([]);
+    expect(stats.report.upstreamCalls).toBe(0);
+    expect(stats.report.stale).toEqual([]);
     expect(calls()).toBe(1);
 
     // What the day already paid for still answers.
-    const cached = new RequestStats();
+    const cached = backgroundReads();
     expect((await upstream.read(spent, caller, cached)).slug).toBe(slug);
-    expect(cached.cacheHits).toBe(1);
+    expect(cached.report.cacheHits).toBe(1);
     expect(calls()).toBe(1);
   });
 
-  it('waits for a slow refresh of a popular record two generations behind, and stands in only when it fails', async () => {
+  it('answers a popular record two generations behind from what it holds once its refresh outlasts the grace, flagged stale', async () => {
     const popularity = new MemoryPopularity(now);
     const generation = new GenerationView();
-    const { upstream, simulator, slug, calls } = await start({
+    const staleGraceMs = 200;
+    const { upstream, simulator, slug, calls, cache } = await start({
       planned: { popularity, generation },
-      // A call slower than this would be answered by the held entry, were it granted the grace.
-      staleGraceMs: 20,
+      staleGraceMs,
     });
     const request = endpoints.artist(slug);
     // Asked often enough to be read again today: the most popular record, one the plan keeps.
     for (let ask = 0; ask < LIKELY_READ_TODAY; ask += 1) popularity.record([request.key]);
-    await upstream.read(request, caller, new RequestStats());
+    await upstream.read(request, caller, backgroundReads());
     expect(calls()).toBe(1);
 
-    // Two generations on, the held profile may not answer as it is: it is refreshed first.
+    // Two generations on, the held profile is refreshed first, and waited for at most the grace.
     generation.learn({ id: 2, seenAt: NOW.toISOString() });
-    simulator.setLatency(500);
-    const slow = new RequestStats();
+    let release = () => {};
+    simulator.injectFault(
+      { kind: 'hold', until: new Promise<void>((resolve) => (release = resolve)) },
+      { path: request.key, times: 1 },
+    );
+    const slow = backgroundReads();
+    const started = performance.now();
     expect((await upstream.read(request, caller, slow)).slug).toBe(slug);
-    expect(slow.stale).toEqual([]);
-    expect(slow.oldestRead).toBeUndefined();
-    expect(slow.upstreamCalls).toBe(1);
-    expect(calls()).toBe(2);
-
-    // A failing upstream is another matter: the record once read still answers, marked stale.
-    simulator.setLatency(0);
-    generation.learn({ id: 4, seenAt: NOW.toISOString() });
-    simulator.injectFault({ kind: 'status', status: 500 });
-    const failed = new RequestStats();
-    expect((await upstream.read(request, caller, failed)).slug).toBe(slug);
-    expect(failed.stale).toEqual([
+    const waited = performance.now() - started;
+    expect(waited).toBeGreaterThanOrEqual(staleGraceMs - 5);
+    expect(slow.report.stale).toEqual([
       expect.objectContaining({ resource: 'artist', key: request.key }),
     ]);
-    expect(calls()).toBe(4);
+    // The call goes on, and its answer refreshes the cache when it lands.
+    release();
+    await until(async () => (await cache.get(request.key))?.generation === 2);
+    const after = backgroundReads();
+    await upstream.read(request, caller, after);
+    expect(after.report.stale).toEqual([]);
+    expect(after.report.upstreamCalls).toBe(0);
+    expect(calls()).toBe(2);
+  });
+
+  it("sends a reader's refresh ahead of the sweep's queued refreshes", async () => {
+    const popularity = new MemoryPopularity(now);
+    const generation = new GenerationView();
+    const { upstream, simulator, calls } = await start({
+      planned: { popularity, generation },
+      staleGraceMs: 5_000,
+    });
+    const requests = simulator.data
+      .allArtists()
+      .slice(0, 60)
+      .map((artist) => endpoints.artist(artist.slug));
+    // The last is asked least: the sweep, most asked first, refreshes it last.
+    for (const [index, request] of requests.entries()) {
+      const asks = LIKELY_READ_TODAY + (index === requests.length - 1 ? 0 : 5);
+      for (let ask = 0; ask < asks; ask += 1) popularity.record([request.key]);
+      await upstream.read(request, caller, backgroundReads());
+    }
+    expect(calls()).toBe(60);
+    // Two generations on, every kept record is owed a refresh; each takes a while to answer.
+    generation.learn({ id: 2, seenAt: NOW.toISOString() });
+    simulator.setLatency(300);
+    const sweep = upstream.refreshPopular(caller);
+    // The sweep's calls fill the background lane and queue behind it.
+    await until(() => calls() > 60);
+    const last = requests[requests.length - 1];
+    if (last === undefined) throw new Error('no requests');
+    const reader = backgroundReads();
+    await upstream.read(last, caller, reader);
+    // Answered by a call of its own that went ahead of the queued sweep, not from the held entry.
+    expect(reader.report.stale).toEqual([]);
+    const sweptBefore = simulator.calls.slice(60).findIndex((call) => call.rawPath === last.key);
+    expect(sweptBefore).toBeLessThan(24);
+    simulator.setLatency(0);
+    await sweep;
   });
 
   it('sweeps the kept records at a new generation with their checks under way together', async () => {
@@ -310,7 +349,7 @@ describe('CachedUpstream', () => {
     for (const request of requests) {
       // Asked often enough to be read again today: the sweep owes each a refresh once two behind.
       for (let ask = 0; ask < LIKELY_READ_TODAY; ask += 1) popularity.record([request.key]);
-      await upstream.read(request, caller, new RequestStats());
+      await upstream.read(request, caller, backgroundReads());
     }
     expect(calls()).toBe(40);
 
@@ -334,10 +373,10 @@ describe('CachedUpstream', () => {
     expect(calls()).toBe(80);
     // Every one is current again: read now, none calls.
     for (const request of requests) {
-      const stats = new RequestStats();
+      const stats = backgroundReads();
       await upstream.read(request, caller, stats);
-      expect(stats.upstreamCalls).toBe(0);
-      expect(stats.oldestRead).toBeUndefined();
+      expect(stats.report.upstreamCalls).toBe(0);
+      expect(stats.report.oldestRead).toBeUndefined();
     }
     expect(calls()).toBe(80);
   });

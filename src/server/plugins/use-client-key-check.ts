@@ -80,7 +80,7 @@ export function useClientKeyCheck({
       }
       return {
         onExecuteDone({ result, setResult }) {
-          if (Symbol.asyncIterator in result || !args.contextValue.stats.unauthenticated) return;
+          if (Symbol.asyncIterator in result || !args.contextValue.report.unauthenticated) return;
           setResult({ errors: [unauthenticated('Invalid or revoked API key')] });
         },
       };

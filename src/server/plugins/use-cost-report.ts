@@ -2,8 +2,8 @@
  * Adds `extensions.cost` to every response Yoga answers (answer/cost-extension.ts
  * writes it, for response-cache hits too). Fields answered from held data that was not
  * current are listed in `extensions.stale`: each one's GraphQL path and the data's age.
- * `estimated` is the worst case computed before execution (see
- * `use-upstream-cost-limit.ts`), absent when that plugin is not in use.
+ * `estimated` is the worst case the request's context was made with
+ * (request-spending.ts).
  * Records left out of lists are listed in `extensions.warnings`. With
  * @defer/@stream the report is on the last payload, deferred reads included.
  */
@@ -11,7 +11,6 @@ import type { Plugin } from 'graphql-yoga';
 import type { GatewayContext } from '../../schema/context.js';
 import { costExtension } from '../answer/cost-extension.js';
 import { onFinalResult } from './on-final-result.js';
-import { estimatedCostOf } from './use-upstream-cost-limit.js';
 
 export function useCostReport(): Plugin<GatewayContext> {
   return {
@@ -19,7 +18,7 @@ export function useCostReport(): Plugin<GatewayContext> {
       return {
         onExecuteDone: (done) =>
           onFinalResult(done, async ({ args, result, setResult }) => {
-            const { stats, budget, caller, loader } = args.contextValue;
+            const { report, spending, budget, caller, loader } = args.contextValue;
             const usage = await budget.usage(caller.keyId);
             const stale = loader.staleFields();
             setResult({
@@ -28,15 +27,15 @@ export function useCostReport(): Plugin<GatewayContext> {
                 ...result.extensions,
                 cost: costExtension(
                   {
-                    estimated: estimatedCostOf(args.contextValue),
-                    upstreamCalls: stats.upstreamCalls,
-                    cacheHits: stats.cacheHits,
-                    deduplicated: stats.deduplicated,
+                    estimated: spending.estimatedCalls,
+                    upstreamCalls: report.upstreamCalls,
+                    cacheHits: report.cacheHits,
+                    deduplicated: report.deduplicated,
                   },
                   usage,
                 ),
                 ...(stale.length > 0 ? { stale } : {}),
-                ...(stats.warnings.length > 0 ? { warnings: stats.warnings } : {}),
+                ...(report.warnings.length > 0 ? { warnings: report.warnings } : {}),
               },
             });
           }),

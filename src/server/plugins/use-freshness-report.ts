@@ -18,9 +18,9 @@ export function useFreshnessReport(): Plugin<GatewayContext> {
       return {
         onExecuteDone: (done) =>
           onFinalResult(done, ({ args, result, setResult }) => {
-            const { stats, generation } = args.contextValue;
+            const { report, generation } = args.contextValue;
             const current = generation.now();
-            const held = stats.oldestRead;
+            const held = report.oldestRead;
             if (current === undefined && held === undefined) return;
             setResult({
               ...result,
@@ -28,8 +28,8 @@ export function useFreshnessReport(): Plugin<GatewayContext> {
                 ...result.extensions,
                 freshness: {
                   ...generationReport(current),
-                  ...(stats.previousGeneration > 0
-                    ? { previousGeneration: stats.previousGeneration }
+                  ...(report.previousGeneration > 0
+                    ? { previousGeneration: report.previousGeneration }
                     : {}),
                   ...(held === undefined
                     ? {}
@@ -39,7 +39,7 @@ export function useFreshnessReport(): Plugin<GatewayContext> {
                           readAt: new Date(held.storedAt).toISOString(),
                         },
                       }),
-                  ...(stats.revalidationDeferred
+                  ...(report.revalidationDeferred
                     ? {
                         budgetLow: true,
                         note: 'The daily budget is low: answers of the previous data generation are served without refreshing them',

@@ -37,8 +37,8 @@ export function useMetrics(metrics: GatewayMetrics): [Plugin, Plugin<GatewayCont
       onExecute() {
         return {
           onExecuteDone({ args }) {
-            const { caller, stats } = args.contextValue;
-            metrics.budgetSpent(caller.keyId, clientLabelOf(caller), stats.upstreamCalls);
+            const { caller, report } = args.contextValue;
+            metrics.budgetSpent(caller.keyId, clientLabelOf(caller), report.upstreamCalls);
           },
         };
       },

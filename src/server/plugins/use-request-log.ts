@@ -33,7 +33,7 @@ export function useRequestLog(logger: Logger): Plugin<RequestContext> {
     },
     onResponse({ request, response }) {
       const operation = operations.get(request);
-      const stats = operation?.context.stats;
+      const report = operation?.context.report;
       logRequest(logger, {
         method: request.method,
         path: new URL(request.url).pathname,
@@ -45,10 +45,10 @@ export function useRequestLog(logger: Logger): Plugin<RequestContext> {
               operation: {
                 name: operation.name,
                 keyId: operation.context.caller.keyId,
-                upstreamCalls: stats?.upstreamCalls,
-                cacheHits: stats?.cacheHits,
-                deduplicated: stats?.deduplicated,
-                stale: stats?.stale.length,
+                upstreamCalls: report?.upstreamCalls,
+                cacheHits: report?.cacheHits,
+                deduplicated: report?.deduplicated,
+                stale: report?.stale.length,
               },
             }),
       });

@@ -18,7 +18,7 @@ export function useSettledReads(): Plugin<GatewayContext> {
           onFinalResult(done, async ({ args }) => {
             await args.contextValue.loader.settled();
             // What the request held for new records and did not need goes back to the day.
-            await args.contextValue.stats.hold?.settle();
+            await args.contextValue.spending.hold?.settle();
           }),
       };
     },

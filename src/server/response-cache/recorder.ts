@@ -9,7 +9,6 @@ import { type ExecutionResult, getOperationAST } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import { encodedData } from '../encoded-data.js';
 import { answerVary, selectsUncacheable } from '../plugins/use-http-caching.js';
-import { estimatedCostOf } from '../plugins/use-upstream-cost-limit.js';
 import type { RequestContext, ServerContext } from '../server-context.js';
 import type { ResponseCacheSlot } from './slot.js';
 import { keepDataBytes } from './stored-response.js';
@@ -62,17 +61,18 @@ export function useResponseCacheRecorder(): Plugin<RequestContext, ServerContext
         onExecuteDone({ result, setResult }) {
           if (Symbol.asyncIterator in result || result.errors !== undefined || result.data == null)
             return;
-          const { stats } = args.contextValue;
-          if (stats.stale.length > 0 || stats.warnings.length > 0 || stats.unauthenticated) return;
+          const { report, spending } = args.contextValue;
+          if (report.stale.length > 0 || report.warnings.length > 0 || report.unauthenticated)
+            return;
           const operationName =
             args.operationName ?? getOperationAST(args.document)?.name?.value ?? null;
           const data = encodedData(result.data);
           const record: NonNullable<ResponseCacheSlot['record']> = {
             data,
             operationName,
-            freshUntil: stats.freshUntil,
-            reads: [...stats.reads],
-            estimated: estimatedCostOf(args.contextValue),
+            freshUntil: report.freshUntil,
+            reads: [...report.reads],
+            estimated: spending.estimatedCalls,
           };
           slot.record = record;
           // Yoga writes the answer with this instead of encoding the same data a second time.

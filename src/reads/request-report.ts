@@ -1,25 +1,18 @@
+/**
+ * What one GraphQL request's reads tell its answer: the figures behind
+ * `extensions.cost`, `extensions.stale`, `extensions.freshness` and
+ * `extensions.warnings`, and what the response cache needs to know of them.
+ * The read path writes it; plugins only read it. What the request may spend
+ * is apart (request-spending.ts).
+ */
 import type { ErrorCode } from '../error-codes.js';
-import type { WholeRequestHold } from './whole-request-hold.js';
 
-/** What one GraphQL request cost upstream: the figures behind `extensions.cost`. */
+/** A read answered from a held entry past its freshness. */
 export interface StaleRead {
   readonly resource: string;
   /** The read's key: the fields that loaded it are the ones `extensions.stale` names (request-loader.ts). */
   readonly key: string;
   readonly ageSeconds: number;
-}
-
-/**
- * A read would take the request past its upstream-call cap (MAX_UPSTREAM_COST).
- * The estimate refuses most such operations before they run; this holds the
- * bound whatever the data turns out to hold (an album of 150 tracks).
- */
-export class CallCapReached extends Error {
-  override readonly name = 'CallCapReached';
-
-  constructor(readonly maximum: number) {
-    super(`This request reached its maximum of ${maximum} upstream calls`);
-  }
 }
 
 /** A record the upstream sent unreadable, left out of a list: `path` is the list's, `index` its place upstream. */
@@ -36,14 +29,14 @@ export interface HeldRead {
   readonly storedAt: number;
 }
 
-export class RequestStats {
+export class RequestReport {
   /** Calls this request sent to the upstream, retries included. */
   upstreamCalls = 0;
   /** Reads answered from the cross-request cache. */
   cacheHits = 0;
   /** Reads answered by another read of the same request, or by another request's call in flight. */
   deduplicated = 0;
-  /** Reads answered from an expired cache entry because the upstream failed. */
+  /** Reads answered from a held entry past its freshness. */
   readonly stale: StaleRead[] = [];
   /** Records left out of lists because the upstream sent them unreadable (`extensions.warnings`). */
   readonly warnings: ListWarning[] = [];
@@ -69,34 +62,5 @@ export class RequestStats {
   /** Notes the freshness of an upstream answer this request used. */
   answeredFrom(freshUntil: number): void {
     if (freshUntil < this.freshUntil) this.freshUntil = freshUntil;
-  }
-
-  /**
-   * The operation's estimated calls in the worst case (MAX_UPSTREAM_COST's estimate): its first
-   * call opens connections for the rest while it is in flight (warm-connections.ts).
-   */
-  estimatedCalls = 1;
-
-  /**
-   * `maxUpstreamCalls`: real calls (cache hits and shared reads are free) this request may make.
-   * `hold`: the request's first touches are taken from the plan together (a GraphQL request; not
-   * a subscription's events, nor the gateway's own background reads).
-   */
-  constructor(
-    readonly maxUpstreamCalls = Number.POSITIVE_INFINITY,
-    readonly hold?: WholeRequestHold,
-  ) {}
-
-  /** Calls the request may still need: its estimate less what it has read or been given otherwise. */
-  stillNeeded(): number {
-    const answered = this.cacheHits + this.deduplicated + (this.hold?.taken ?? 0);
-    return Math.max(1, Math.min(this.estimatedCalls - answered, this.maxUpstreamCalls));
-  }
-
-  /** Counts a call about to be sent; throws CallCapReached, sending nothing, when the cap is reached. */
-  countCall(): void {
-    if (this.upstreamCalls >= this.maxUpstreamCalls)
-      throw new CallCapReached(this.maxUpstreamCalls);
-    this.upstreamCalls += 1;
   }
 }
