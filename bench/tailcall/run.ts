@@ -1,0 +1,297 @@
+/**
+ * `npm run bench:tailcall`: ours against Tailcall 1.6.14 (a Rust GraphQL gateway over REST), in
+ * one run on one machine, against one upstream simulator.
+ *
+ * 1. Both are asked every query (the varying page for each of its artists) and must answer the
+ *    same data, after normalize() (queries.ts), before anything is measured.
+ * 2. Warm: per query, a warm-up of each, then rounds ours, Tailcall, Tailcall, ours (autocannon in
+ *    this process): req/s, CPU µs per request of each server's process tree, the worse round's p99.
+ * 3. First request of a fresh process: per query, fresh processes of each alternately, the first
+ *    request's wall time once the port accepts, and the time from spawn to accepting.
+ * 4. Resident memory of each after the warm runs.
+ *
+ * Settings: LATENCY_MS (the simulator's, default 50), ROUND_SECONDS (5), WARM_SECONDS (2),
+ * CONNECTIONS (10), ARTISTS (the varying page's slugs, default 100), FRESH_REPEATS (3),
+ * ONLY (comma list of query keys: typename, artist, top20, chart, page, pages),
+ * OURS_ENV (extra settings for ours, e.g. `WORKERS=2`), CHECK_ONLY=1 (answers only).
+ * Ours runs from dist/ (built first with `npm run build`).
+ */
+import { execFileSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { cpus, loadavg } from 'node:os';
+import { join } from 'node:path';
+import { isDeepStrictEqual } from 'node:util';
+import autocannon from 'autocannon';
+import {
+  cpuMicros,
+  prepareTailcall,
+  RUN_DIR,
+  type Running,
+  residentBytes,
+  startOurs,
+  startSimulator,
+  startTailcall,
+} from './processes.js';
+import { PEER_QUERIES, type PeerQuery } from './queries.js';
+
+const number = (name: string, fallback: number) => {
+  const raw = process.env[name];
+  const value = raw === undefined || raw === '' ? fallback : Number(raw);
+  if (!Number.isFinite(value) || value < 0) throw new Error(`${name} must be a number: ${raw}`);
+  return value;
+};
+const LATENCY_MS = number('LATENCY_MS', 50);
+const ROUND_SECONDS = number('ROUND_SECONDS', 5);
+const WARM_SECONDS = number('WARM_SECONDS', 2);
+const CONNECTIONS = number('CONNECTIONS', 10);
+const ARTISTS = number('ARTISTS', 100);
+const FRESH_REPEATS = number('FRESH_REPEATS', 3);
+const ONLY = process.env.ONLY?.split(',').map((key) => key.trim());
+const OURS_ENV = Object.fromEntries(
+  (process.env.OURS_ENV ?? '')
+    .split(/\s+/)
+    .filter(Boolean)
+    .map((pair) => [pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1)]),
+);
+const KEY = 'bench-key';
+const HEADERS = {
+  'content-type': 'application/json',
+  accept: 'application/json',
+  // ours is in pass-through mode: the client's key is the upstream's
+  authorization: `Bearer ${KEY}`,
+};
+type Who = 'ours' | 'tailcall';
+const WHO: readonly Who[] = ['ours', 'tailcall'];
+
+async function post(url: string, body: string): Promise<{ ms: number; data: unknown }> {
+  const at = performance.now();
+  const response = await fetch(url, { method: 'POST', headers: HEADERS, body });
+  const text = await response.text();
+  const ms = performance.now() - at;
+  const parsed = JSON.parse(text) as { data?: unknown; errors?: unknown };
+  if (response.status !== 200 || parsed.errors !== undefined)
+    throw new Error(`${url} answered ${response.status}: ${text.slice(0, 400)}`);
+  return { ms, data: parsed.data };
+}
+
+interface Round {
+  readonly requests: number;
+  readonly seconds: number;
+  readonly cpuMicros: number;
+  readonly p99: number;
+  readonly errors: number;
+}
+
+/** A load round of one body, or of a new body each request (`bodies` given a request number). */
+type Bodies = string | ((request: number) => string);
+
+async function load(server: Running, bodies: Bodies, seconds: number): Promise<Round> {
+  let next = 0;
+  const before = cpuMicros(server.pid);
+  const result = await autocannon({
+    url: server.url,
+    method: 'POST',
+    headers: HEADERS,
+    connections: CONNECTIONS,
+    duration: seconds,
+    ...(typeof bodies === 'string'
+      ? { body: bodies }
+      : { requests: [{ setupRequest: (request) => ({ ...request, body: bodies(next++) }) }] }),
+  });
+  return {
+    requests: result['2xx'],
+    seconds: result.duration,
+    cpuMicros: cpuMicros(server.pid) - before,
+    p99: result.latency.p99,
+    errors: result.errors + result.timeouts + result.non2xx,
+  };
+}
+
+const format = (value: number, digits = 0) =>
+  value.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
+const median = (values: readonly number[]) =>
+  [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+const slugsOf = (query: PeerQuery, slugs: readonly string[]) =>
+  query.varying ? slugs : slugs.slice(0, 1);
+
+/** Every body of the query gets the same data from both, or the run stops here. */
+async function checkAnswers(
+  servers: Record<Who, Running>,
+  queries: readonly PeerQuery[],
+  slugs: readonly string[],
+): Promise<void> {
+  console.log('| query | requests compared | same data |');
+  console.log('|---|---:|---|');
+  for (const query of queries) {
+    const asked = slugsOf(query, slugs);
+    for (const [index, slug] of asked.entries()) {
+      const request = query.varying ? index : undefined;
+      const [ours, tailcall] = await Promise.all(
+        WHO.map(async (who) =>
+          query.normalize(who, (await post(servers[who].url, query.body(who, slug, request))).data),
+        ),
+      );
+      if (!isDeepStrictEqual(ours, tailcall)) {
+        const file = join(RUN_DIR, `differ-${query.key}-${slug}.json`);
+        writeFileSync(file, JSON.stringify({ ours, tailcall }, null, 1));
+        throw new Error(`${query.name} (${slug}): the answers differ; both in ${file}`);
+      }
+    }
+    console.log(`| ${query.name} | ${asked.length} | yes |`);
+  }
+}
+
+interface Warm {
+  readonly rate: Record<Who, number>;
+  readonly cpu: Record<Who, number>;
+  readonly p99: Record<Who, number>;
+  readonly errors: number;
+}
+
+async function warm(
+  servers: Record<Who, Running>,
+  query: PeerQuery,
+  slugs: readonly string[],
+): Promise<Warm> {
+  const bodies = (who: Who): Bodies =>
+    query.varying
+      ? (request) => query.body(who, slugs[request % slugs.length]!, request)
+      : query.body(who, slugs[0]!);
+  for (const who of WHO) await load(servers[who], bodies(who), WARM_SECONDS);
+  const rounds: Record<Who, Round[]> = { ours: [], tailcall: [] };
+  for (const who of ['ours', 'tailcall', 'tailcall', 'ours'] as const)
+    rounds[who].push(await load(servers[who], bodies(who), ROUND_SECONDS));
+  const sum = (who: Who, key: keyof Round) =>
+    rounds[who].reduce((total, round) => total + round[key], 0);
+  const of = (measure: (who: Who) => number) =>
+    ({ ours: measure('ours'), tailcall: measure('tailcall') }) as Record<Who, number>;
+  return {
+    rate: of((who) => sum(who, 'requests') / sum(who, 'seconds')),
+    cpu: of((who) => sum(who, 'cpuMicros') / sum(who, 'requests')),
+    p99: of((who) => Math.max(...rounds[who].map((round) => round.p99))),
+    errors: sum('ours', 'errors') + sum('tailcall', 'errors'),
+  };
+}
+
+interface Fresh {
+  readonly firstMs: Record<Who, number>;
+  readonly readyMs: Record<Who, number>;
+}
+
+async function fresh(
+  start: Record<Who, () => Promise<Running>>,
+  query: PeerQuery,
+  slug: string,
+): Promise<Fresh> {
+  const first: Record<Who, number[]> = { ours: [], tailcall: [] };
+  const ready: Record<Who, number[]> = { ours: [], tailcall: [] };
+  for (let repeat = 0; repeat < FRESH_REPEATS; repeat++) {
+    for (const who of repeat % 2 === 0 ? WHO : [...WHO].reverse()) {
+      const server = await start[who]();
+      try {
+        first[who].push((await post(server.url, query.body(who, slug))).ms);
+        ready[who].push(server.readyMs);
+      } finally {
+        await server.stop();
+      }
+    }
+  }
+  return {
+    firstMs: { ours: median(first.ours), tailcall: median(first.tailcall) },
+    readyMs: { ours: median(ready.ours), tailcall: median(ready.tailcall) },
+  };
+}
+
+async function main(): Promise<void> {
+  const queries = PEER_QUERIES.filter((query) => ONLY === undefined || ONLY.includes(query.key));
+  const tailcallFiles = prepareTailcall();
+  console.error('building ours (npm run build)');
+  execFileSync('npm', ['run', 'build', '--silent'], { stdio: 'inherit' });
+  const commit = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { encoding: 'utf8' }).trim();
+  const dirty = execFileSync('git', ['status', '--porcelain', '--untracked-files=no', 'src'], {
+    encoding: 'utf8',
+  }).trim();
+
+  const simulator = await startSimulator(LATENCY_MS, KEY);
+  const running: Running[] = [simulator];
+  const start: Record<Who, () => Promise<Running>> = {
+    ours: () => startOurs(simulator.url, OURS_ENV),
+    tailcall: () => startTailcall(tailcallFiles.binary, tailcallFiles.preload, simulator.url, KEY),
+  };
+  try {
+    const servers = { ours: await start.ours(), tailcall: await start.tailcall() };
+    running.push(servers.ours, servers.tailcall);
+    const leaderboard = await fetch(
+      `${simulator.url}/api/v1/leaderboard/streams?limit=${ARTISTS}`,
+      { headers: { authorization: `Bearer ${KEY}` } },
+    );
+    const slugs = ((await leaderboard.json()) as { slug: string }[]).map((artist) => artist.slug);
+
+    console.log('# Ours against Tailcall (npm run bench:tailcall)\n');
+    console.log(
+      `${cpus().length} × ${cpus()[0]?.model.trim()}, Node ${process.version}, load average ` +
+        `${loadavg()
+          .map((load) => load.toFixed(2))
+          .join(' ')}; ours at ${commit}${dirty === '' ? '' : ' with changes in src/'}` +
+        `${Object.keys(OURS_ENV).length > 0 ? ` (${process.env.OURS_ENV})` : ''}; Tailcall 1.6.14; ` +
+        `simulator latency ${LATENCY_MS} ms; autocannon, ${CONNECTIONS} connections, rounds ` +
+        `ours, Tailcall, Tailcall, ours of ${ROUND_SECONDS} s after ${WARM_SECONDS} s of each.\n`,
+    );
+    await checkAnswers(servers, queries, slugs);
+    if (process.env.CHECK_ONLY === '1') return;
+
+    const rows: string[] = [];
+    for (const query of queries) {
+      console.error(`warm: ${query.name}`);
+      const result = await warm(servers, query, slugs);
+      rows.push(
+        `| ${query.name}${query.varying ? ` (${slugs.length} artists)` : ''} | ` +
+          `${format(result.rate.ours)} | ${format(result.rate.tailcall)} | ` +
+          `**${format(result.rate.ours / result.rate.tailcall, 2)}** | ` +
+          `${format(result.cpu.ours)} / ${format(result.cpu.tailcall)} | ` +
+          `${result.p99.ours} / ${result.p99.tailcall} | ${result.errors} |`,
+      );
+    }
+    const memory = {
+      ours: residentBytes(servers.ours.pid),
+      tailcall: residentBytes(servers.tailcall.pid),
+    };
+    console.log(
+      '\n| query | ours req/s | Tailcall req/s | ours / Tailcall | CPU µs per request, ours / Tailcall | p99 ms, ours / Tailcall | errors |',
+    );
+    console.log('|---|---:|---:|---:|---:|---:|---:|');
+    for (const row of rows) console.log(row);
+    const mib = (bytes: number) => format(bytes / 1024 / 1024);
+    console.log(
+      `\nResident memory after the warm runs: ours ${mib(memory.ours)} MiB, Tailcall ` +
+        `${mib(memory.tailcall)} MiB (${format(memory.ours / memory.tailcall, 1)}×).`,
+    );
+
+    if (FRESH_REPEATS > 0) {
+      await servers.ours.stop();
+      await servers.tailcall.stop();
+      console.log(
+        `\nFirst request of a fresh process (median of ${FRESH_REPEATS} each, alternately; ` +
+          'timed once the port accepts connections):\n',
+      );
+      console.log(
+        '| query | first request ms, ours / Tailcall | ours − Tailcall ms | spawn to accepting ms, ours / Tailcall |',
+      );
+      console.log('|---|---:|---:|---:|');
+      for (const query of queries.filter((candidate) => candidate.cold)) {
+        console.error(`fresh: ${query.name}`);
+        const result = await fresh(start, query, slugs[0]!);
+        console.log(
+          `| ${query.name} | ${format(result.firstMs.ours)} / ${format(result.firstMs.tailcall)} | ` +
+            `${format(result.firstMs.ours - result.firstMs.tailcall)} | ` +
+            `${format(result.readyMs.ours)} / ${format(result.readyMs.tailcall)} |`,
+        );
+      }
+    }
+  } finally {
+    await Promise.allSettled(running.map((server) => server.stop()));
+    console.error(`logs in ${RUN_DIR}`);
+  }
+}
+
+await main();
