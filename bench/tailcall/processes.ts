@@ -109,11 +109,13 @@ let oursCount = 0;
 export async function startOurs(
   upstreamUrl: string,
   extraEnv: NodeJS.ProcessEnv,
+  checkout = MAIN,
 ): Promise<Running> {
   const port = await freePort();
   const name = `ours-${++oursCount}`;
   const at = performance.now();
-  const child = spawnLogged(name, process.execPath, ['--enable-source-maps', 'dist/main.js'], {
+  const main = join(checkout, 'dist/main.js');
+  const child = spawnLogged(name, process.execPath, ['--enable-source-maps', main], {
     ...process.env,
     NODE_ENV: 'production',
     UPSTREAM_URL: upstreamUrl,

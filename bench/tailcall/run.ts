@@ -13,7 +13,9 @@
  * Settings: LATENCY_MS (the simulator's, default 50), ROUND_SECONDS (5), WARM_SECONDS (2),
  * CONNECTIONS (10), ARTISTS (the varying page's slugs, default 100), FRESH_REPEATS (3),
  * ONLY (comma list of query keys: typename, artist, top20, chart, page, pages),
- * OURS_ENV (extra settings for ours, e.g. `WORKERS=2`), CHECK_ONLY=1 (answers only).
+ * OURS_ENV (extra settings for ours, e.g. `WORKERS=2`), CHECK_ONLY=1 (answers only),
+ * AGAINST (another checkout of ours, built, measured in Tailcall's place: a change to the request
+ * path against the commit before it, in one sitting).
  * Ours runs from dist/ (built first with `npm run build`).
  */
 import { execFileSync } from 'node:child_process';
@@ -53,6 +55,8 @@ const OURS_ENV = Object.fromEntries(
     .filter(Boolean)
     .map((pair) => [pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1)]),
 );
+const AGAINST = process.env.AGAINST?.trim() || undefined;
+const PEER = AGAINST === undefined ? 'Tailcall' : 'the other checkout';
 const KEY = 'bench-key';
 const HEADERS = {
   'content-type': 'application/json',
@@ -62,6 +66,8 @@ const HEADERS = {
 };
 type Who = 'ours' | 'tailcall';
 const WHO: readonly Who[] = ['ours', 'tailcall'];
+/** Whose schema a side is asked in: the other checkout of ours is asked as ours is. */
+const asked = (who: Who): Who => (AGAINST === undefined ? who : 'ours');
 
 async function post(url: string, body: string): Promise<{ ms: number; data: unknown }> {
   const at = performance.now();
@@ -123,12 +129,15 @@ async function checkAnswers(
   console.log('| query | requests compared | same data |');
   console.log('|---|---:|---|');
   for (const query of queries) {
-    const asked = slugsOf(query, slugs);
-    for (const [index, slug] of asked.entries()) {
+    const compared = slugsOf(query, slugs);
+    for (const [index, slug] of compared.entries()) {
       const request = query.varying ? index : undefined;
       const [ours, tailcall] = await Promise.all(
         WHO.map(async (who) =>
-          query.normalize(who, (await post(servers[who].url, query.body(who, slug, request))).data),
+          query.normalize(
+            asked(who),
+            (await post(servers[who].url, query.body(asked(who), slug, request))).data,
+          ),
         ),
       );
       if (!isDeepStrictEqual(ours, tailcall)) {
@@ -137,7 +146,7 @@ async function checkAnswers(
         throw new Error(`${query.name} (${slug}): the answers differ; both in ${file}`);
       }
     }
-    console.log(`| ${query.name} | ${asked.length} | yes |`);
+    console.log(`| ${query.name} | ${compared.length} | yes |`);
   }
 }
 
@@ -155,8 +164,8 @@ async function warm(
 ): Promise<Warm> {
   const bodies = (who: Who): Bodies =>
     query.varying
-      ? (request) => query.body(who, slugs[request % slugs.length]!, request)
-      : query.body(who, slugs[0]!);
+      ? (request) => query.body(asked(who), slugs[request % slugs.length]!, request)
+      : query.body(asked(who), slugs[0]!);
   for (const who of WHO) await load(servers[who], bodies(who), WARM_SECONDS);
   const rounds: Record<Who, Round[]> = { ours: [], tailcall: [] };
   for (const who of ['ours', 'tailcall', 'tailcall', 'ours'] as const)
@@ -189,7 +198,7 @@ async function fresh(
     for (const who of repeat % 2 === 0 ? WHO : [...WHO].reverse()) {
       const server = await start[who]();
       try {
-        first[who].push((await post(server.url, query.body(who, slug))).ms);
+        first[who].push((await post(server.url, query.body(asked(who), slug))).ms);
         ready[who].push(server.readyMs);
       } finally {
         await server.stop();
@@ -204,7 +213,7 @@ async function fresh(
 
 async function main(): Promise<void> {
   const queries = PEER_QUERIES.filter((query) => ONLY === undefined || ONLY.includes(query.key));
-  const tailcallFiles = prepareTailcall();
+  const tailcallFiles = AGAINST === undefined ? prepareTailcall() : undefined;
   console.error('building ours (npm run build)');
   execFileSync('npm', ['run', 'build', '--silent'], { stdio: 'inherit' });
   const commit = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { encoding: 'utf8' }).trim();
@@ -216,7 +225,10 @@ async function main(): Promise<void> {
   const running: Running[] = [simulator];
   const start: Record<Who, () => Promise<Running>> = {
     ours: () => startOurs(simulator.url, OURS_ENV),
-    tailcall: () => startTailcall(tailcallFiles.binary, tailcallFiles.preload, simulator.url, KEY),
+    tailcall: () =>
+      AGAINST === undefined
+        ? startTailcall(tailcallFiles!.binary, tailcallFiles!.preload, simulator.url, KEY)
+        : startOurs(simulator.url, OURS_ENV, AGAINST),
   };
   try {
     const servers = { ours: await start.ours(), tailcall: await start.tailcall() };
@@ -233,9 +245,9 @@ async function main(): Promise<void> {
         `${loadavg()
           .map((load) => load.toFixed(2))
           .join(' ')}; ours at ${commit}${dirty === '' ? '' : ' with changes in src/'}` +
-        `${Object.keys(OURS_ENV).length > 0 ? ` (${process.env.OURS_ENV})` : ''}; Tailcall 1.6.14; ` +
+        `${Object.keys(OURS_ENV).length > 0 ? ` (${process.env.OURS_ENV})` : ''}; ${AGAINST === undefined ? 'Tailcall 1.6.14' : `against ${AGAINST}`}; ` +
         `simulator latency ${LATENCY_MS} ms; autocannon, ${CONNECTIONS} connections, rounds ` +
-        `ours, Tailcall, Tailcall, ours of ${ROUND_SECONDS} s after ${WARM_SECONDS} s of each.\n`,
+        `ours, ${PEER}, ${PEER}, ours of ${ROUND_SECONDS} s after ${WARM_SECONDS} s of each.\n`,
     );
     await checkAnswers(servers, queries, slugs);
     if (process.env.CHECK_ONLY === '1') return;
@@ -257,13 +269,13 @@ async function main(): Promise<void> {
       tailcall: residentBytes(servers.tailcall.pid),
     };
     console.log(
-      '\n| query | ours req/s | Tailcall req/s | ours / Tailcall | CPU µs per request, ours / Tailcall | p99 ms, ours / Tailcall | errors |',
+      `\n| query | ours req/s | ${PEER} req/s | ours / ${PEER} | CPU µs per request, ours / ${PEER} | p99 ms, ours / ${PEER} | errors |`,
     );
     console.log('|---|---:|---:|---:|---:|---:|---:|');
     for (const row of rows) console.log(row);
     const mib = (bytes: number) => format(bytes / 1024 / 1024);
     console.log(
-      `\nResident memory after the warm runs: ours ${mib(memory.ours)} MiB, Tailcall ` +
+      `\nResident memory after the warm runs: ours ${mib(memory.ours)} MiB, ${PEER} ` +
         `${mib(memory.tailcall)} MiB (${format(memory.ours / memory.tailcall, 1)}×).`,
     );
 
@@ -275,7 +287,7 @@ async function main(): Promise<void> {
           'timed once the port accepts connections):\n',
       );
       console.log(
-        '| query | first request ms, ours / Tailcall | ours − Tailcall ms | spawn to accepting ms, ours / Tailcall |',
+        `| query | first request ms, ours / ${PEER} | ours − ${PEER} ms | spawn to accepting ms, ours / ${PEER} |`,
       );
       console.log('|---|---:|---:|---:|');
       for (const query of queries.filter((candidate) => candidate.cold)) {

@@ -25,31 +25,52 @@ export interface RequestLogFields {
   };
 }
 
+type Operation = NonNullable<RequestLogFields['operation']>;
+
 export function logRequest(logger: Logger, fields: RequestLogFields): void {
   const { operation } = fields;
   logger.info(
     {
-      method: fields.method,
-      path: fields.path,
-      status: fields.status,
-      durationMs:
-        fields.startedAt === undefined
-          ? undefined
-          : Math.round((performance.now() - fields.startedAt) * 10) / 10,
-      ...(operation === undefined
-        ? {}
-        : {
-            operation: operation.name,
-            key: operation.keyId.slice(0, 8),
-            upstreamCalls: operation.upstreamCalls,
-            cacheHits: operation.cacheHits,
-            deduplicated: operation.deduplicated,
-            stale: operation.stale,
-            ...(operation.responseCache === undefined
-              ? {}
-              : { responseCache: operation.responseCache }),
-          }),
+      ...requestFields(fields),
+      ...(operation === undefined ? {} : operationFields(operation)),
     },
     'request',
   );
+}
+
+/**
+ * The same line for answers that repeat one operation's fields (response-cache hits of one
+ * stored answer and key): pino serializes a child logger's bindings once, when it is made, so
+ * each line then serializes only what differs per request.
+ */
+export function operationLog(
+  logger: Logger,
+  operation: Operation,
+): (fields: Omit<RequestLogFields, 'operation'>) => void {
+  const child = logger.child(operationFields(operation));
+  return (fields) => child.info(requestFields(fields), 'request');
+}
+
+function requestFields(fields: Omit<RequestLogFields, 'operation'>) {
+  return {
+    method: fields.method,
+    path: fields.path,
+    status: fields.status,
+    durationMs:
+      fields.startedAt === undefined
+        ? undefined
+        : Math.round((performance.now() - fields.startedAt) * 10) / 10,
+  };
+}
+
+function operationFields(operation: Operation) {
+  return {
+    operation: operation.name,
+    key: operation.keyId.slice(0, 8),
+    upstreamCalls: operation.upstreamCalls,
+    cacheHits: operation.cacheHits,
+    deduplicated: operation.deduplicated,
+    stale: operation.stale,
+    ...(operation.responseCache === undefined ? {} : { responseCache: operation.responseCache }),
+  };
 }

@@ -29,8 +29,6 @@ import type { Popularity } from '../../economy/popularity.js';
 import { bodyNotUtf8, overloaded } from '../../schema/errors.js';
 import type { UpstreamObserver } from '../../upstream/observer.js';
 import { corsHeaders } from '../answer/cors.js';
-import { costExtension } from '../answer/cost-extension.js';
-import { logRequest } from '../answer/request-log.js';
 import { type AuthMode, bearerKey } from '../caller.js';
 import { refuse } from '../listener-refusal.js';
 import {
@@ -41,6 +39,7 @@ import { matches, maxAge } from '../plugins/use-http-caching.js';
 import type { RequestBodies } from '../request-bodies.js';
 import type { RequestTurns } from '../request-turns.js';
 import { gzipWithTail } from './gzip-answer.js';
+import { hitTails } from './hit-tail.js';
 import type { ResponseCacheSlot } from './slot.js';
 import {
   entryOf,
@@ -93,10 +92,24 @@ const OVERLOADED_RETRY_SECONDS = 1;
 /** The budget figures of a hit may lag this much: reading the shared ledger on every hit would cost a Redis round trip. */
 const BUDGET_MEMO_MS = 1_000;
 
+/** Pass-through keys whose digests are kept: hashing the key again on every hit cost as much as the lookup. */
+const KEY_IDS_KEPT = 1_000;
+
 export function withResponseCache(yoga: NodeHandler, options: ResponseCacheOptions) {
   const endpoint = options.graphqlEndpoint ?? '/graphql';
   const now = options.now ?? (() => new Date());
   const budgets = new Map<string, { usage: BudgetUsage; until: number }>();
+  const tails = hitTails(options.logger);
+  const keyIds = new Map<string, string>();
+  /** The freshness report's JSON, made again only when the generation changes. */
+  let freshness: { generation: string; json: string } | undefined;
+  const freshnessJson = (generation: string): string => {
+    if (freshness?.generation !== generation) {
+      const report = options.freshness?.();
+      freshness = { generation, json: report === undefined ? '' : JSON.stringify(report) };
+    }
+    return freshness.json;
+  };
 
   const budgetOf = async (keyId: string): Promise<BudgetUsage> => {
     const memo = budgets.get(keyId);
@@ -112,7 +125,12 @@ export function withResponseCache(yoga: NodeHandler, options: ResponseCacheOptio
     if (options.auth.kind === 'server') return keyIdOf(options.auth.apiKey);
     const apiKey = bearerKey(req.headers.authorization);
     if (apiKey === undefined) return undefined;
-    const keyId = keyIdOf(apiKey);
+    let keyId = keyIds.get(apiKey);
+    if (keyId === undefined) {
+      if (keyIds.size >= KEY_IDS_KEPT) keyIds.clear();
+      keyId = keyIdOf(apiKey);
+      keyIds.set(apiKey, keyId);
+    }
     return (await options.keys.status(keyId)) === 'accepted' ? keyId : undefined;
   };
 
@@ -127,9 +145,11 @@ export function withResponseCache(yoga: NodeHandler, options: ResponseCacheOptio
     stored: StoredResponse,
     keyId: string,
     started: number,
+    generation: string,
   ) => {
     const budget = await budgetOf(keyId);
     if (stored.reads !== undefined) options.popularity?.record(stored.reads);
+    const { tail, log: logLine } = tails(stored, keyId, budget, freshnessJson(generation));
     const headers: Record<string, string> = {
       'content-type': stored.contentType,
       ...corsHeaders(req),
@@ -148,21 +168,8 @@ export function withResponseCache(yoga: NodeHandler, options: ResponseCacheOptio
     } else {
       headers['cache-control'] = 'no-store';
     }
-    const cost = costExtension(
-      {
-        estimated: stored.estimated,
-        upstreamCalls: 0,
-        cacheHits: 0,
-        deduplicated: 0,
-        responseCache: 'hit',
-      },
-      budget,
-    );
-    const freshness = options.freshness?.();
-    const fresh = freshness === undefined ? '' : `,"freshness":${JSON.stringify(freshness)}`;
-    // The stored data is written as the bytes it already is; only the extensions are new.
+    // The stored data is written as the bytes it already is, the extensions as made for this key.
     const part = storedPart(stored);
-    const tail = Buffer.from(`,"extensions":{"cost":${JSON.stringify(cost)}${fresh}}}`);
     let body: readonly Buffer[] = [...part, tail];
     if (gzippedFrom(stored, options.compressFrom) && acceptsGzip(req)) {
       // The stored part compressed once, when it was stored (stored-response.ts), each hit's tail
@@ -177,21 +184,7 @@ export function withResponseCache(yoga: NodeHandler, options: ResponseCacheOptio
     log(200);
 
     function log(status: number) {
-      logRequest(options.logger, {
-        method: req.method,
-        path: endpoint,
-        status,
-        startedAt: started,
-        operation: {
-          name: stored.operationName,
-          keyId,
-          upstreamCalls: 0,
-          cacheHits: 0,
-          deduplicated: 0,
-          stale: 0,
-          responseCache: 'hit',
-        },
-      });
+      logLine({ method: req.method, path: endpoint, status, startedAt: started });
     }
   };
 
@@ -243,11 +236,12 @@ export function withResponseCache(yoga: NodeHandler, options: ResponseCacheOptio
       return;
     }
 
+    const generation = options.generation?.() ?? '';
     const key = responseKey({
       method: req.method ?? 'GET',
       source,
       accept: String(req.headers.accept ?? ''),
-      generation: options.generation?.() ?? '',
+      generation,
     });
     /** Answers from the cache when it holds the answer: whether it did. */
     const answered = async (observeMiss: boolean): Promise<boolean> => {
@@ -262,7 +256,7 @@ export function withResponseCache(yoga: NodeHandler, options: ResponseCacheOptio
         (await rateLimited(req))
       )
         return false;
-      await serve(req, res, entry.value, keyId, started);
+      await serve(req, res, entry.value, keyId, started, generation);
       return true;
     };
     if (await answered(false)) return;

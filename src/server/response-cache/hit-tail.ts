@@ -1,0 +1,78 @@
+/**
+ * What a response-cache hit writes beside its stored bytes: the body's tail (`extensions.cost`
+ * and `extensions.freshness`) and the request log line's operation fields. They depend only on
+ * the stored answer, the key, and figures a hit already reads through memos of a second (the
+ * key's budget, the freshness report), so they are made once per stored answer, key and change
+ * of those figures, and every hit in between reuses them: serializing them per hit cost more
+ * than writing the answer.
+ */
+import type { Logger } from 'pino';
+import type { BudgetUsage } from '../../economy/ledger.js';
+import { costExtension } from '../answer/cost-extension.js';
+import { operationLog } from '../answer/request-log.js';
+import type { StoredResponse } from './stored-response.js';
+
+export interface HitTail {
+  /** `,"extensions":{…}}`: what follows the stored data in the body. */
+  readonly tail: Buffer;
+  /** Writes the hit's request log line. */
+  readonly log: ReturnType<typeof operationLog>;
+}
+
+interface Made extends HitTail {
+  readonly budget: BudgetUsage;
+  readonly freshness: string;
+}
+
+/** Keys whose tails one stored answer keeps at once; more (pass-through clients) start again. */
+const KEYS_PER_ANSWER = 64;
+
+export function hitTails(logger: Logger) {
+  const made = new WeakMap<StoredResponse, Map<string, Made>>();
+  /**
+   * The tail and log line of a hit of `stored` for `keyId`; `budget` and `freshness` (its JSON,
+   * or '' for none) are compared by identity: the same memo's values reuse what was made.
+   */
+  return (
+    stored: StoredResponse,
+    keyId: string,
+    budget: BudgetUsage,
+    freshness: string,
+  ): HitTail => {
+    let ofKeys = made.get(stored);
+    if (ofKeys === undefined) {
+      ofKeys = new Map();
+      made.set(stored, ofKeys);
+    }
+    const found = ofKeys.get(keyId);
+    if (found !== undefined && found.budget === budget && found.freshness === freshness)
+      return found;
+    const cost = costExtension(
+      {
+        estimated: stored.estimated,
+        upstreamCalls: 0,
+        cacheHits: 0,
+        deduplicated: 0,
+        responseCache: 'hit',
+      },
+      budget,
+    );
+    const fresh = freshness === '' ? '' : `,"freshness":${freshness}`;
+    const tail = Buffer.from(`,"extensions":{"cost":${JSON.stringify(cost)}${fresh}}}`);
+    const log =
+      found?.log ??
+      operationLog(logger, {
+        name: stored.operationName,
+        keyId,
+        upstreamCalls: 0,
+        cacheHits: 0,
+        deduplicated: 0,
+        stale: 0,
+        responseCache: 'hit',
+      });
+    if (found === undefined && ofKeys.size >= KEYS_PER_ANSWER) ofKeys.clear();
+    const next: Made = { tail, log, budget, freshness };
+    ofKeys.set(keyId, next);
+    return next;
+  };
+}
