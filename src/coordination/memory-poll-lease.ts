@@ -6,16 +6,19 @@
  * steps back cannot stop the poll, nor one that jumps ahead make it poll twice.
  */
 import { performance } from 'node:perf_hooks';
-import type { PollLease } from './poll-lease.js';
+import type { PollCadence, PollLease } from './poll-lease.js';
 
 /** One process: the same rule with its own clock (performance.now(), immune to wall clock steps). */
 export class LocalPollLease implements PollLease {
-  #until = Number.NEGATIVE_INFINITY;
+  readonly #until: Record<PollCadence, number> = {
+    steady: Number.NEGATIVE_INFINITY,
+    'refresh-window': Number.NEGATIVE_INFINITY,
+  };
 
-  async take(intervalMs: number): Promise<boolean> {
+  async take(intervalMs: number, cadence: PollCadence = 'steady'): Promise<boolean> {
     const now = performance.now();
-    if (now < this.#until) return false;
-    this.#until = now + intervalMs;
+    if (now < this.#until[cadence]) return false;
+    this.#until[cadence] = now + intervalMs;
     return true;
   }
 }

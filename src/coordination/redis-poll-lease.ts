@@ -7,16 +7,17 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { RedisClient } from '../redis/connection.js';
-import { POLL_LEASE_KEY, type PollLease } from './poll-lease.js';
+import { type PollCadence, type PollLease, pollLeaseKey } from './poll-lease.js';
 
 export class RedisPollLease implements PollLease {
   readonly #token = randomUUID();
 
   constructor(private readonly redis: RedisClient) {}
 
-  async take(intervalMs: number): Promise<boolean> {
+  async take(intervalMs: number, cadence: PollCadence = 'steady'): Promise<boolean> {
     try {
-      return (await this.redis.set(POLL_LEASE_KEY, this.#token, 'PX', intervalMs, 'NX')) !== null;
+      const key = pollLeaseKey(cadence);
+      return (await this.redis.set(key, this.#token, 'PX', intervalMs, 'NX')) !== null;
     } catch {
       // A poll nobody can count against the shared budget is not made.
       return false;

@@ -76,11 +76,10 @@ export class Allocator {
 
   /**
    * Whether a record within the kept tier by its rank is asked often enough to be kept (here,
-   * and by the sweep at a new generation, held-entries.ts): about once a day (LIKELY_READ_TODAY). Where the tier is large (5,000 calls: 2,835 records), its
-   * edge lies among records asked less, which the view being answered carries inside: kept,
-   * each was refreshed as it was read two generations behind, for readers who seldom come back
-   * (1,200-1,300 refreshes a day instead of 800-900, and 0.969 of the clairvoyant instead of
-   * 0.979 on the third day of uniform traffic).
+   * and by the sweep at a new generation, popular-sweep.ts): about once a day
+   * (LIKELY_READ_TODAY). Where the tier is large, its edge lies among records asked less, which
+   * the view being answered carries inside; kept, each would be refreshed for readers who
+   * seldom come back (docs/decisions/rank-counts-the-view-being-answered.md).
    */
   async likelyReadToday(key: string): Promise<boolean> {
     return (await this.popularity.count(key)) >= LIKELY_READ_TODAY;

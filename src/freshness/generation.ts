@@ -9,12 +9,18 @@
  */
 
 import { utcDay } from '../time.js';
+import { isOpen, nextRefreshWindow, type RefreshWindow } from './refresh-window.js';
 
 export interface Generation {
   /** Grows by one each time the upstream is seen to have new data; 0 until the first change. */
   readonly id: number;
   /** When this generation was seen (ISO 8601): a calendar value, from Date. */
   readonly seenAt: string;
+  /**
+   * How long before `seenAt` the upstream may have refreshed: the poll's cadence then, and how
+   * late it may have run. Absent for the first poll's baseline, which saw no refresh.
+   */
+  readonly seenWithinMs?: number;
   /**
    * The artists whose new milestones made each of the latest generations, newest first: at most
    * CHANGES_KEPT of them, back to the first whose poll may not have seen all its new milestones
@@ -56,9 +62,15 @@ export interface GenerationStore {
   /**
    * Records the ids of one poll's page, atomically: a new generation when some
    * id is new, otherwise the same one. `floorId` is the generation the caller
-   * knew, so a store that lost its data never goes back behind it.
+   * knew, so a store that lost its data never goes back behind it; `seenWithinMs`,
+   * how long before `seenAt` a refresh this poll sees may have happened.
    */
-  advance(page: readonly PolledMilestone[], seenAt: string, floorId: number): Promise<Advance>;
+  advance(
+    page: readonly PolledMilestone[],
+    seenAt: string,
+    floorId: number,
+    seenWithinMs: number,
+  ): Promise<Advance>;
 }
 
 /** How many ids are remembered: a page of 100 and room for ids that drop off and come back. */
@@ -67,7 +79,26 @@ export const KNOWN_IDS_LIMIT = 1_000;
 /** The local view of the generation, fed by the poll and by other replicas. */
 export class GenerationView {
   #generation: Generation | undefined;
+  #window: RefreshWindow | undefined;
   readonly #listeners = new Set<(generation: Generation) => void>();
+
+  /**
+   * `pollIntervalMs`: the refresh poll's interval, which bounds the window the next refresh is
+   * expected in (refresh-window.ts); absent: no refresh is ever expected ahead of a poll.
+   * `clock`: the calendar.
+   */
+  constructor(
+    private readonly pollIntervalMs?: number,
+    private readonly clock: () => Date = () => new Date(),
+  ) {}
+
+  /**
+   * Whether the upstream has most likely refreshed since the current generation was seen: its
+   * daily refresh is due, learned from when it was seen to refresh, and no poll has seen it yet.
+   */
+  refreshExpected(): boolean {
+    return this.#window !== undefined && isOpen(this.#window, this.clock());
+  }
 
   /**
    * The newest generation this process knows of, without waiting (resolvers and the cache read
@@ -89,6 +120,10 @@ export class GenerationView {
     const known = this.#generation;
     if (known !== undefined && known.id >= generation.id) return;
     this.#generation = generation;
+    this.#window =
+      this.pollIntervalMs === undefined
+        ? undefined
+        : nextRefreshWindow(generation, this.pollIntervalMs);
     if (known === undefined) return;
     for (const listener of this.#listeners) listener(generation);
   }

@@ -21,6 +21,7 @@ export class MemoryGenerationStore implements GenerationStore {
     page: readonly PolledMilestone[],
     seenAt: string,
     floorId: number,
+    seenWithinMs: number,
   ): Promise<Advance> {
     const ids = page.map((milestone) => milestone.id);
     if (this.#generation === undefined) {
@@ -40,6 +41,7 @@ export class MemoryGenerationStore implements GenerationStore {
       this.#generation = {
         id,
         seenAt,
+        seenWithinMs,
         ...(changes.length > 0 ? { milestoneArtists: changes } : {}),
       };
     }

@@ -42,6 +42,7 @@ end
 if #newIds > 0 then
   state.id = state.id + 1
   state.seenAt = ARGV[2]
+  state.seenWithin = tonumber(ARGV[8])
   local changes = {}
   local told = #newIds < #ids
   local artists, named = {}, {}
@@ -71,7 +72,7 @@ for _, id in ipairs(state.ids) do
 end
 state.ids = merged
 redis.call('SET', KEYS[1], cjson.encode(state), 'PX', ARGV[4])
-return cjson.encode({ id = state.id, seenAt = state.seenAt, newIds = newIds, changes = state.changes })
+return cjson.encode({ id = state.id, seenAt = state.seenAt, seenWithin = state.seenWithin, newIds = newIds, changes = state.changes })
 `;
 
 export class RedisGenerationStore implements GenerationStore {
@@ -92,6 +93,7 @@ export class RedisGenerationStore implements GenerationStore {
     page: readonly PolledMilestone[],
     seenAt: string,
     floorId: number,
+    seenWithinMs: number,
   ): Promise<Advance> {
     const artistOf: Record<string, string> = {};
     for (const { id, artist } of page) if (artist) artistOf[id] = artist.toLowerCase();
@@ -104,6 +106,7 @@ export class RedisGenerationStore implements GenerationStore {
       KNOWN_IDS_LIMIT,
       JSON.stringify(artistOf),
       CHANGES_KEPT,
+      Math.round(seenWithinMs),
     )) as string;
     const value = JSON.parse(text) as { newIds?: unknown };
     const generation = parseGeneration(value);
@@ -118,11 +121,21 @@ export class RedisGenerationStore implements GenerationStore {
 
 function parseGeneration(value: unknown): Generation | undefined {
   if (typeof value !== 'object' || value === null) return undefined;
-  const { id, seenAt, changes } = value as { id?: unknown; seenAt?: unknown; changes?: unknown };
+  const { id, seenAt, seenWithin, changes } = value as {
+    id?: unknown;
+    seenAt?: unknown;
+    seenWithin?: unknown;
+    changes?: unknown;
+  };
   if (typeof id !== 'number' || !Number.isSafeInteger(id) || typeof seenAt !== 'string')
     return undefined;
   const milestoneArtists = parseChanges(changes);
-  return { id, seenAt, ...(milestoneArtists.length > 0 ? { milestoneArtists } : {}) };
+  return {
+    id,
+    seenAt,
+    ...(typeof seenWithin === 'number' && seenWithin >= 0 ? { seenWithinMs: seenWithin } : {}),
+    ...(milestoneArtists.length > 0 ? { milestoneArtists } : {}),
+  };
 }
 
 /** The change history as the script keeps it (cjson writes an empty array as {}); anything odd ends it. */

@@ -7,11 +7,18 @@
  * on their next read), with the artists the new milestones belong to (whose
  * timelines alone changed), and each new milestone is announced to subscribers.
  *
- * Durations come from timers only; Date gives the calendar "seen at" value.
+ * The upstream refreshes at one time of day: the poll learns it from when
+ * it saw the last refresh, and polls at a dense cadence in the window the
+ * next one is expected in (freshness/refresh-window.ts), so that it is seen
+ * within minutes of publication.
+ *
+ * Durations come from timers only; Date gives the calendar "seen at" value
+ * and whether the expected window is open.
  */
 import type { Logger } from 'pino';
-import type { PollLease } from '../coordination/poll-lease.js';
+import type { PollCadence, PollLease } from '../coordination/poll-lease.js';
 import type { GenerationStore, GenerationView } from '../freshness/generation.js';
+import { denseCadenceMs } from '../freshness/refresh-window.js';
 import type { CachedUpstream } from '../reads/cached-upstream.js';
 import type { Caller } from '../reads/caller.js';
 import { endpoints } from '../upstream/endpoints.js';
@@ -32,9 +39,6 @@ export interface RefreshPollOptions {
   readonly now?: () => Date;
 }
 
-/** Tries per interval for the lease: the poll happens at most 1/TRIES of an interval late. */
-const TRIES_PER_INTERVAL = 5;
-
 export class RefreshPoll {
   #timer: NodeJS.Timeout | undefined;
   #running: Promise<void> | undefined;
@@ -43,10 +47,18 @@ export class RefreshPoll {
     options.feed.onGeneration((generation) => options.view.learn(generation));
   }
 
-  /** Loads the shared generation, then tries for the lease a few times per interval (first try after one of them). */
+  /**
+   * How often the lease is tried: twice per dense poll, so that a poll runs at most half a dense
+   * cadence late.
+   */
+  get #tryEveryMs(): number {
+    return Math.max(1, Math.floor(denseCadenceMs(this.options.intervalMs) / 2));
+  }
+
+  /** Loads the shared generation, then tries for the lease every #tryEveryMs (first try after one). */
   async start(): Promise<void> {
     await this.#learnShared().catch(() => undefined);
-    const every = Math.max(1, Math.floor(this.options.intervalMs / TRIES_PER_INTERVAL));
+    const every = this.#tryEveryMs;
     this.#timer = setInterval(() => {
       this.#running ??= this.tick().finally(() => (this.#running = undefined));
     }, every);
@@ -58,11 +70,16 @@ export class RefreshPoll {
     await this.#running;
   }
 
-  /** One try: poll if this process holds the interval's lease, otherwise catch up with the shared generation. */
+  /**
+   * One try: poll if this process holds the lease of the cadence in effect (dense while the
+   * upstream's refresh is expected), otherwise catch up with the shared generation.
+   */
   async tick(): Promise<void> {
-    const { lease, intervalMs, logger } = this.options;
+    const { lease, intervalMs, view, logger } = this.options;
+    const cadence: PollCadence = view.refreshExpected() ? 'refresh-window' : 'steady';
+    const spacingMs = cadence === 'steady' ? intervalMs : denseCadenceMs(intervalMs);
     try {
-      if (await lease.take(intervalMs)) await this.pollNow();
+      if (await lease.take(spacingMs, cadence)) await this.pollNow(spacingMs + this.#tryEveryMs);
       else await this.#learnShared();
     } catch (error) {
       logger.warn(
@@ -72,8 +89,12 @@ export class RefreshPoll {
     }
   }
 
-  /** The poll itself, whoever holds the lease (tick calls it; tests call it to poll at a chosen moment). */
-  async pollNow(): Promise<void> {
+  /**
+   * The poll itself, whoever holds the lease (tick calls it; tests call it to poll at a chosen
+   * moment). `sinceLastPollMs`: how long before now the poll before it may have run, so how long
+   * before now a refresh it sees may have happened.
+   */
+  async pollNow(sinceLastPollMs = this.options.intervalMs + this.#tryEveryMs): Promise<void> {
     const { upstream, caller, store, view, feed, logger } = this.options;
     const request = endpoints.recentMilestonesPage(1, undefined);
     let polled: { value: Page<MilestoneRecord>; keep(): Promise<void> };
@@ -94,6 +115,7 @@ export class RefreshPoll {
       })),
       seenAt,
       view.now()?.id ?? 0,
+      sinceLastPollMs,
     );
     view.learn(advance.generation);
     // Stored after the generation moved: the page just read belongs to it, not to the one before.

@@ -8,6 +8,9 @@
  *   past its retention, which the stores do not return.
  * - `current`: answers as it is.
  * - `behind`: read one data generation ago, within its TTL.
+ *   While the upstream's daily refresh is expected and not yet seen
+ *   (freshness/refresh-window.ts), an entry one generation behind is counted
+ *   two behind: the upstream has most likely published the next one already.
  * - `outdated`: two generations or more behind, or past its TTL (with no
  *   generation to tell its age), and still within its retention: it may
  *   stand in for a call, and whoever it answers is told it is stale.
@@ -51,7 +54,10 @@ export function entryState(
     return { kind: 'current', entry: found, until: now + ttlMs };
   if (found.staleUntil <= now) return NONE;
   const withinTtl = found.freshUntil > now;
-  return withinTtl && generationsBehind(found.generation, generation?.now()) === 1
+  const behind =
+    generationsBehind(found.generation, generation?.now()) +
+    (generation?.refreshExpected() === true ? 1 : 0);
+  return withinTtl && behind === 1
     ? { kind: 'behind', entry: found }
     : { kind: 'outdated', entry: found };
 }

@@ -42,7 +42,11 @@ export function createReadPath(options: GatewayOptions) {
   const metrics = new GatewayMetrics({ budget: budgetOf, serverKeyId: server?.keyId });
   const observer = observeAll(metrics.upstreamObserver, traceObserver);
   const client = new UpstreamClient({ baseUrl: options.upstreamUrl, ...options.client, observer });
-  const generation = new GenerationView();
+  // With no refresh poll, no refresh is ever expected ahead of one.
+  const generation = new GenerationView(
+    server === undefined ? undefined : options.refreshPollMs,
+    options.now,
+  );
   const stores = createStores({
     generation,
     redis: options.redis?.client,
@@ -108,9 +112,10 @@ export function createReadPath(options: GatewayOptions) {
         });
 
   sampleReadPath();
-  if (allocator !== undefined && server !== undefined) {
-    // The popular records are refreshed as soon as a new generation is known, most asked first;
-    // once they are back, the day's refreshes since show the pace of those still to come.
+  if (server !== undefined) {
+    // At a new generation the server key's policy sweeps (the plan's: the popular records, most
+    // asked first; once they are back, the day's refreshes since show the pace of those still to
+    // come; the daily limit's sweeps nothing).
     const clock = options.now ?? (() => new Date());
     generation.onChange(async () => {
       try {
@@ -165,7 +170,7 @@ export function createReadPath(options: GatewayOptions) {
     if (allocator === undefined || server === undefined) return;
     metrics.sampled(
       'gateway_upstream_budget_spent_by_purpose',
-      "Today's upstream calls of the gateway's key by the plan's purpose (issue 15)",
+      "Today's upstream calls of the gateway's key by the plan's purpose",
       ['purpose'],
       async (set) => {
         const spent = await stores.budget.spending(server.keyId);
