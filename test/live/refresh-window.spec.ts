@@ -28,19 +28,26 @@ function movedCalendar() {
   };
 }
 
+/** A gateway polling hourly on a calendar the test moves, from 02:00 today. */
+async function startPolling() {
+  const calendar = movedCalendar();
+  const started = await startStack({
+    gateway: { refreshPollMs: HOUR_MS, now: calendar.now, stores: { clientBudgetShare: 1 } },
+  });
+  stack = started;
+  const { simulator, gateway } = started;
+  const poll = gateway.refreshPoll;
+  if (poll === undefined) throw new Error('the gateway has no refresh poll');
+  return { calendar, simulator, gateway, poll, stack: started };
+}
+
 const artistQuery = (slug: string) => `{ artist(slug: "${slug}") { totalStreams } }`;
 const totalOf = (body: { data?: Record<string, unknown> | null }) =>
   (body.data?.artist as { totalStreams: number } | undefined)?.totalStreams;
 
 describe('the expected refresh window', () => {
   it('refreshes a record one generation behind before it answers, within the window only', async () => {
-    const calendar = movedCalendar();
-    stack = await startStack({
-      gateway: { refreshPollMs: HOUR_MS, now: calendar.now, stores: { clientBudgetShare: 1 } },
-    });
-    const { simulator, gateway } = stack;
-    const poll = gateway.refreshPoll;
-    if (poll === undefined) throw new Error('the gateway has no refresh poll');
+    const { calendar, simulator, gateway, poll, stack: running } = await startPolling();
     const [early, late] = simulator.data.allArtists().slice(0, 2);
     if (early === undefined || late === undefined) throw new Error('too few artists');
     const callsOf = (slug: string) =>
@@ -48,8 +55,8 @@ describe('the expected refresh window', () => {
 
     // Both read in generation 0; the upstream's refresh is then seen at 03:10.
     await poll.pollNow();
-    await stack.query(artistQuery(early.slug));
-    await stack.query(artistQuery(late.slug));
+    await running.query(artistQuery(early.slug));
+    await running.query(artistQuery(late.slug));
     simulator.publishMilestone(early.slug);
     calendar.moveTo(todayAtUtc(3) + 10 * 60_000);
     await poll.pollNow();
@@ -57,14 +64,14 @@ describe('the expected refresh window', () => {
 
     // Before the window: one generation behind answers at once, refreshed behind.
     calendar.moveTo(todayAtUtc(3) + DAY_MS - 2 * HOUR_MS);
-    const outside = await stack.query(artistQuery(early.slug));
+    const outside = await running.query(artistQuery(early.slug));
     expect(outside.body.extensions?.cost).toMatchObject({ upstreamCalls: 0, cacheHits: 1 });
     expect(outside.body.extensions?.freshness).toMatchObject({ previousGeneration: 1 });
 
     // In the window (the next day, minutes before 03:10): refreshed before it answers.
     calendar.moveTo(todayAtUtc(3) + DAY_MS);
     const before = callsOf(late.slug);
-    const inside = await stack.query(artistQuery(late.slug));
+    const inside = await running.query(artistQuery(late.slug));
     expect(inside.body.extensions?.cost).toMatchObject({ upstreamCalls: 1 });
     expect(inside.body.extensions?.freshness).not.toHaveProperty('previousGeneration');
     expect(inside.body.extensions?.stale).toBeUndefined();
@@ -73,13 +80,7 @@ describe('the expected refresh window', () => {
   });
 
   it('polls in the window although a steady poll has just run', async () => {
-    const calendar = movedCalendar();
-    stack = await startStack({
-      gateway: { refreshPollMs: HOUR_MS, now: calendar.now, stores: { clientBudgetShare: 1 } },
-    });
-    const { simulator, gateway } = stack;
-    const poll = gateway.refreshPoll;
-    if (poll === undefined) throw new Error('the gateway has no refresh poll');
+    const { calendar, simulator, gateway, poll } = await startPolling();
     const polls = () =>
       simulator.calls.filter((call) => call.rawPath.startsWith('/api/v1/milestones')).length;
 
