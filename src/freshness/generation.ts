@@ -17,8 +17,8 @@ export interface Generation {
   /** When this generation was seen (ISO 8601): a calendar value, from Date. */
   readonly seenAt: string;
   /**
-   * How long before `seenAt` the upstream may have refreshed: the poll's cadence then, and how
-   * late it may have run. Absent for the first poll's baseline, which saw no refresh.
+   * How long before `seenAt` the upstream may have refreshed, on the calendar: since the poll
+   * before the one that saw it. Absent for the first poll's baseline, which saw no refresh.
    */
   readonly seenWithinMs?: number;
   /**
@@ -62,15 +62,10 @@ export interface GenerationStore {
   /**
    * Records the ids of one poll's page, atomically: a new generation when some
    * id is new, otherwise the same one. `floorId` is the generation the caller
-   * knew, so a store that lost its data never goes back behind it; `seenWithinMs`,
-   * how long before `seenAt` a refresh this poll sees may have happened.
+   * knew, so a store that lost its data never goes back behind it. A new
+   * generation records how long before `seenAt` the poll before it ran.
    */
-  advance(
-    page: readonly PolledMilestone[],
-    seenAt: string,
-    floorId: number,
-    seenWithinMs: number,
-  ): Promise<Advance>;
+  advance(page: readonly PolledMilestone[], seenAt: string, floorId: number): Promise<Advance>;
 }
 
 /** How many ids are remembered: a page of 100 and room for ids that drop off and come back. */
@@ -82,15 +77,8 @@ export class GenerationView {
   #window: RefreshWindow | undefined;
   readonly #listeners = new Set<(generation: Generation) => void>();
 
-  /**
-   * `pollIntervalMs`: the refresh poll's interval, which bounds the window the next refresh is
-   * expected in (refresh-window.ts); absent: no refresh is ever expected ahead of a poll.
-   * `clock`: the calendar.
-   */
-  constructor(
-    private readonly pollIntervalMs?: number,
-    private readonly clock: () => Date = () => new Date(),
-  ) {}
+  /** `clock`: the calendar the window the next refresh is expected in is read on. */
+  constructor(private readonly clock: () => Date = () => new Date()) {}
 
   /**
    * Whether the upstream has most likely refreshed since the current generation was seen: its
@@ -120,10 +108,7 @@ export class GenerationView {
     const known = this.#generation;
     if (known !== undefined && known.id >= generation.id) return;
     this.#generation = generation;
-    this.#window =
-      this.pollIntervalMs === undefined
-        ? undefined
-        : nextRefreshWindow(generation, this.pollIntervalMs);
+    this.#window = nextRefreshWindow(generation);
     if (known === undefined) return;
     for (const listener of this.#listeners) listener(generation);
   }

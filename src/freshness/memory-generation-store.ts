@@ -12,6 +12,8 @@ import {
 export class MemoryGenerationStore implements GenerationStore {
   #generation: Generation | undefined;
   #known: string[] = [];
+  /** When the last poll ran (epoch ms, calendar). */
+  #polledAt: number | undefined;
 
   async load(): Promise<Generation | undefined> {
     return this.#generation;
@@ -21,9 +23,11 @@ export class MemoryGenerationStore implements GenerationStore {
     page: readonly PolledMilestone[],
     seenAt: string,
     floorId: number,
-    seenWithinMs: number,
   ): Promise<Advance> {
     const ids = page.map((milestone) => milestone.id);
+    const polledAt = Date.parse(seenAt);
+    const previousPoll = this.#polledAt;
+    this.#polledAt = polledAt;
     if (this.#generation === undefined) {
       this.#generation = { id: floorId, seenAt };
       this.#known = [...ids];
@@ -41,7 +45,9 @@ export class MemoryGenerationStore implements GenerationStore {
       this.#generation = {
         id,
         seenAt,
-        seenWithinMs,
+        ...(previousPoll === undefined
+          ? {}
+          : { seenWithinMs: Math.max(0, polledAt - previousPoll) }),
         ...(changes.length > 0 ? { milestoneArtists: changes } : {}),
       };
     }

@@ -27,7 +27,7 @@ local ids = cjson.decode(ARGV[1])
 local artistOf = cjson.decode(ARGV[6])
 local raw = redis.call('GET', KEYS[1])
 if not raw then
-  redis.call('SET', KEYS[1], cjson.encode({ id = tonumber(ARGV[3]), seenAt = ARGV[2], ids = ids }), 'PX', ARGV[4])
+  redis.call('SET', KEYS[1], cjson.encode({ id = tonumber(ARGV[3]), seenAt = ARGV[2], polledAt = tonumber(ARGV[8]), ids = ids }), 'PX', ARGV[4])
   return cjson.encode({ id = tonumber(ARGV[3]), seenAt = ARGV[2], newIds = {} })
 end
 local state = cjson.decode(raw)
@@ -42,7 +42,7 @@ end
 if #newIds > 0 then
   state.id = state.id + 1
   state.seenAt = ARGV[2]
-  state.seenWithin = tonumber(ARGV[8])
+  if state.polledAt then state.seenWithin = math.max(0, tonumber(ARGV[8]) - state.polledAt) else state.seenWithin = nil end
   local changes = {}
   local told = #newIds < #ids
   local artists, named = {}, {}
@@ -64,6 +64,7 @@ if #newIds > 0 then
   end
   state.changes = changes
 end
+state.polledAt = tonumber(ARGV[8])
 local merged = {}
 for _, id in ipairs(ids) do table.insert(merged, id) end
 for _, id in ipairs(state.ids) do
@@ -93,7 +94,6 @@ export class RedisGenerationStore implements GenerationStore {
     page: readonly PolledMilestone[],
     seenAt: string,
     floorId: number,
-    seenWithinMs: number,
   ): Promise<Advance> {
     const artistOf: Record<string, string> = {};
     for (const { id, artist } of page) if (artist) artistOf[id] = artist.toLowerCase();
@@ -106,7 +106,7 @@ export class RedisGenerationStore implements GenerationStore {
       KNOWN_IDS_LIMIT,
       JSON.stringify(artistOf),
       CHANGES_KEPT,
-      Math.round(seenWithinMs),
+      Date.parse(seenAt),
     )) as string;
     const value = JSON.parse(text) as { newIds?: unknown };
     const generation = parseGeneration(value);

@@ -1,22 +1,28 @@
 /**
  * When the upstream's next daily refresh is expected, learned from when the
  * current one was seen: the same time of day, a day later, from as early as
- * it may have happened (`seenWithinMs` before it was seen). Within that
+ * it may have happened (the poll before the one that saw it). Within that
  * window the refresh poll runs at a dense cadence, so that the refresh is
  * seen within minutes; and until it is seen, a held record one generation
  * behind is read as two behind (entry-state.ts), so that no reader is shown
  * data two refreshes old in the minutes between the upstream's refresh and
- * the poll that sees it. The window closes a poll interval after the time
- * the refresh was seen the day before: an upstream that skipped a day is
- * not expected again until it refreshes.
+ * the poll that sees it. The window closes soon after the time the refresh
+ * was seen the day before: a refresh later than that is seen by the steady
+ * poll, and the next day's window, learned from it, is wider; an upstream
+ * that skipped a day is not expected again until it refreshes.
  *
- * Calendar values only: the window is made of instants on the gateway's
- * calendar; the cadence itself is a duration the poll's timers keep.
+ * Calendar values only: the window is made of instants and spans of the
+ * gateway's calendar (which may run faster than its timers: the margin is
+ * a share of the window's own span, never a timer's duration); the dense
+ * cadence itself is a duration the poll's timers keep.
  */
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 /** Polls per interval at the dense cadence. */
 const DENSE_POLLS_PER_INTERVAL = 12;
+
+/** How much wider than the span it was seen in the window is, on each side. */
+const WINDOW_MARGIN = 0.5;
 
 export interface RefreshWindow {
   /** Epoch ms, calendar: from when the next refresh may have happened. */
@@ -39,17 +45,15 @@ export interface SeenRefresh {
 }
 
 /** The window the refresh after `current` is expected in; undefined when no refresh was seen to learn from. */
-export function nextRefreshWindow(
-  current: SeenRefresh,
-  pollIntervalMs: number,
-): RefreshWindow | undefined {
+export function nextRefreshWindow(current: SeenRefresh): RefreshWindow | undefined {
   if (current.id === 0 || current.seenWithinMs === undefined) return undefined;
   const seenAt = Date.parse(current.seenAt);
   if (Number.isNaN(seenAt)) return undefined;
-  const margin = denseCadenceMs(pollIntervalMs);
+  // The poll before may have run late, and the upstream may refresh a little earlier each day.
+  const opensEarly = current.seenWithinMs * (1 + WINDOW_MARGIN);
   return {
-    opensAt: seenAt + DAY_MS - current.seenWithinMs - margin,
-    closesAt: seenAt + DAY_MS + pollIntervalMs,
+    opensAt: seenAt + DAY_MS - opensEarly,
+    closesAt: seenAt + DAY_MS + current.seenWithinMs * WINDOW_MARGIN,
   };
 }
 

@@ -79,7 +79,7 @@ export class RefreshPoll {
     const cadence: PollCadence = view.refreshExpected() ? 'refresh-window' : 'steady';
     const spacingMs = cadence === 'steady' ? intervalMs : denseCadenceMs(intervalMs);
     try {
-      if (await lease.take(spacingMs, cadence)) await this.pollNow(spacingMs + this.#tryEveryMs);
+      if (await lease.take(spacingMs, cadence)) await this.pollNow();
       else await this.#learnShared();
     } catch (error) {
       logger.warn(
@@ -89,12 +89,8 @@ export class RefreshPoll {
     }
   }
 
-  /**
-   * The poll itself, whoever holds the lease (tick calls it; tests call it to poll at a chosen
-   * moment). `sinceLastPollMs`: how long before now the poll before it may have run, so how long
-   * before now a refresh it sees may have happened.
-   */
-  async pollNow(sinceLastPollMs = this.options.intervalMs + this.#tryEveryMs): Promise<void> {
+  /** The poll itself, whoever holds the lease (tick calls it; tests call it to poll at a chosen moment). */
+  async pollNow(): Promise<void> {
     const { upstream, caller, store, view, feed, logger } = this.options;
     const request = endpoints.recentMilestonesPage(1, undefined);
     let polled: { value: Page<MilestoneRecord>; keep(): Promise<void> };
@@ -115,7 +111,6 @@ export class RefreshPoll {
       })),
       seenAt,
       view.now()?.id ?? 0,
-      sinceLastPollMs,
     );
     view.learn(advance.generation);
     // Stored after the generation moved: the page just read belongs to it, not to the one before.

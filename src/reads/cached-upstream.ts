@@ -372,11 +372,12 @@ export class CachedUpstream {
    */
   #refreshBehind(request: UpstreamRequest<unknown>, caller: Caller): void {
     if (this.#flights.has(request.key)) return;
-    this.#flights.refresh(request.key, (signal, priority) =>
+    this.#flights.refresh(request.key, (signal, priority, claim) =>
       this.#calls.fetchAndStore({
         ...this.#call(request, caller, backgroundReads(), 'refresh'),
         signal,
         priority,
+        claim,
       }),
     );
   }

@@ -28,6 +28,8 @@ export interface GateInputs {
   readonly key: string;
   /** The first call was taken beforehand, from the request's hold (whole-request-hold.ts), counted on this UTC day. */
   readonly prepaidOn?: string;
+  /** Asked first: whether this call is still to be made (a background refresh's lease). */
+  readonly claim?: () => Promise<void>;
 }
 
 export function sendGate({
@@ -40,6 +42,7 @@ export function sendGate({
   purpose,
   key,
   prepaidOn,
+  claim,
 }: GateInputs): SendGate & { unusedPrepaid(): string | undefined } {
   /** The day of the hold that paid for the first call, until that call leaves. */
   let prepaid = prepaidOn;
@@ -47,6 +50,7 @@ export function sendGate({
   let countedOn = prepaidOn;
   return {
     async admit() {
+      await claim?.();
       // An upstream known to be down costs nothing: no call, no budget.
       await circuit.admit();
       // The request's own cap first: a call it refuses spends nothing of the day.

@@ -6,7 +6,7 @@
  * too, so each is one call for the deployment.
  */
 import type { CacheEntry, ResponseCache } from '../cache/cache.js';
-import { awaitPeer, type FlightLocks } from '../coordination/flight-locks.js';
+import { awaitPeer, type FlightLease, type FlightLocks } from '../coordination/flight-locks.js';
 import { CallPriority } from '../upstream/call-lanes.js';
 import type { UpstreamRequest } from '../upstream/endpoints.js';
 import { upstreamTimedOut } from '../upstream/errors.js';
@@ -27,8 +27,21 @@ export interface SingleFlightOptions {
   readonly current: (entry: CacheEntry) => boolean;
 }
 
-/** Makes the call itself (the caller's fetch-and-store), within `signal`, in the lane `priority` names. */
-export type Fetch = (signal?: AbortSignal, priority?: CallPriority) => Promise<CacheEntry>;
+/**
+ * Makes the call itself (the caller's fetch-and-store), within `signal`, in the lane `priority`
+ * names; `claim`, when given, is asked once the call has its connection slot, right before it
+ * leaves, and throws to keep it from leaving.
+ */
+export type Fetch = (
+  signal?: AbortSignal,
+  priority?: CallPriority,
+  claim?: () => Promise<void>,
+) => Promise<CacheEntry>;
+
+/** A background refresh that did not leave: another replica has the record in hand, or it is current. */
+export class RefreshNotNeeded extends Error {
+  override readonly name = 'RefreshNotNeeded';
+}
 
 interface Refresh {
   readonly flight: Promise<CacheEntry>;
@@ -136,28 +149,30 @@ export class SingleFlight {
 
   /**
    * One background refresh of `key`: once per process (the refreshes under
-   * way) and once across replicas (the flight lease; a replica that does not
-   * get it leaves the refresh to the holder, without waiting). A holder that
-   * made no call (a read answered from a held entry) leaves the record to
-   * its next read, which refreshes it. Waiting here instead would keep every
-   * replica's sweep busy with the records the others refresh at a new
-   * generation (docs/decisions/background-refresh-leaves-it-to-the-lease-holder.md).
+   * way) and once across replicas (the flight lease). The lease is claimed
+   * only when the call has its connection slot: queued behind the sweep, a
+   * refresh holding the lease would keep another replica's reader waiting
+   * on a call that has not left, where that reader can make it at once in
+   * its own reader's lane; this refresh then finds the record current, or
+   * the lease taken, and does not leave. A replica that does not get the
+   * lease leaves the refresh to the holder, without waiting
+   * (docs/decisions/background-refresh-leaves-it-to-the-lease-holder.md).
    */
   refresh(key: string, fetch: Fetch): void {
     const { cache, locks, current } = this.options;
     const priority = new CallPriority('background');
-    const refresh = (async (): Promise<CacheEntry> => {
-      const lease = await locks.acquire(key);
-      if (lease === undefined) throw new Error('another replica refreshes it');
-      try {
-        const stored = await cache.get(key);
-        if (stored !== undefined && current(stored)) return stored;
-        return await fetch(undefined, priority);
-      } finally {
-        await lease.release();
-      }
-    })();
-    const flight = refresh.finally(() => this.#refreshes.delete(key));
+    let lease: FlightLease | undefined;
+    const claim = async () => {
+      lease = await locks.acquire(key);
+      if (lease === undefined) throw new RefreshNotNeeded('another replica refreshes it');
+      const stored = await cache.get(key);
+      if (stored !== undefined && current(stored))
+        throw new RefreshNotNeeded('it was refreshed meanwhile');
+    };
+    const flight = fetch(undefined, priority, claim).finally(async () => {
+      await lease?.release();
+      this.#refreshes.delete(key);
+    });
     this.#refreshes.set(key, { flight, priority });
     // Its failure changes nothing: the cached answer stands, the next read tries again.
     flight.catch(() => undefined);

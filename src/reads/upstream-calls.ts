@@ -51,6 +51,8 @@ export interface Call {
   readonly signal?: AbortSignal | undefined;
   /** A reader's lane when absent. */
   readonly priority?: CallPriority | undefined;
+  /** Asked once the call has its connection slot, before anything else; throws to keep it from leaving. */
+  readonly claim?: (() => Promise<void>) | undefined;
 }
 
 export class UpstreamCalls {
@@ -95,6 +97,7 @@ export class UpstreamCalls {
     purpose,
     signal = AbortSignal.timeout(this.options.deadlineMs),
     priority = new CallPriority('reader'),
+    claim,
   }: Call): Promise<CacheEntry> {
     const { client, budget, keys, cachePolicy, retry, deadlineMs, circuit, notices } = this.options;
     // The generation when the read starts: an answer that was on its way while a newer one was seen may predate it.
@@ -113,6 +116,7 @@ export class UpstreamCalls {
         purpose,
         key,
         ...(prepaidOn === undefined ? {} : { prepaidOn }),
+        ...(claim === undefined ? {} : { claim }),
       });
       gate = opened;
       const attempt = toldToCircuit(circuit, () =>

@@ -42,11 +42,7 @@ export function createReadPath(options: GatewayOptions) {
   const metrics = new GatewayMetrics({ budget: budgetOf, serverKeyId: server?.keyId });
   const observer = observeAll(metrics.upstreamObserver, traceObserver);
   const client = new UpstreamClient({ baseUrl: options.upstreamUrl, ...options.client, observer });
-  // With no refresh poll, no refresh is ever expected ahead of one.
-  const generation = new GenerationView(
-    server === undefined ? undefined : options.refreshPollMs,
-    options.now,
-  );
+  const generation = new GenerationView(options.now);
   const stores = createStores({
     generation,
     redis: options.redis?.client,

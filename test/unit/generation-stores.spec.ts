@@ -41,9 +41,6 @@ function openRedis(): Opened {
 const page = (...ids: string[]): PolledMilestone[] =>
   ids.map((id) => ({ id, artist: `artist-${id}` }));
 
-/** How long before its seen-at instant each poll may have missed a refresh. */
-const WITHIN_MS = 72_000;
-
 /** Seen-at instants a second apart, from the real clock: one per poll. */
 const start = Date.now();
 const seenAt = (poll: number) => new Date(start + poll * 1_000).toISOString();
@@ -58,79 +55,78 @@ describe.each([
 
   it('takes the first page as the baseline: no id is new, the generation is the caller’s', async () => {
     const { store } = open();
-    const first = await store.advance(page('m1', 'm2'), seenAt(0), 0, WITHIN_MS);
+    const first = await store.advance(page('m1', 'm2'), seenAt(0), 0);
     expect(first).toEqual({ generation: { id: 0, seenAt: seenAt(0) }, newIds: [] });
     expect(await store.load()).toEqual({ id: 0, seenAt: seenAt(0) });
   });
 
   it('starts from the generation its caller knew when it has lost its data', async () => {
     const { store } = open();
-    const advance = await store.advance(page('m1'), seenAt(0), 7, WITHIN_MS);
+    const advance = await store.advance(page('m1'), seenAt(0), 7);
     expect(advance).toEqual({ generation: { id: 7, seenAt: seenAt(0) }, newIds: [] });
   });
 
   it('makes a new generation for a page with new ids, naming them in page order', async () => {
     const { store } = open();
-    await store.advance(page('m1', 'm2'), seenAt(0), 0, WITHIN_MS);
-    const same = await store.advance(page('m2', 'm1'), seenAt(1), 0, WITHIN_MS);
+    await store.advance(page('m1', 'm2'), seenAt(0), 0);
+    const same = await store.advance(page('m2', 'm1'), seenAt(1), 0);
     expect(same).toEqual({ generation: { id: 0, seenAt: seenAt(0) }, newIds: [] });
 
-    const changed = await store.advance(page('m4', 'm1', 'm3', 'm2'), seenAt(2), 0, WITHIN_MS);
-    // A refresh seen is stamped with how long before it may have happened; the baseline is none.
+    const changed = await store.advance(page('m4', 'm1', 'm3', 'm2'), seenAt(2), 0);
+    // A refresh seen is stamped with how long before it the poll before it ran; the baseline is not.
     const generation = {
       id: 1,
       seenAt: seenAt(2),
-      seenWithinMs: WITHIN_MS,
+      seenWithinMs: 1_000,
       milestoneArtists: [{ id: 1, artists: ['artist-m4', 'artist-m3'] }],
     };
     expect(changed).toEqual({ generation, newIds: ['m4', 'm3'] });
     expect(await store.load()).toEqual(generation);
 
     // An id that left the page and comes back is no news.
-    await store.advance(page('m4'), seenAt(3), 0, WITHIN_MS);
-    const back = await store.advance(page('m1', 'm4'), seenAt(4), 0, WITHIN_MS);
+    await store.advance(page('m4'), seenAt(3), 0);
+    const back = await store.advance(page('m1', 'm4'), seenAt(4), 0);
     expect(back.newIds).toEqual([]);
     expect(back.generation.id).toBe(1);
   });
 
   it('reports a new id once, however many replicas poll the same page at once', async () => {
     const { store, peer } = open();
-    await store.advance(page('m1'), seenAt(0), 0, WITHIN_MS);
+    await store.advance(page('m1'), seenAt(0), 0);
     const advances = await Promise.all([
-      store.advance(page('m2', 'm1'), seenAt(1), 0, WITHIN_MS),
-      peer().advance(page('m2', 'm1'), seenAt(1), 0, WITHIN_MS),
-      peer().advance(page('m2', 'm1'), seenAt(1), 0, WITHIN_MS),
+      store.advance(page('m2', 'm1'), seenAt(1), 0),
+      peer().advance(page('m2', 'm1'), seenAt(1), 0),
+      peer().advance(page('m2', 'm1'), seenAt(1), 0),
     ]);
     expect(advances.flatMap((advance) => advance.newIds)).toEqual(['m2']);
     expect(advances.map((advance) => advance.generation.id)).toEqual([1, 1, 1]);
     expect(await peer().load()).toEqual({
       id: 1,
       seenAt: seenAt(1),
-      seenWithinMs: WITHIN_MS,
+      // Since the poll before it, on the calendar.
+      seenWithinMs: 1_000,
       milestoneArtists: [{ id: 1, artists: ['artist-m2'] }],
     });
   });
 
   it(`remembers the last ${KNOWN_IDS_LIMIT} ids: one pushed out by newer pages is news again`, async () => {
     const { store } = open();
-    await store.advance(page('old'), seenAt(0), 0, WITHIN_MS);
+    await store.advance(page('old'), seenAt(0), 0);
     const newer = Array.from({ length: KNOWN_IDS_LIMIT }, (_, i) => `new-${i}`);
-    const flood = await store.advance(page(...newer), seenAt(1), 0, WITHIN_MS);
+    const flood = await store.advance(page(...newer), seenAt(1), 0);
     expect(flood.newIds).toHaveLength(KNOWN_IDS_LIMIT);
     // Every one of those is still remembered; `old` is not.
-    expect((await store.advance(page(...newer.slice(-3)), seenAt(2), 0, WITHIN_MS)).newIds).toEqual(
-      [],
-    );
-    const back = await store.advance(page('old'), seenAt(3), 0, WITHIN_MS);
+    expect((await store.advance(page(...newer.slice(-3)), seenAt(2), 0)).newIds).toEqual([]);
+    const back = await store.advance(page('old'), seenAt(3), 0);
     expect(back).toEqual({
-      generation: { id: 2, seenAt: seenAt(3), seenWithinMs: WITHIN_MS },
+      generation: { id: 2, seenAt: seenAt(3), seenWithinMs: 1_000 },
       newIds: ['old'],
     });
   });
 
   it(`names the artists of each generation's new milestones, newest first, for ${CHANGES_KEPT} generations`, async () => {
     const { store } = open();
-    await store.advance(page('m0'), seenAt(0), 0, WITHIN_MS);
+    await store.advance(page('m0'), seenAt(0), 0);
     for (let poll = 1; poll <= CHANGES_KEPT + 2; poll += 1) {
       // Two new milestones of one artist (named in any case) and one of another, then a known one.
       const milestones = [
@@ -143,7 +139,6 @@ describe.each([
         poll === 1 ? [...milestones.slice(0, 3), { id: 'm0' }] : milestones,
         seenAt(poll),
         0,
-        WITHIN_MS,
       );
     }
     const loaded = await store.load();
@@ -160,22 +155,22 @@ describe.each([
 
   it('starts the history again when a page cannot tell every new milestone’s artist', async () => {
     const { store } = open();
-    await store.advance(page('m1'), seenAt(0), 0, WITHIN_MS);
-    await store.advance(page('m2', 'm1'), seenAt(1), 0, WITHIN_MS);
+    await store.advance(page('m1'), seenAt(0), 0);
+    await store.advance(page('m2', 'm1'), seenAt(1), 0);
     // A new milestone without an artist: whose timeline changed is unknown.
-    const anonymous = await store.advance([{ id: 'm3' }, ...page('m2')], seenAt(2), 0, WITHIN_MS);
+    const anonymous = await store.advance([{ id: 'm3' }, ...page('m2')], seenAt(2), 0);
     expect(anonymous.generation.milestoneArtists).toBeUndefined();
-    await store.advance(page('m4', 'm3'), seenAt(3), 0, WITHIN_MS);
+    await store.advance(page('m4', 'm3'), seenAt(3), 0);
     expect((await store.load())?.milestoneArtists).toEqual([{ id: 3, artists: ['artist-m4'] }]);
     // A page of new milestones alone: more may lie past it.
-    const flood = await store.advance(page('m5', 'm6'), seenAt(4), 0, WITHIN_MS);
+    const flood = await store.advance(page('m5', 'm6'), seenAt(4), 0);
     expect(flood.generation.milestoneArtists).toBeUndefined();
     expect((await store.load())?.milestoneArtists).toBeUndefined();
   });
 });
 
 it('keeps the shared generation under one key that expires', async () => {
-  await new RedisGenerationStore(shared.redis).advance(page('m1'), seenAt(0), 0, WITHIN_MS);
+  await new RedisGenerationStore(shared.redis).advance(page('m1'), seenAt(0), 0);
   const keys = await shared.stored();
   expect([...keys.keys()]).toEqual(['generation']);
   expect([...keys.values()].every((ttl) => ttl > 0)).toBe(true);
