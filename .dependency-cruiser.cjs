@@ -3,8 +3,8 @@
  * folder and anything below; never a layer above, and never in a circle.
  * `npm run lint` runs this (depcruise), so an import that points up fails CI.
  *
- *   0 leaves        config-error.ts, error-codes.ts, time.ts, digest.ts, production-mode.ts,
- *                   service-name.ts
+ *   0 leaves        config-error.ts, error-codes.ts, http-errors.ts, time.ts, digest.ts,
+ *                   production-mode.ts, service-name.ts, url-path.ts
  *   1 redis/        connections, scripts, batched reads, key names
  *   2 upstream/     the REST API alone: endpoints, records, readers, client
  *   3 cache/ economy/ coordination/ freshness/   stores, each an interface
@@ -12,8 +12,10 @@
  *   4 reads/        the read path: callers, cached upstream, request loader
  *   5 live/         the refresh poll and the live feed
  *   6 schema/       the Pothos schema and its resolvers
- *   7 observability/ server/   metrics, tracing, logs; Yoga, plugins, HTTP
- *   8 config.ts main.ts cluster.ts logger.ts stop-on-signals.ts
+ *   7 observability/ server/   metrics, tracing, logs; Yoga's plugins, the HTTP edge
+ *   8 gateway/      the composition root: the stores chosen, the read path,
+ *                   the plugins and the listener put in order, one gateway
+ *   9 config.ts main.ts cluster.ts logger.ts stop-on-signals.ts
  *
  * The simulator (src/simulator/) stands apart: it is the upstream's stand-in
  * and may use leaves only, and no gateway module imports it but the
@@ -23,12 +25,14 @@
  * top-level file is placed here before it lints.
  *
  * The stores' implementations (memory-*, redis-*, and the two-level cache that
- * composes them) are chosen in one place, the composition root; everything
+ * composes them) are chosen in one place, the composition root (gateway/); everything
  * else sees a store through its interface, so that swapping memory for Redis
  * never reaches past that root.
  */
 const LAYERS = [
-  ['^src/(config-error|error-codes|time|digest|production-mode|service-name)\\.ts$'],
+  [
+    '^src/(config-error|error-codes|http-errors|time|digest|production-mode|service-name|url-path)\\.ts$',
+  ],
   ['^src/redis/'],
   ['^src/upstream/'],
   ['^src/(cache|economy|coordination|freshness)/'],
@@ -36,6 +40,7 @@ const LAYERS = [
   ['^src/live/'],
   ['^src/schema/'],
   ['^src/(observability|server)/'],
+  ['^src/gateway/'],
   ['^src/(config|main|cluster|logger|stop-on-signals)\\.ts$'],
 ];
 
@@ -46,12 +51,8 @@ const SIMULATOR = '^src/simulator/';
 const STORE_IMPLEMENTATIONS =
   '^src/(cache|economy|coordination|freshness)/(memory|redis|two-level)-[^/]+\\.ts$';
 
-/** The modules that create the stores and hand them to everything else. */
-const COMPOSITION_ROOT = [
-  '^src/server/stores\\.ts$',
-  '^src/server/read-path\\.ts$',
-  '^src/server/gateway\\.ts$',
-];
+/** The room that creates the stores and hands them to everything else. */
+const COMPOSITION_ROOT = ['^src/gateway/'];
 
 module.exports = {
   forbidden: [

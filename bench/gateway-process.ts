@@ -18,11 +18,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Cluster, Redis } from 'ioredis';
 import { loadConfig } from '../src/config.js';
+import { createGateway } from '../src/gateway/gateway.js';
 import { createProcessLog } from '../src/logger.js';
 import { parseClusterSeeds } from '../src/redis/cluster-nodes.js';
 import { connectRedis } from '../src/redis/connection.js';
-import { createGateway } from '../src/server/gateway.js';
-import { listen, type RunningServer } from '../src/server/http-server.js';
+import { listen, type RunningServer } from '../src/server/http/http-server.js';
 import { answerQuestions } from './ipc.js';
 
 const upstreamUrl = process.env.BENCH_UPSTREAM_URL;

@@ -16,9 +16,9 @@ import { Redis } from 'ioredis';
 import pino from 'pino';
 import { loadConfig } from '../src/config.js';
 import { RedisPollLease } from '../src/coordination/redis-poll-lease.js';
+import { createGateway, type Gateway } from '../src/gateway/gateway.js';
 import { connectRedis } from '../src/redis/connection.js';
-import { createGateway, type Gateway } from '../src/server/gateway.js';
-import { listen, type RunningServer } from '../src/server/http-server.js';
+import { listen, type RunningServer } from '../src/server/http/http-server.js';
 
 /** Longer than any run: the replicas never take the poll lease themselves. */
 const LEASE_HOLD_MS = 7 * 86_400_000;

@@ -10,9 +10,9 @@
  */
 import cluster, { type Worker } from 'node:cluster';
 import { once } from 'node:events';
+import type { GatewayConfig } from './gateway/gateway-config.js';
 import { createProcessLog } from './logger.js';
 import { serveGroupMetrics } from './observability/group-metrics.js';
-import type { GatewayConfig } from './server/gateway-config.js';
 import type { Simulator } from './simulator/index.js';
 import { PRIMARY_CLOSE_ALLOWANCE_MS, stopOnSignals } from './stop-on-signals.js';
 

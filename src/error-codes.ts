@@ -1,6 +1,6 @@
 /**
  * Every `extensions.code` the gateway sends, in one list: its own refusals
- * (src/schema/errors.ts), the failures of upstream reads (UpstreamError), the
+ * (http-errors.ts, schema/errors.ts), the failures of upstream reads (UpstreamError), the
  * refusals of requests Node's HTTP parser cannot read (unparsed-requests.ts),
  * and the three codes Yoga itself sets (parse, validation, operation
  * resolution). docs/errors.md says when each is sent, with its HTTP status;

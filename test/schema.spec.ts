@@ -9,7 +9,7 @@ import {
 } from 'graphql';
 import { describe, expect, it } from 'vitest';
 import { schema } from '../src/schema/index.js';
-import { contractDifferences, contractSchema } from './contract.js';
+import { contractDifferences, contractSchema } from './support/contract.js';
 
 const read = (path: string) => readFileSync(new URL(path, import.meta.url), 'utf8');
 

@@ -12,6 +12,7 @@ import { UpstreamError } from '../upstream/errors.js';
 import { ShapeError } from '../upstream/readers.js';
 import { ReadNotes } from '../upstream/reading.js';
 import type { UpstreamNotices } from '../upstream/upstream-notices.js';
+import { urlPath } from '../url-path.js';
 
 export interface CachePolicy {
   /** Without a known data generation, how long an answer is served without asking again. */
@@ -111,5 +112,5 @@ export function totalKey(listKey: string): string {
 }
 
 export function pathOf(request: UpstreamRequest<unknown>): string {
-  return request.key.split('?')[0] ?? request.key;
+  return urlPath(request.key);
 }

@@ -5,8 +5,8 @@
  */
 
 import { keyIdOf } from '../coordination/key-registry.js';
+import { unauthenticated } from '../http-errors.js';
 import type { Caller } from '../reads/caller.js';
-import { unauthenticated } from '../schema/errors.js';
 
 /** Printable ASCII without spaces, as RFC 6750 allows for bearer tokens, and a sane length. */
 const BEARER = /^Bearer ([\x21-\x7E]{1,512})$/i;

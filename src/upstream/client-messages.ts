@@ -6,6 +6,7 @@
  * debug log only, with secrets redacted (`upstreamTextForLog`).
  */
 
+import { urlPath } from '../url-path.js';
 import type { UpstreamRequest } from './endpoints.js';
 import { UpstreamError } from './errors.js';
 import { keyPaused, rateLimitKindOf } from './rate-limits.js';
@@ -68,7 +69,7 @@ const SUBJECTS: Readonly<Record<string, (segments: readonly string[]) => string>
 };
 
 function subjectOf(request: UpstreamRequest<unknown>): string {
-  const path = request.key.split('?')[0] ?? request.key;
+  const path = urlPath(request.key);
   const segments = path.split('/').slice(3).map(decodeSegment);
   const subject = SUBJECTS[request.resource];
   return subject

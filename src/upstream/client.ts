@@ -5,6 +5,7 @@
  */
 import { Pool, errors as undiciErrors } from 'undici';
 import { nextUtcMidnight } from '../time.js';
+import { urlPath } from '../url-path.js';
 import { CallLanes, type CallPriority, READER } from './call-lanes.js';
 import { CallWatch, type UpstreamHealth } from './call-watch.js';
 import { errorForStatus, UpstreamError } from './errors.js';
@@ -104,7 +105,7 @@ export class UpstreamClient {
     if (this.#lanes.size >= this.options.maxConcurrency + this.options.maxQueue) {
       return Promise.reject(
         new UpstreamError('UPSTREAM_ERROR', 'The gateway has too many upstream calls waiting', {
-          path: pathOnly(path),
+          path: urlPath(path),
           reason: 'overloaded',
         }),
       );
@@ -164,7 +165,7 @@ export class UpstreamClient {
         throw new UpstreamError(
           'UPSTREAM_INVALID_RESPONSE',
           `The upstream API answered with more than ${this.options.maxBodyBytes} bytes`,
-          { status: statusCode, path: pathOnly(path) },
+          { status: statusCode, path: urlPath(path) },
         );
       }
       throw connectionError(error, path);
@@ -179,7 +180,7 @@ export class UpstreamClient {
           'The upstream API answered with a body that is not JSON',
           {
             status: statusCode,
-            path: pathOnly(path),
+            path: urlPath(path),
           },
         );
       }
@@ -187,7 +188,7 @@ export class UpstreamClient {
 
     const retryAfterSeconds = parseRetryAfter(headers['retry-after']);
     return Promise.reject(
-      errorForStatus(statusCode, upstreamMessage(text), pathOnly(path), {
+      errorForStatus(statusCode, upstreamMessage(text), urlPath(path), {
         retryAfterSeconds,
         resetsAt: statusCode === 429 ? nextUtcMidnight(new Date()).toISOString() : undefined,
       }),
@@ -227,7 +228,7 @@ function connectionError(error: unknown, path: string): UpstreamError {
   return new UpstreamError(
     'UPSTREAM_ERROR',
     timedOut ? 'The upstream API did not answer in time' : 'The upstream API could not be reached',
-    { path: pathOnly(path), reason: timedOut ? 'timeout' : 'unreachable', cause: error },
+    { path: urlPath(path), reason: timedOut ? 'timeout' : 'unreachable', cause: error },
   );
 }
 
@@ -252,8 +253,4 @@ function parseRetryAfter(header: string | string[] | undefined): number | undefi
   if (Number.isFinite(seconds) && seconds >= 0) return seconds;
   const date = Date.parse(value);
   return Number.isNaN(date) ? undefined : Math.max(0, (date - Date.now()) / 1000);
-}
-
-function pathOnly(path: string): string {
-  return path.split('?')[0] ?? path;
 }

@@ -7,6 +7,7 @@
  */
 import { LRUCache } from 'lru-cache';
 import type { Logger } from 'pino';
+import { urlPath } from '../url-path.js';
 import type { UpstreamRequest } from './endpoints.js';
 import type { ReadNote } from './reading.js';
 
@@ -28,7 +29,7 @@ export class UpstreamNotices {
   /** Oddities met while reading one body; logged with the upstream path, record, field and value. */
   bodyRead(request: UpstreamRequest<unknown>, notes: readonly ReadNote[]): void {
     if (notes.length === 0) return;
-    const path = request.key.split('?')[0] ?? request.key;
+    const path = urlPath(request.key);
     const fresh = notes.filter((note) =>
       this.#first(`${path} ${note.at} ${note.field} ${note.note}`),
     );
@@ -50,7 +51,7 @@ export class UpstreamNotices {
       return;
     this.logger.warn(
       {
-        upstreamPath: request.key.split('?')[0],
+        upstreamPath: urlPath(request.key),
         assumption: request.assumption,
         upstreamMessage: upstreamMessage.slice(0, 200),
       },

@@ -5,7 +5,6 @@
 import type { Page, Request, Response } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formatCount, formatExact } from '../../examples/web/src/format.js';
-import { type Stack, startStack } from '../support/stack.js';
 import {
   type Browser,
   launchBrowser,
@@ -13,7 +12,8 @@ import {
   screenshot,
   serveApp,
   UI_TIMEOUT_MS,
-} from './harness.js';
+} from '../support/browser.js';
+import { type Stack, startStack } from '../support/stack.js';
 
 /** The leaderboard page's size and the rows a long list starts with (constants of the app). */
 const LEADERBOARD_SIZE = 10;

@@ -6,6 +6,7 @@
 import type { Page, Request } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { type Simulator, startSimulator } from '../../src/simulator/index.js';
+import { type Browser, launchBrowser, screenshot, UI_TIMEOUT_MS } from '../support/browser.js';
 import {
   CLIENT_KEY,
   OTHER_CLIENT_KEY,
@@ -13,7 +14,6 @@ import {
   type Stack,
   startStack,
 } from '../support/stack.js';
-import { type Browser, launchBrowser, screenshot, UI_TIMEOUT_MS } from './harness.js';
 
 let simulator: Simulator;
 let stack: Stack;
@@ -189,7 +189,7 @@ it('opens with one tab per capability, the nested artist page first', async () =
       .poll(() => tabTitles(page), {
         timeout: UI_TIMEOUT_MS,
         message:
-          'the first tab must be ArtistPage: the gateway has to pass `defaultQuery` (see exampleGraphiQL in src/server/examples.ts)',
+          'the first tab must be ArtistPage: the gateway has to pass `defaultQuery` (see exampleGraphiQL in src/server/graphiql/examples.ts)',
       })
       .toEqual(TAB_NAMES);
     expect(await editorText(page, '.graphiql-query-editor')).toContain(

@@ -7,8 +7,14 @@
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { formatCount } from '../../examples/web/src/format.js';
+import {
+  type Browser,
+  launchBrowser,
+  type StaticServer,
+  screenshot,
+  serveApp,
+} from '../support/browser.js';
 import { CLIENT_KEY, type Stack, startStack } from '../support/stack.js';
-import { type Browser, launchBrowser, type StaticServer, screenshot, serveApp } from './harness.js';
 
 let stack: Stack;
 let app: StaticServer;

@@ -7,7 +7,7 @@
 import { expect, it } from 'vitest';
 import { dayKey, RedisBudgetLedger } from '../../src/economy/redis-ledger.js';
 import { utcDay } from '../../src/time.js';
-import { redisPerTest } from '../unit/redis-per-test.js';
+import { redisPerTest } from '../support/redis-per-test.js';
 
 const shared = redisPerTest();
 

@@ -2,7 +2,7 @@
  * A response-cache hit is answered by the listener's fast path, a miss by
  * Yoga and its plugins (src/server/response-cache/fast-path.ts says why);
  * both go through the same functions for what every answer carries
- * (src/server/answer/). Seen from outside, the same operation answered
+ * (src/server/answer-parts/). Seen from outside, the same operation answered
  * either way has the same header names and the same extensions, a hit
  * adding only `cost.responseCache`; by POST and by GET, with an Origin.
  */

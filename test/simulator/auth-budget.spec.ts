@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { Simulator } from '../../src/simulator/index.js';
 import type { ErrorBody } from '../../src/simulator/types.js';
 import { todayAtUtc } from '../support/calendar.js';
-import { get, start } from './helpers.js';
+import { get, start } from '../support/simulator.js';
 
 const MISSING = 'API key required. Pass it as the Authorization header: Bearer <API_KEY>';
 const INVALID = 'Invalid or revoked API key';

@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { Simulator } from '../../src/simulator/index.js';
 import { utcDay } from '../../src/time.js';
 import { DAY_MS, todayAtUtc } from '../support/calendar.js';
-import { DATA_DATE, get, start } from './helpers.js';
+import { DATA_DATE, get, start } from '../support/simulator.js';
 
 const HOUR = 3_600_000;
 /** Today's midnight (UTC) on the real calendar: the simulator's clock, whatever day the test runs. */

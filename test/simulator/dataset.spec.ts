@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Simulator } from '../../src/simulator/index.js';
 import type { ArtistSummary, MilestoneRecord, SongSummary } from '../../src/simulator/types.js';
-import { get, start } from './helpers.js';
+import { get, start } from '../support/simulator.js';
 
 const TWO_POW_31 = 2 ** 31;
 let sim: Simulator;

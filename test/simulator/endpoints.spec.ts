@@ -21,7 +21,7 @@ import type {
   TrendingArtist,
   TrendingSong,
 } from '../../src/simulator/types.js';
-import { DATA_DATE, get, start } from './helpers.js';
+import { DATA_DATE, get, start } from '../support/simulator.js';
 
 let sim: Simulator;
 beforeAll(async () => {

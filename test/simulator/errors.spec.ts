@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Simulator } from '../../src/simulator/index.js';
 import type { ErrorBody } from '../../src/simulator/types.js';
-import { get, rawGet, start } from './helpers.js';
+import { get, rawGet, start } from '../support/simulator.js';
 
 let sim: Simulator;
 beforeAll(async () => {

@@ -1,7 +1,7 @@
 import { request as httpRequest } from 'node:http';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Simulator } from '../../src/simulator/index.js';
-import { get, KEY, start } from './helpers.js';
+import { get, KEY, start } from '../support/simulator.js';
 
 let sim: Simulator;
 beforeAll(async () => {

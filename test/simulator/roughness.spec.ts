@@ -16,7 +16,7 @@ import type {
   TrendingArtist,
   TrendingSong,
 } from '../../src/simulator/types.js';
-import { get, start } from './helpers.js';
+import { get, start } from '../support/simulator.js';
 
 const LIMIT = 100_000;
 const ARTIST_OPTIONAL = ['imageUrl', 'country', 'dailyStreams'] as const;

@@ -4,8 +4,12 @@
  * the simulator's call log counts what reached the upstream.
  */
 import pino from 'pino';
-import { createGateway, type GatewayOptions } from '../../src/server/gateway.js';
-import { listen, type RequestTimeouts, type RunningServer } from '../../src/server/http-server.js';
+import { createGateway, type GatewayOptions } from '../../src/gateway/gateway.js';
+import {
+  listen,
+  type RequestTimeouts,
+  type RunningServer,
+} from '../../src/server/http/http-server.js';
 import {
   type Simulator,
   type SimulatorOptions,

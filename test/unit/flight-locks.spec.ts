@@ -12,8 +12,8 @@ import { awaitPeer } from '../../src/coordination/flight-locks.js';
 import { LocalFlightLocks } from '../../src/coordination/memory-flight-locks.js';
 import { RedisFlightLocks } from '../../src/coordination/redis-flight-locks.js';
 import { SHARED_REDIS_URL } from '../support/redis.js';
+import { redisPerTest } from '../support/redis-per-test.js';
 import { until } from '../support/until.js';
-import { redisPerTest } from './redis-per-test.js';
 
 const RESOURCE = '/api/v1/artists/a';
 const timedOut = () => new Error('timed out');

@@ -17,7 +17,7 @@ import {
 } from '../../src/freshness/generation.js';
 import { MemoryGenerationStore } from '../../src/freshness/memory-generation-store.js';
 import { RedisGenerationStore } from '../../src/freshness/redis-generation-store.js';
-import { redisPerTest } from './redis-per-test.js';
+import { redisPerTest } from '../support/redis-per-test.js';
 
 const shared = redisPerTest();
 

@@ -9,8 +9,8 @@
 import { expect, it } from 'vitest';
 import { KNOWN_KEY_TTL_MS, keyIdOf } from '../../src/coordination/key-registry.js';
 import { RedisKeyRegistry } from '../../src/coordination/redis-key-registry.js';
+import { redisPerTest } from '../support/redis-per-test.js';
 import { until } from '../support/until.js';
-import { redisPerTest } from './redis-per-test.js';
 
 const TTLS = { acceptedTtlMs: 60_000, rejectedTtlMs: 120_000 };
 const KEY = keyIdOf('a client key');

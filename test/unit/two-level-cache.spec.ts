@@ -11,7 +11,7 @@ import { MemoryCache } from '../../src/cache/memory-cache.js';
 import { RedisCache } from '../../src/cache/redis-cache.js';
 import { TwoLevelCache } from '../../src/cache/two-level-cache.js';
 import type { CacheLevel } from '../../src/upstream/observer.js';
-import { redisPerTest } from './redis-per-test.js';
+import { redisPerTest } from '../support/redis-per-test.js';
 
 const MINUTE_MS = 60_000;
 

@@ -19,7 +19,7 @@
 import type { Plugin } from 'graphql-yoga';
 import { LRUCache } from 'lru-cache';
 import type { KeyRegistry } from '../../coordination/key-registry.js';
-import { clientRateLimited, unauthenticated } from '../../schema/errors.js';
+import { clientRateLimited, unauthenticated } from '../../http-errors.js';
 import { clientOf } from '../client-identity.js';
 import type { RequestContext } from '../server-context.js';
 import type { ClientRateLimiter } from './use-client-rate-limit.js';

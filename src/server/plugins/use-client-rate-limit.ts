@@ -18,8 +18,8 @@ import {
   RateLimiterRedis,
   RateLimiterRes,
 } from 'rate-limiter-flexible';
+import { clientRateLimited } from '../../http-errors.js';
 import type { RedisClient } from '../../redis/connection.js';
-import { clientRateLimited } from '../../schema/errors.js';
 import { clientAddress, clientIdOf, clientOf } from '../client-identity.js';
 import type { RequestContext, ServerContext } from '../server-context.js';
 

@@ -1,5 +1,5 @@
 /**
- * Adds `extensions.cost` to every response Yoga answers (answer/cost-extension.ts
+ * Adds `extensions.cost` to every response Yoga answers (answer-parts/cost-extension.ts
  * writes it, for response-cache hits too). Fields answered from held data that was not
  * current are listed in `extensions.stale`: each one's GraphQL path and the data's age.
  * `estimated` is the worst case the request's context was made with
@@ -9,7 +9,7 @@
  */
 import type { Plugin } from 'graphql-yoga';
 import type { GatewayContext } from '../../schema/context.js';
-import { costExtension } from '../answer/cost-extension.js';
+import { costExtension } from '../answer-parts/cost-extension.js';
 import { onFinalResult } from './on-final-result.js';
 
 export function useCostReport(): Plugin<GatewayContext> {

@@ -26,7 +26,7 @@
 import { createHash } from 'node:crypto';
 import { type DocumentNode, getOperationAST, Kind, type SelectionSetNode } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
-import { encodedData } from '../encoded-data.js';
+import { encodedData } from '../http/encoded-data.js';
 import type { RequestContext } from '../server-context.js';
 
 export const DEFAULT_HTTP_CACHE_MAX_AGE_SECONDS = 60 * 60;

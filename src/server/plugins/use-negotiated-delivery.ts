@@ -3,9 +3,9 @@
  * own processors (SSE, multipart for @defer/@stream, JSON):
  *
  * - a subscription asked for with Apollo's multipart protocol
- *   (`subscriptionSpec`) is streamed that way (delivery/apollo-multipart.ts);
+ *   (`subscriptionSpec`) is streamed that way (result-processors/apollo-multipart.ts);
  * - a deferred or streamed query from a client that accepts only JSON gets
- *   the whole answer in one body (delivery/whole-answer.ts);
+ *   the whole answer in one body (result-processors/whole-answer.ts);
  * - a stream that no form suits is ended here, before Yoga answers 406:
  *   nobody will read it, and ending it gives back what it holds (its
  *   SUBSCRIPTIONS_PER_CLIENT slot, its place in the live feed).
@@ -22,8 +22,8 @@ import {
 import {
   acceptsMultipartSubscriptions,
   multipartSubscriptionProcessor,
-} from '../delivery/apollo-multipart.js';
-import { wholeAnswer } from '../delivery/whole-answer.js';
+} from '../result-processors/apollo-multipart.js';
+import { wholeAnswer } from '../result-processors/whole-answer.js';
 
 const JSON_TYPES = ['application/graphql-response+json', 'application/json'];
 

@@ -5,7 +5,7 @@
  * its end. This scan is linear, iterative and skips strings and comments.
  */
 import type { Plugin } from 'graphql-yoga';
-import { queryTooComplex } from '../../schema/errors.js';
+import { queryTooComplex } from '../../http-errors.js';
 
 /** Far above any real document (depth limit 10, a few input objects), far below a stack overflow. */
 export const DEFAULT_MAX_NESTING = 64;

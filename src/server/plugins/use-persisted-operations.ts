@@ -23,7 +23,7 @@ import {
   persistedQueryHashMismatch,
   persistedQueryNotFound,
   persistedQueryOnly,
-} from '../../schema/errors.js';
+} from '../../http-errors.js';
 
 export type PersistedOperationsMode = 'apq' | 'allow-list';
 

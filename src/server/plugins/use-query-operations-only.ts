@@ -7,7 +7,7 @@
  */
 import { type ASTVisitor, getOperationAST, type ValidationContext } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
-import { mutationViaGet, operationNotSupported } from '../../schema/errors.js';
+import { mutationViaGet, operationNotSupported } from '../../http-errors.js';
 import type { RequestContext } from '../server-context.js';
 
 const queryOperationsOnly = (context: ValidationContext): ASTVisitor => ({

@@ -1,11 +1,11 @@
 /**
- * The request log line (answer/request-log.ts) of every request Yoga
+ * The request log line (answer-parts/request-log.ts) of every request Yoga
  * answers, with the operation it named and what it cost.
  */
 import { getOperationAST } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import type { Logger } from 'pino';
-import { logRequest } from '../answer/request-log.js';
+import { logRequest } from '../answer-parts/request-log.js';
 import type { RequestContext } from '../server-context.js';
 
 interface Operation {

@@ -8,7 +8,7 @@
  */
 import { GraphQLError } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
-import { badRequest } from '../../schema/errors.js';
+import { badRequest } from '../../http-errors.js';
 
 type RequestParser = NonNullable<
   Parameters<NonNullable<Plugin['onRequestParse']>>[0]['requestParser']

@@ -15,7 +15,7 @@ type RequestParser = NonNullable<
   Parameters<NonNullable<Plugin['onRequestParse']>>[0]['requestParser']
 >;
 
-import { bodyNotUtf8, payloadTooLarge } from '../../schema/errors.js';
+import { bodyNotUtf8, payloadTooLarge } from '../../http-errors.js';
 
 export const DEFAULT_MAX_REQUEST_BYTES = 64 * 1024;
 

@@ -12,7 +12,7 @@
 import { EnvelopArmorPlugin } from '@escape.tech/graphql-armor';
 import { NoSchemaIntrospectionCustomRule, type ValidationContext } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
-import { queryTooComplex } from '../../schema/errors.js';
+import { queryTooComplex } from '../../http-errors.js';
 
 export const DEFAULT_MAX_DEPTH = 10;
 export const DEFAULT_MAX_ALIASES = 15;

@@ -18,7 +18,7 @@ import {
   visit,
 } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
-import { badUserInputBeforeExecution } from '../../schema/errors.js';
+import { badUserInputBeforeExecution } from '../../http-errors.js';
 
 export function useStreamArguments(): Plugin {
   // Yoga hands every request with the same text the same DocumentNode: each operation is scanned once.

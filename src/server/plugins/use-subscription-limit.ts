@@ -7,8 +7,8 @@
  */
 import type { IncomingMessage } from 'node:http';
 import { isAsyncIterable, type Plugin } from 'graphql-yoga';
+import { tooManySubscriptions } from '../../http-errors.js';
 import type { GatewayMetrics } from '../../observability/metrics.js';
-import { tooManySubscriptions } from '../../schema/errors.js';
 import { clientOf } from '../client-identity.js';
 
 export const DEFAULT_SUBSCRIPTIONS_PER_CLIENT = 10;

@@ -10,8 +10,8 @@
  */
 import type { GraphQLError } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
+import { queryTooCostly } from '../../http-errors.js';
 import type { GatewayContext } from '../../schema/context.js';
-import { queryTooCostly } from '../../schema/errors.js';
 
 export const DEFAULT_MAX_UPSTREAM_COST = 100;
 

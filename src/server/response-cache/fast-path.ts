@@ -11,7 +11,7 @@
  * Yoga unchanged (a POST body already read is handed over as `req.body`).
  *
  * What a hit still does, as every answer must, through the same functions
- * Yoga's plugins use (answer/, use-client-rate-limit.ts, use-http-caching.ts):
+ * Yoga's plugins use (answer-parts/, use-client-rate-limit.ts, use-http-caching.ts):
  * the per-client rate limit, the client key check in pass-through mode (only
  * a key the upstream has accepted is answered from the cache; any other goes
  * to Yoga, which checks it), CORS, the cost report (`responseCache: "hit"`,
@@ -26,18 +26,19 @@ import type { ResponseCache } from '../../cache/cache.js';
 import { type KeyRegistry, keyIdOf } from '../../coordination/key-registry.js';
 import type { BudgetLedger, BudgetUsage } from '../../economy/ledger.js';
 import type { Popularity } from '../../economy/popularity.js';
-import { bodyNotUtf8, overloaded } from '../../schema/errors.js';
+import { bodyNotUtf8, overloaded } from '../../http-errors.js';
 import type { UpstreamObserver } from '../../upstream/observer.js';
-import { corsHeaders } from '../answer/cors.js';
+import { urlPath } from '../../url-path.js';
+import { corsHeaders } from '../answer-parts/cors.js';
 import { type AuthMode, bearerKey } from '../caller.js';
-import { refuse } from '../listener-refusal.js';
+import { refuse } from '../http/listener-refusal.js';
+import type { RequestBodies } from '../memory/request-bodies.js';
+import type { RequestTurns } from '../memory/request-turns.js';
 import {
   type ClientRateLimiter,
   requestRateLimitRefusal,
 } from '../plugins/use-client-rate-limit.js';
 import { matches, maxAge } from '../plugins/use-http-caching.js';
-import type { RequestBodies } from '../request-bodies.js';
-import type { RequestTurns } from '../request-turns.js';
 import { gzipWithTail } from './gzip-answer.js';
 import { hitTails } from './hit-tail.js';
 import type { ResponseCacheSlot } from './slot.js';
@@ -201,10 +202,10 @@ export function withResponseCache(yoga: NodeHandler, options: ResponseCacheOptio
     const started = performance.now();
     const slot: ResponseCacheSlot = {};
     const url = req.url ?? '/';
-    const queryAt = url.indexOf('?');
-    const path = queryAt < 0 ? url : url.slice(0, queryAt);
+    const path = urlPath(url);
     let source: Buffer | string | undefined;
-    if (path === endpoint && req.method === 'GET' && queryAt >= 0) {
+    // A GET names its operation in the query that follows the path.
+    if (path === endpoint && req.method === 'GET' && path.length < url.length) {
       source = url;
     } else if (
       path === endpoint &&

@@ -8,8 +8,8 @@
  */
 import type { Logger } from 'pino';
 import type { BudgetUsage } from '../../economy/ledger.js';
-import { costExtension } from '../answer/cost-extension.js';
-import { operationLog } from '../answer/request-log.js';
+import { costExtension } from '../answer-parts/cost-extension.js';
+import { operationLog } from '../answer-parts/request-log.js';
 import type { StoredResponse } from './stored-response.js';
 
 export interface HitTail {

@@ -7,7 +7,7 @@
  */
 import { type ExecutionResult, getOperationAST } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
-import { encodedData } from '../encoded-data.js';
+import { encodedData } from '../http/encoded-data.js';
 import { answerVary, selectsUncacheable } from '../plugins/use-http-caching.js';
 import type { RequestContext, ServerContext } from '../server-context.js';
 import type { ResponseCacheSlot } from './slot.js';

@@ -5,6 +5,7 @@
  */
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
+import { urlPath } from '../../url-path.js';
 
 type Upgrade = (request: IncomingMessage, socket: Duplex, head: Buffer) => void;
 
@@ -14,7 +15,7 @@ export function withGraphQLPathOnly(
   draining: () => boolean,
 ): Upgrade {
   return (request, socket, head) => {
-    const path = (request.url ?? '').split('?')[0];
+    const path = urlPath(request.url ?? '');
     if (path !== graphqlEndpoint) return refuse(socket, '404 Not Found');
     // A replica on its way out takes no new socket: the client's retry finds another.
     if (draining()) return refuse(socket, '503 Service Unavailable');

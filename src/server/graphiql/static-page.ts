@@ -25,8 +25,8 @@ import { createHash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { promisify } from 'node:util';
 import { brotliCompress, constants, gzip } from 'node:zlib';
-import { preferredEncoding } from './compressed-responses.js';
-import { matches } from './plugins/use-http-caching.js';
+import { preferredEncoding } from '../http/compressed-responses.js';
+import { matches } from '../plugins/use-http-caching.js';
 
 const brotli = promisify(brotliCompress);
 const gzipped = promisify(gzip);

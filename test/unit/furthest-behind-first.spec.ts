@@ -1,10 +1,13 @@
 /**
- * FurthestBehindFirst (src/server/behind-total.ts): the total bound on bytes
+ * FurthestBehindFirst (src/server/memory/furthest-behind-first.ts): the total bound on bytes
  * held for slow clients, the one furthest behind dropped first, each asked
  * how far behind it is only when the total as last known passes the bound.
  */
 import { describe, expect, it } from 'vitest';
-import { type BehindMember, FurthestBehindFirst } from '../../src/server/behind-total.js';
+import {
+  type BehindMember,
+  FurthestBehindFirst,
+} from '../../src/server/memory/furthest-behind-first.js';
 
 /** A client holding `bytes`, which may drain on its own, and records whether it was dropped. */
 function client(bytes: number) {

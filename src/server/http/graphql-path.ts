@@ -18,7 +18,8 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
-import { pathNotFound } from '../schema/errors.js';
+import { pathNotFound } from '../../http-errors.js';
+import { urlPath } from '../../url-path.js';
 import { acceptsPage, refuse } from './listener-refusal.js';
 
 type Listener = (req: IncomingMessage, res: ServerResponse) => void;
@@ -39,8 +40,7 @@ export function withServedPathsOnly(
   const notFound = pathNotFound(endpoint, otherPaths);
   return (req, res) => {
     const url = req.url ?? '/';
-    const queryAt = url.indexOf('?');
-    const path = queryAt < 0 ? url : url.slice(0, queryAt);
+    const path = urlPath(url);
     if (path === slashed) req.url = endpoint + url.slice(slashed.length);
     else if (rootToEndpoint && path === '/' && req.method === 'GET' && acceptsPage(req)) {
       // Someone typed the host into a browser: GraphiQL is at the endpoint.

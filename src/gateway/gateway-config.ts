@@ -1,18 +1,19 @@
 /**
  * What a gateway is built from (createGateway): the settings config.ts reads
- * from the environment, in the shapes the parts below it take. Kept here, at
- * the server layer, so that the server never imports the environment parser.
+ * from the environment, in the shapes the parts below it take. Kept in the
+ * composition root, so that nothing below it imports the environment parser.
  */
 import type { LevelWithSilent, Logger } from 'pino';
 import type { ResponseCache } from '../cache/cache.js';
 import type { CircuitOptions } from '../coordination/circuit-breaker.js';
 import type { ClusterSeeds } from '../redis/cluster-nodes.js';
 import type { Durability, SharedRedis } from '../redis/connection.js';
+import type { MemoryOptions } from '../server/memory/memory-bounds.js';
+import type { ClientRateLimitOptions } from '../server/plugins/use-client-rate-limit.js';
+import type { PersistedOperationsMode } from '../server/plugins/use-persisted-operations.js';
+import type { ShapeLimitOptions } from '../server/plugins/use-shape-limits.js';
 import type { UpstreamClientOptions } from '../upstream/client.js';
 import type { UpstreamAssumptions } from '../upstream/endpoints.js';
-import type { ClientRateLimitOptions } from './plugins/use-client-rate-limit.js';
-import type { PersistedOperationsMode } from './plugins/use-persisted-operations.js';
-import type { ShapeLimitOptions } from './plugins/use-shape-limits.js';
 import type { StoreOptions } from './stores.js';
 
 export interface GatewayConfig {
@@ -111,21 +112,6 @@ export interface ProtectionOptions {
   readonly subscriptionsPerClient?: number;
   /** Bytes one subscriber may fall behind before its subscription is ended (default 1 MiB). */
   readonly subscriberBacklogBytes?: number;
-}
-
-/**
- * Issue 29: what the process may hold besides its caches, each bound stated in
- * docs/configuration.md#memory; every field has a default.
- */
-export interface MemoryOptions {
-  /** Requests Yoga works on at once; more wait their turn (default 16). */
-  readonly concurrentAnswers?: number;
-  /** Request bodies held at once, in bytes; past it a new one gets OVERLOADED (default 16 MiB). */
-  readonly requestBodiesBytes?: number;
-  /** Answer bytes written and not yet taken by their sockets, all together (default 16 MiB). */
-  readonly answerBacklogBytes?: number;
-  /** Subscriber backlogs, all together (default 16 MiB). */
-  readonly subscriberBacklogTotalBytes?: number;
 }
 
 /** What createGateway is built from: a GatewayConfig turned into parts (main.ts), or a test's own. */

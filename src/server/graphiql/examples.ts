@@ -4,7 +4,7 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 
-const EXAMPLES_DIR = new URL('../../examples/operations/', import.meta.url);
+const EXAMPLES_DIR = new URL('../../../examples/operations/', import.meta.url);
 /** Order of the tabs: the nested page first, it shows what the gateway is for. */
 const TAB_ORDER = [
   'ArtistPage',

@@ -21,7 +21,7 @@
  * connections bound them anyway.
  */
 import type { ServerResponse } from 'node:http';
-import { answerHandedOver } from './compressed-responses.js';
+import { answerHandedOver } from '../http/compressed-responses.js';
 
 export const DEFAULT_CONCURRENT_ANSWERS = 16;
 

@@ -25,36 +25,39 @@ import { useReadinessCheck, type YogaServerOptions } from 'graphql-yoga';
 import type { KeyRegistry } from '../coordination/key-registry.js';
 import type { GatewayMetrics } from '../observability/metrics.js';
 import type { GatewayContext } from '../schema/context.js';
-import type { AuthMode } from './caller.js';
-import type { GatewayOptions } from './gateway-config.js';
+import type { AuthMode } from '../server/caller.js';
 import {
   DEFAULT_UNKNOWN_KEYS_PER_MINUTE,
   useClientKeyCheck,
-} from './plugins/use-client-key-check.js';
-import { type ClientRateLimiter, useClientRateLimit } from './plugins/use-client-rate-limit.js';
-import { useCostReport } from './plugins/use-cost-report.js';
-import { useFreshnessReport } from './plugins/use-freshness-report.js';
-import { useHttpCaching } from './plugins/use-http-caching.js';
-import { useMetrics } from './plugins/use-metrics.js';
-import { useNegotiatedDelivery } from './plugins/use-negotiated-delivery.js';
-import { useNestingLimit } from './plugins/use-nesting-limit.js';
+} from '../server/plugins/use-client-key-check.js';
+import {
+  type ClientRateLimiter,
+  useClientRateLimit,
+} from '../server/plugins/use-client-rate-limit.js';
+import { useCostReport } from '../server/plugins/use-cost-report.js';
+import { useFreshnessReport } from '../server/plugins/use-freshness-report.js';
+import { useHttpCaching } from '../server/plugins/use-http-caching.js';
+import { useMetrics } from '../server/plugins/use-metrics.js';
+import { useNegotiatedDelivery } from '../server/plugins/use-negotiated-delivery.js';
+import { useNestingLimit } from '../server/plugins/use-nesting-limit.js';
 import {
   type PersistedOperationsMode,
   usePersistedOperations,
-} from './plugins/use-persisted-operations.js';
-import { useQueryOperationsOnly } from './plugins/use-query-operations-only.js';
-import { useRequestErrorCodes } from './plugins/use-request-error-codes.js';
-import { useRequestLog } from './plugins/use-request-log.js';
-import { useRequestReadErrors } from './plugins/use-request-read-errors.js';
-import { useRequestSizeLimit } from './plugins/use-request-size-limit.js';
-import { useSettledReads } from './plugins/use-settled-reads.js';
-import { useShapeLimits } from './plugins/use-shape-limits.js';
-import { useStreamArguments } from './plugins/use-stream-arguments.js';
-import { useSubscriptionLimit } from './plugins/use-subscription-limit.js';
-import { useTracing } from './plugins/use-tracing.js';
-import { useUpstreamCostLimit } from './plugins/use-upstream-cost-limit.js';
-import { useResponseCacheRecorder } from './response-cache/recorder.js';
-import type { ServerContext } from './server-context.js';
+} from '../server/plugins/use-persisted-operations.js';
+import { useQueryOperationsOnly } from '../server/plugins/use-query-operations-only.js';
+import { useRequestErrorCodes } from '../server/plugins/use-request-error-codes.js';
+import { useRequestLog } from '../server/plugins/use-request-log.js';
+import { useRequestReadErrors } from '../server/plugins/use-request-read-errors.js';
+import { useRequestSizeLimit } from '../server/plugins/use-request-size-limit.js';
+import { useSettledReads } from '../server/plugins/use-settled-reads.js';
+import { useShapeLimits } from '../server/plugins/use-shape-limits.js';
+import { useStreamArguments } from '../server/plugins/use-stream-arguments.js';
+import { useSubscriptionLimit } from '../server/plugins/use-subscription-limit.js';
+import { useTracing } from '../server/plugins/use-tracing.js';
+import { useUpstreamCostLimit } from '../server/plugins/use-upstream-cost-limit.js';
+import { useResponseCacheRecorder } from '../server/response-cache/recorder.js';
+import type { ServerContext } from '../server/server-context.js';
+import type { GatewayOptions } from './gateway-config.js';
 import type { Stores } from './stores.js';
 
 export interface PluginInputs {

@@ -25,7 +25,7 @@
  *   turn (request-turns.ts) ends there.
  * - What a socket has not taken of its answer yet is the answer backlog:
  *   all of them together are bounded (ANSWER_BACKLOG_TOTAL_BYTES,
- *   behind-total.ts); past it, the connection furthest behind is closed.
+ *   furthest-behind-first.ts); past it, the connection furthest behind is closed.
  * - `Vary: Accept-Encoding` on every whole answer to a request that names
  *   encodings; an answer that has its encoding already (a response-cache hit
  *   in gzip, GraphiQL's stored forms), `Cache-Control: no-transform`, HEAD,
@@ -34,8 +34,8 @@
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import { brotliCompressSync, constants, deflateSync, gzipSync } from 'node:zlib';
 import Negotiator from 'negotiator';
-import type { FurthestBehindFirst } from './behind-total.js';
-import { GZIP_LEVEL } from './response-cache/gzip-answer.js';
+import type { FurthestBehindFirst } from '../memory/furthest-behind-first.js';
+import { GZIP_LEVEL } from '../response-cache/gzip-answer.js';
 
 type Listener = (req: IncomingMessage, res: ServerResponse) => void;
 type Coding = 'br' | 'gzip' | 'deflate';

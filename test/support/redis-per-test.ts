@@ -6,7 +6,7 @@
  */
 import { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeEach } from 'vitest';
-import { deleteUnder, keysUnder, SHARED_REDIS_URL, uniquePrefix } from '../support/redis.js';
+import { deleteUnder, keysUnder, SHARED_REDIS_URL, uniquePrefix } from './redis.js';
 
 export interface RedisPerTest {
   /** The current test's connection, its keys under `prefix`. */

@@ -13,13 +13,13 @@
  * keeps up holds one event at most, however many are published.
  *
  * All subscribers of the process together may hold at most
- * SUBSCRIBER_BACKLOG_TOTAL_BYTES (behind-total.ts): ten subscriptions for each
+ * SUBSCRIBER_BACKLOG_TOTAL_BYTES (furthest-behind-first.ts): ten subscriptions for each
  * of a thousand clients could otherwise hold ten thousand times `maxBytes`.
  * Past it, the subscriber furthest behind is ended first, as if it had
  * passed its own bound (counted alike, gateway_subscriptions_dropped_total).
  */
 import type { ServerResponse } from 'node:http';
-import type { BehindMember, FurthestBehindFirst } from './behind-total.js';
+import type { BehindMember, FurthestBehindFirst } from './furthest-behind-first.js';
 
 export const DEFAULT_SUBSCRIBER_BACKLOG_BYTES = 1024 * 1024;
 export const DEFAULT_SUBSCRIBER_BACKLOG_TOTAL_BYTES = 16 * 1024 * 1024;

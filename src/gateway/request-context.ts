@@ -13,13 +13,13 @@ import { type RequestReads, RequestSpending } from '../reads/request-spending.js
 import { WholeRequestHold } from '../reads/whole-request-hold.js';
 import type { GatewayContext } from '../schema/context.js';
 import type { OperationEstimates } from '../schema/operation-estimates.js';
+import { type AuthMode, callerFor } from '../server/caller.js';
+import { clientOf } from '../server/client-identity.js';
+import type { FurthestBehindFirst } from '../server/memory/furthest-behind-first.js';
+import { boundedBacklog, responseOutlet } from '../server/memory/subscriber-backlog.js';
+import type { ServerContext } from '../server/server-context.js';
 import type { UpstreamAssumptions } from '../upstream/endpoints.js';
-import type { FurthestBehindFirst } from './behind-total.js';
-import { type AuthMode, callerFor } from './caller.js';
-import { clientOf } from './client-identity.js';
 import type { ReadPath } from './read-path.js';
-import type { ServerContext } from './server-context.js';
-import { boundedBacklog, responseOutlet } from './subscriber-backlog.js';
 
 export interface RequestContextOptions {
   readonly readPath: ReadPath;

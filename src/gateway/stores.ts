@@ -46,8 +46,11 @@ import {
   type ClientRateLimiter,
   type ClientRateLimitOptions,
   createClientRateLimiter,
-} from './plugins/use-client-rate-limit.js';
-import { isShared, SHARED_RESPONSE_RETENTION_MS } from './response-cache/stored-response.js';
+} from '../server/plugins/use-client-rate-limit.js';
+import {
+  isShared,
+  SHARED_RESPONSE_RETENTION_MS,
+} from '../server/response-cache/stored-response.js';
 
 export interface StoreOptions {
   /** Without Redis: where the day's budget is kept across restarts; absent: memory only (tests). */

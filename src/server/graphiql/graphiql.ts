@@ -19,15 +19,16 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
-import { corsHeaders } from './answer/cors.js';
-import { logRequest } from './answer/request-log.js';
-import { exampleGraphiQL } from './examples.js';
-import { renderGraphiQLPage } from './graphiql-page.js';
-import { acceptsPage, refuse } from './listener-refusal.js';
+import { urlPath } from '../../url-path.js';
+import { corsHeaders } from '../answer-parts/cors.js';
+import { logRequest } from '../answer-parts/request-log.js';
+import { acceptsPage, refuse } from '../http/listener-refusal.js';
 import {
   type ClientRateLimiter,
   requestRateLimitRefusal,
-} from './plugins/use-client-rate-limit.js';
+} from '../plugins/use-client-rate-limit.js';
+import { exampleGraphiQL } from './examples.js';
+import { renderGraphiQLPage } from './graphiql-page.js';
 import { staticPage } from './static-page.js';
 
 type Listener = (req: IncomingMessage, res: ServerResponse) => void;
@@ -61,9 +62,7 @@ export function graphiqlPageOptions(
 /** A browser's request for the page: Yoga's rule, on the endpoint's exact path. */
 function asksForPage(req: IncomingMessage, endpoint: string): boolean {
   if (req.method !== 'GET' || !acceptsPage(req)) return false;
-  const url = req.url ?? '/';
-  const queryAt = url.indexOf('?');
-  const path = queryAt < 0 ? url : url.slice(0, queryAt);
+  const path = urlPath(req.url ?? '/');
   return path === endpoint || path === `${endpoint}/`;
 }
 

@@ -9,18 +9,22 @@
  * context (server-context.ts).
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { DEFAULT_COMPRESSION_MIN_BYTES, withWholeAnswers } from './compressed-responses.js';
+import { withGraphiQL } from '../server/graphiql/graphiql.js';
+import {
+  DEFAULT_COMPRESSION_MIN_BYTES,
+  withWholeAnswers,
+} from '../server/http/compressed-responses.js';
+import { withServedPathsOnly } from '../server/http/graphql-path.js';
+import type { MemoryBounds } from '../server/memory/memory-bounds.js';
+import type { ClientRateLimiter } from '../server/plugins/use-client-rate-limit.js';
+import { generationReport } from '../server/plugins/use-freshness-report.js';
+import { DEFAULT_HTTP_CACHE_MAX_AGE_SECONDS } from '../server/plugins/use-http-caching.js';
+import { DEFAULT_MAX_REQUEST_BYTES } from '../server/plugins/use-request-size-limit.js';
+import { withResponseCache } from '../server/response-cache/fast-path.js';
+import type { ServerContext } from '../server/server-context.js';
+import { urlPath } from '../url-path.js';
 import type { GatewayOptions } from './gateway-config.js';
-import { withGraphiQL } from './graphiql.js';
-import { withServedPathsOnly } from './graphql-path.js';
-import type { MemoryBounds } from './memory-bounds.js';
-import type { ClientRateLimiter } from './plugins/use-client-rate-limit.js';
-import { generationReport } from './plugins/use-freshness-report.js';
-import { DEFAULT_HTTP_CACHE_MAX_AGE_SECONDS } from './plugins/use-http-caching.js';
-import { DEFAULT_MAX_REQUEST_BYTES } from './plugins/use-request-size-limit.js';
 import type { ReadPath } from './read-path.js';
-import { withResponseCache } from './response-cache/fast-path.js';
-import type { ServerContext } from './server-context.js';
 
 export interface ListenerInputs {
   readonly options: GatewayOptions;
@@ -56,7 +60,8 @@ export function gatewayListener({
     options.answerCache === false
       ? (req: IncomingMessage, res: ServerResponse) => {
           // Health, readiness and metrics never wait for a turn; the endpoint's requests do.
-          if (pathOf(req) === graphqlEndpoint) void turns.inTurn(res, () => yoga(req, res, {}));
+          if (urlPath(req.url ?? '/') === graphqlEndpoint)
+            void turns.inTurn(res, () => yoga(req, res, {}));
           else void yoga(req, res, {});
         }
       : withResponseCache((req, res, context) => yoga(req, res, context), {
@@ -93,7 +98,7 @@ export function gatewayListener({
     backlog: bounds.answerBacklog,
     dropped: (req, bytes) =>
       options.logger.warn(
-        { method: req.method, path: pathOf(req), behindBytes: bytes },
+        { method: req.method, path: urlPath(req.url ?? '/'), behindBytes: bytes },
         'answer dropped: its client stopped reading, and slow clients hold all they may',
       ),
   });
@@ -108,10 +113,4 @@ export function gatewayListener({
         rateLimiter,
         logger: options.logger,
       });
-}
-
-function pathOf(req: IncomingMessage): string {
-  const url = req.url ?? '/';
-  const queryAt = url.indexOf('?');
-  return queryAt < 0 ? url : url.slice(0, queryAt);
 }

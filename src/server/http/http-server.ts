@@ -4,9 +4,9 @@
  * finish (up to a grace period), then closes the upstream pool. Requests its
  * parser refuses are answered in the gateway's error shape (unparsed-requests.ts).
  */
-import { createServer, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Gateway } from './gateway.js';
+import type { Duplex } from 'node:stream';
 import { answerUnparsedRequest } from './unparsed-requests.js';
 
 export const DEFAULT_GRACE_MS = 10_000;
@@ -25,6 +25,20 @@ const DEFAULT_TIMEOUTS: RequestTimeouts = {
   checkEveryMs: 30_000,
 };
 
+/**
+ * What the server runs and stops: the listeners of a gateway and its stop
+ * (createGateway returns one). Named here so the HTTP edge needs nothing
+ * of the composition root above it.
+ */
+export interface Served {
+  readonly handler: (req: IncomingMessage, res: ServerResponse) => void;
+  readonly upgrade: (request: IncomingMessage, socket: Duplex, head: Buffer) => void;
+  /** Stop reporting ready before the server closes. */
+  drain(): void;
+  closeSockets(): Promise<void>;
+  close(): Promise<void>;
+}
+
 export interface RunningServer {
   readonly server: Server;
   readonly url: string;
@@ -32,7 +46,7 @@ export interface RunningServer {
 }
 
 export async function listen(
-  gateway: Gateway,
+  gateway: Served,
   port: number,
   host: string,
   timeouts: RequestTimeouts = DEFAULT_TIMEOUTS,

@@ -2,15 +2,29 @@
  * The bounds of docs/configuration.md#memory that are not caches, made once
  * per gateway: turns at building answers (request-turns.ts), request bodies
  * held (request-bodies.ts), answers and subscriber events not yet taken by
- * slow clients (behind-total.ts), and the gauges that show how full each is.
+ * slow clients (furthest-behind-first.ts), and the gauges that show how full each is.
  */
-import type { GatewayMetrics } from '../observability/metrics.js';
-import { FurthestBehindFirst } from './behind-total.js';
-import { DEFAULT_ANSWER_BACKLOG_TOTAL_BYTES } from './compressed-responses.js';
-import type { MemoryOptions } from './gateway-config.js';
+import type { GatewayMetrics } from '../../observability/metrics.js';
+import { DEFAULT_ANSWER_BACKLOG_TOTAL_BYTES } from '../http/compressed-responses.js';
+import { FurthestBehindFirst } from './furthest-behind-first.js';
 import { RequestBodies } from './request-bodies.js';
 import { RequestTurns } from './request-turns.js';
 import { DEFAULT_SUBSCRIBER_BACKLOG_TOTAL_BYTES } from './subscriber-backlog.js';
+
+/**
+ * What the process may hold besides its caches, each bound stated in
+ * docs/configuration.md#memory; every field has a default.
+ */
+export interface MemoryOptions {
+  /** Requests Yoga works on at once; more wait their turn (default 16). */
+  readonly concurrentAnswers?: number;
+  /** Request bodies held at once, in bytes; past it a new one gets OVERLOADED (default 16 MiB). */
+  readonly requestBodiesBytes?: number;
+  /** Answer bytes written and not yet taken by their sockets, all together (default 16 MiB). */
+  readonly answerBacklogBytes?: number;
+  /** Subscriber backlogs, all together (default 16 MiB). */
+  readonly subscriberBacklogTotalBytes?: number;
+}
 
 export interface MemoryBounds {
   readonly turns: RequestTurns;

@@ -11,27 +11,27 @@ import type { GatewayContext } from '../schema/context.js';
 import { maskError } from '../schema/errors.js';
 import { schema } from '../schema/index.js';
 import { OperationEstimates } from '../schema/operation-estimates.js';
-import { DEFAULT_ASSUMPTIONS } from '../upstream/endpoints.js';
-import { CORS_OPTIONS } from './answer/cors.js';
-import type { GatewayOptions } from './gateway-config.js';
-import { gatewayListener } from './listener.js';
-import { memoryBounds } from './memory-bounds.js';
-import { gatewayPlugins } from './plugin-order.js';
-import { METRICS_PATH } from './plugins/use-metrics.js';
+import { CORS_OPTIONS } from '../server/answer-parts/cors.js';
+import { memoryBounds } from '../server/memory/memory-bounds.js';
+import { DEFAULT_SUBSCRIBER_BACKLOG_BYTES } from '../server/memory/subscriber-backlog.js';
+import { METRICS_PATH } from '../server/plugins/use-metrics.js';
 import {
   DEFAULT_MANIFEST_PATH,
   DEFAULT_PERSISTED_OPERATIONS_MODE,
   loadManifest,
-} from './plugins/use-persisted-operations.js';
-import { DEFAULT_MAX_REQUEST_BYTES } from './plugins/use-request-size-limit.js';
-import { DEFAULT_MAX_UPSTREAM_COST } from './plugins/use-upstream-cost-limit.js';
+} from '../server/plugins/use-persisted-operations.js';
+import { DEFAULT_MAX_REQUEST_BYTES } from '../server/plugins/use-request-size-limit.js';
+import { DEFAULT_MAX_UPSTREAM_COST } from '../server/plugins/use-upstream-cost-limit.js';
+import type { ServerContext } from '../server/server-context.js';
+import { graphqlOverWebSocket } from '../server/websocket/graphql-ws-server.js';
+import { withGraphQLPathOnly } from '../server/websocket/upgrade-path.js';
+import { yogaLogger } from '../server/yoga-logger.js';
+import { DEFAULT_ASSUMPTIONS } from '../upstream/endpoints.js';
+import type { GatewayOptions } from './gateway-config.js';
+import { gatewayListener } from './listener.js';
+import { gatewayPlugins } from './plugin-order.js';
 import { createReadPath } from './read-path.js';
 import { requestContext } from './request-context.js';
-import type { ServerContext } from './server-context.js';
-import { DEFAULT_SUBSCRIBER_BACKLOG_BYTES } from './subscriber-backlog.js';
-import { graphqlOverWebSocket } from './websocket/graphql-ws-server.js';
-import { withGraphQLPathOnly } from './websocket/upgrade-path.js';
-import { yogaLogger } from './yoga-logger.js';
 
 export type { GatewayOptions } from './gateway-config.js';
 
@@ -59,7 +59,7 @@ export function createGateway(options: GatewayOptions) {
     graphqlEndpoint: GRAPHQL_ENDPOINT,
     healthCheckEndpoint: HEALTH_PATH,
     landingPage: false,
-    // The options a response-cache hit's CORS headers are computed under too (answer/cors.ts).
+    // The options a response-cache hit's CORS headers are computed under too (answer-parts/cors.ts).
     cors: CORS_OPTIONS,
     logging: yogaLogger(options.logger),
     maskedErrors: { maskError },

@@ -8,8 +8,8 @@
  */
 import { maxHeaderSize } from 'node:http';
 import type { Duplex } from 'node:stream';
-import type { ErrorCode } from '../error-codes.js';
-import { errorBody } from '../schema/errors.js';
+import type { ErrorCode } from '../../error-codes.js';
+import { errorBody } from '../../http-errors.js';
 
 interface Refusal {
   readonly status: number;
