@@ -1,7 +1,10 @@
 /**
- * What a gateway is built from (createGateway): the settings config.ts reads
- * from the environment, in the shapes the parts below it take. Kept in the
- * composition root, so that nothing below it imports the environment parser.
+ * What a gateway is built from, declared once: GatewayOptions holds every
+ * setting createGateway takes; GatewayConfig is what config.ts reads from
+ * the environment, those same settings (each one given) and what the
+ * process needs around the gateway (its address, the simulator, Redis by
+ * URL, workers). Kept in the composition root, so that nothing below it
+ * imports the environment parser.
  */
 import type { LevelWithSilent, Logger } from 'pino';
 import type { ResponseCache } from '../cache/cache.js';
@@ -16,22 +19,15 @@ import type { UpstreamClientOptions } from '../upstream/client.js';
 import type { UpstreamAssumptions } from '../upstream/endpoints.js';
 import type { StoreOptions } from './stores.js';
 
-export interface GatewayConfig {
-  readonly host: string;
-  readonly port: number;
-  /** A second port serving only `/metrics`; absent: `/metrics` on the gateway port only. */
-  readonly metricsPort: number | undefined;
-  /** Absent: run the embedded simulator and use its key (server-key mode). */
-  readonly upstreamUrl: string | undefined;
-  /** Present: server-key mode. Absent with an upstream URL: pass-through mode. */
+/** What createGateway is built from: a GatewayConfig turned into parts (main.ts), or a test's own. */
+export interface GatewayOptions {
+  readonly upstreamUrl: string;
+  /** The gateway's own key: present, server-key mode; absent, pass-through mode. */
   readonly upstreamApiKey: string | undefined;
   readonly dailyLimit: number;
   readonly client: Omit<UpstreamClientOptions, 'baseUrl'>;
   readonly deadlineMs: number;
   readonly retries: number;
-  readonly assumptions: UpstreamAssumptions;
-  readonly unknownKeysPerMinute: number;
-  readonly resilience: { readonly circuit: CircuitOptions; readonly staleGraceMs: number };
   readonly cache: {
     readonly ttlMs: number;
     readonly notFoundTtlMs: number;
@@ -44,18 +40,71 @@ export interface GatewayConfig {
      */
     readonly responseMaxBytes?: number;
   };
-  readonly protection: ProtectionOptions;
-  /** Answers compressed for clients that accept it, from `minBytes`; false: never. */
-  readonly compression: false | { readonly minBytes: number };
-  /** How often the deployment polls the upstream for its daily refresh (issue 11). */
-  readonly refreshPollMs: number;
-  /** How the gateway's own key spends its day (issue 15); absent: every call the day allows. */
-  readonly budgetPlan: BudgetPlanConfig | undefined;
+  readonly logger: Logger;
+  /** Variables for GraphiQL's example tabs, by operation name. */
+  readonly exampleVariables?: Record<string, Record<string, unknown>>;
+  /** GraphiQL's page at the endpoint for browsers (graphiql/graphiql.ts); default true. */
+  readonly graphiql?: boolean;
+  /** Bounds on what the process holds for requests in progress and slow clients. */
+  readonly memory?: MemoryOptions;
+  /** Replaces the upstream answers' in-memory cache (not the response cache of whole answers). */
+  readonly responseCache?: ResponseCache;
+  readonly now?: () => Date;
+  readonly protection?: ProtectionOptions;
+  /** Pass-through mode: keys never seen before that one client may have checked upstream per minute (default 10). */
+  readonly unknownKeysPerMinute?: number;
+  /** How the gateway rides out a failing upstream. */
+  readonly resilience?: { readonly circuit?: CircuitOptions; readonly staleGraceMs?: number };
+  /** Answers compressed for clients that accept it, from `minBytes` (default 1024); false: never. */
+  readonly compression?: false | { readonly minBytes?: number };
+  /** Repeated operations answered from stored bytes (response-cache/); default true. */
+  readonly answerCache?: boolean;
+  /** The stores replicas share; absent: every store in this process. */
+  readonly redis?: SharedRedis;
+  readonly stores?: StoreOptions;
+  /** Trace requests with the registered OpenTelemetry tracer provider (observability/tracing.ts). */
+  readonly tracing?: boolean;
+  /** What to send where the upstream description is silent (default: DEFAULT_ASSUMPTIONS). */
+  readonly assumptions?: UpstreamAssumptions;
+  /** How often the deployment polls for the upstream's daily refresh (server-key mode); absent: no poll. */
+  readonly refreshPollMs?: number;
+  /** Prefix of the live feed's Redis channels (REDIS_KEY_PREFIX). */
+  readonly channelPrefix?: string;
+  /** How the gateway's own key spends its day; absent: every call the day allows, first come first served. */
+  readonly budgetPlan?: BudgetPlanConfig;
+}
+
+/** The settings of GatewayOptions that config.ts always gives; the others are parts main.ts makes. */
+type FromEnvironment =
+  | 'dailyLimit'
+  | 'client'
+  | 'deadlineMs'
+  | 'retries'
+  | 'cache'
+  | 'assumptions'
+  | 'unknownKeysPerMinute'
+  | 'resilience'
+  | 'protection'
+  | 'compression'
+  | 'refreshPollMs'
+  | 'graphiql'
+  | 'memory';
+
+/** The settings `K` of `T`, each one given. */
+type Given<T, K extends keyof T> = { readonly [P in K]-?: Exclude<T[P], undefined> };
+
+/** The process's configuration, as config.ts reads it from the environment. */
+export interface GatewayConfig
+  extends Given<GatewayOptions, FromEnvironment>,
+    Pick<GatewayOptions, 'upstreamApiKey' | 'budgetPlan'> {
+  readonly host: string;
+  readonly port: number;
+  /** A second port serving only `/metrics`; absent: `/metrics` on the gateway port only. */
+  readonly metricsPort: number | undefined;
+  /** Absent: run the embedded simulator and use its key (server-key mode). */
+  readonly upstreamUrl: string | undefined;
   /** How long in-flight requests get to finish on SIGTERM/SIGINT before their connections are closed. */
   readonly shutdownTimeoutMs: number;
-  /** GraphiQL's page at the endpoint (GRAPHIQL). */
-  readonly graphiql: boolean;
-  readonly memory: Required<MemoryOptions>;
   readonly scaleOut: ScaleOutConfig;
   readonly logLevel: LevelWithSilent;
   readonly simulator: {
@@ -66,13 +115,13 @@ export interface GatewayConfig {
   };
 }
 
-/** Issue 15: the spending plan's settings (src/upstream/spending-plan.ts). */
+/** The spending plan's settings (economy/spending-plan.ts). */
 export interface BudgetPlanConfig {
   readonly headShare: number;
   readonly burst: number;
 }
 
-/** Issue 9: what replicas share, and what a single process keeps on disk. */
+/** What replicas share, and what a single process keeps on disk. */
 export interface ScaleOutConfig {
   /** Absent (and no `redisCluster`): everything stays in this process (and the budget in `budgetFile`). */
   readonly redisUrl: string | undefined;
@@ -90,7 +139,7 @@ export interface ScaleOutConfig {
   readonly workers: number;
 }
 
-/** Protections of issue 4 (docs/protection.md); every field has a default. */
+/** The protections of docs/protection.md; every field has a default. */
 export interface ProtectionOptions {
   /** Worst-case upstream calls allowed per operation (default 100). */
   readonly maxUpstreamCost?: number;
@@ -112,48 +161,4 @@ export interface ProtectionOptions {
   readonly subscriptionsPerClient?: number;
   /** Bytes one subscriber may fall behind before its subscription is ended (default 1 MiB). */
   readonly subscriberBacklogBytes?: number;
-}
-
-/** What createGateway is built from: a GatewayConfig turned into parts (main.ts), or a test's own. */
-export interface GatewayOptions {
-  readonly upstreamUrl: string;
-  /** The gateway's own key (server-key mode); undefined for pass-through mode. */
-  readonly upstreamApiKey: string | undefined;
-  readonly dailyLimit: number;
-  readonly client: Omit<UpstreamClientOptions, 'baseUrl'>;
-  readonly deadlineMs: number;
-  readonly retries: number;
-  readonly cache: GatewayConfig['cache'];
-  readonly logger: Logger;
-  /** Variables for GraphiQL's example tabs, by operation name. */
-  readonly exampleVariables?: Record<string, Record<string, unknown>>;
-  /** GraphiQL's page at the endpoint for browsers (graphiql.ts); default true. */
-  readonly graphiql?: boolean;
-  /** Bounds on what the process holds for requests in progress and slow clients. */
-  readonly memory?: MemoryOptions;
-  /** Replaces the upstream answers' in-memory cache (not the response cache of whole answers). */
-  readonly responseCache?: ResponseCache;
-  readonly now?: () => Date;
-  readonly protection?: ProtectionOptions;
-  /** Pass-through mode: keys never seen before that one client may have checked upstream per minute (default 10). */
-  readonly unknownKeysPerMinute?: number;
-  /** How the gateway rides out a failing upstream. */
-  readonly resilience?: { readonly circuit?: CircuitOptions; readonly staleGraceMs?: number };
-  /** Answers compressed for clients that accept it, from `minBytes` (default 1024); false: never. */
-  readonly compression?: false | { readonly minBytes?: number };
-  /** Repeated operations answered from stored bytes (response-cache/); default true. */
-  readonly answerCache?: boolean;
-  /** Shared stores of issue 9; absent: every store in this process. */
-  readonly redis?: SharedRedis;
-  readonly stores?: StoreOptions;
-  /** Trace requests with the registered OpenTelemetry tracer provider (observability/tracing.ts). */
-  readonly tracing?: boolean;
-  /** What to send where the upstream description is silent (default: DEFAULT_ASSUMPTIONS). */
-  readonly assumptions?: UpstreamAssumptions;
-  /** Issue 11: how often the deployment polls for an upstream refresh (server-key mode); absent: no poll. */
-  readonly refreshPollMs?: number;
-  /** Prefix of the live feed's Redis channels (REDIS_KEY_PREFIX). */
-  readonly channelPrefix?: string;
-  /** Issue 15: how the gateway's own key spends its day; absent: every call the day allows, first come first served. */
-  readonly budgetPlan?: BudgetPlanConfig;
 }
