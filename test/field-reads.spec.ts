@@ -1,6 +1,6 @@
 /**
- * Every field says what it reads from the upstream, on itself
- * (`extensions.upstream`, src/schema/field-reads.ts), or is a plain property
+ * Every field says what it reads from the upstream, on itself (its
+ * `upstream` option, src/schema/field-reads.ts), or is a plain property
  * read (Pothos `t.expose…`). The cost estimate and the cold fan-out know only
  * what is declared: a field that reads the upstream and declared nothing
  * would be estimated at 0 calls. So every other field must declare, even to
@@ -24,6 +24,7 @@ import {
   READS_NOTHING,
 } from '../src/schema/field-reads.js';
 import { schema } from '../src/schema/index.js';
+import UpstreamPlugin from '../src/schema/upstream-plugin.js';
 
 type Field = GraphQLField<unknown, unknown>;
 
@@ -66,14 +67,11 @@ describe('declared upstream reads', () => {
   });
 
   it('catches a field with a resolver of its own that declares nothing', () => {
-    const builder = new SchemaBuilder<{ Context: object }>({});
+    const builder = new SchemaBuilder<{ Context: object }>({ plugins: [UpstreamPlugin] });
     const Thing = builder.objectRef<{ name: string; slug: string }>('Thing').implement({
       fields: (t) => ({
         name: t.exposeString('name'),
-        slug: t.string({
-          extensions: { upstream: READS_NOTHING },
-          resolve: (thing) => thing.slug,
-        }),
+        slug: t.string({ upstream: READS_NOTHING, resolve: (thing) => thing.slug }),
         // The planted omission: it could read anything, and it says nothing.
         followers: t.int({ resolve: () => 1 }),
       }),
@@ -82,7 +80,7 @@ describe('declared upstream reads', () => {
       fields: (t) => ({
         thing: t.field({
           type: Thing,
-          extensions: { upstream: { calls: 1 } },
+          upstream: { calls: 1 },
           resolve: () => ({ name: 'a', slug: 'a' }),
         }),
         undeclaredRoot: t.string({ resolve: () => 'x' }),

@@ -1,11 +1,14 @@
 import { endpoints } from '../upstream/endpoints.js';
+import type { AlbumRecord } from '../upstream/records.js';
 import { builder } from './builder.js';
 import { type Edge, pagedConnection } from './connections.js';
 import { AlbumSortEnum, AlbumTypeEnum } from './enums.js';
 import { ASSUMED_LIST_SIZES, type FieldReads, READS_NOTHING } from './field-reads.js';
 import { slugArg } from './inputs.js';
 import { AlbumRef, ArtistRef, SongRef, TrackRef } from './object-refs.js';
+import { keyFields, recordReader } from './record-fields.js';
 import {
+  ALBUM_KEYS,
   ALBUM_LEVELS,
   type AlbumShape,
   albumField,
@@ -19,88 +22,50 @@ import { fromRecordRequired, listItems, reportDropped, upstreamList } from './up
 
 const albumsReads = { pages: endpoints.albumsPage, connection: 'summary' } satisfies FieldReads;
 
+const album = recordReader<AlbumShape, AlbumRecord>(ALBUM_KEYS, albumField);
+
 builder.node(AlbumRef, {
   description: 'An album, single or EP, with its tracks.',
-  extensions: { upstream: ALBUM_LEVELS },
+  upstream: ALBUM_LEVELS,
   isTypeOf: (value) => (value as AlbumShape).kind === 'album',
-  id: { resolve: (album) => album.slug, extensions: { upstream: READS_NOTHING } },
+  id: { resolve: (a) => a.slug, upstream: READS_NOTHING },
   loadOne: (slug, context) => nodeLoaders.Album(slugArg(slug, 'id'), context),
-  fields: (t) => ({
-    slug: t.exposeString('slug', { description: 'Stable identifier used in upstream URLs.' }),
-    title: t.string({
-      description: 'Title of the release.',
-      extensions: { upstream: { needs: 'summary' } },
-      resolve: (a, _, c) => albumField(a, 'title', c),
-    }),
-    artist: t.field({
-      type: ArtistRef,
-      description: 'The main artist.',
-      extensions: { upstream: { needs: 'summary', knows: 'link' } },
-      resolve: async (a, _, c) => {
-        const [slug, name] = await Promise.all([
-          albumField(a, 'artistSlug', c),
-          albumField(a, 'artistName', c),
-        ]);
-        if (slug === null) throw missingArtist();
-        return artistRef(slug, name === null ? { slug } : { slug, name });
-      },
-    }),
-    albumType: t.field({
-      type: AlbumTypeEnum,
-      nullable: true,
-      description: 'Album, single or EP.',
-      extensions: { upstream: { needs: 'summary' } },
-      resolve: (a, _, c) => albumField(a, 'albumType', c),
-    }),
-    releaseDate: t.field({
-      type: 'Date',
-      nullable: true,
-      description: 'Release day.',
-      extensions: { upstream: { needs: 'summary' } },
-      resolve: (a, _, c) => albumField(a, 'releaseDate', c),
-    }),
-    isAfrobeats: t.boolean({
-      nullable: true,
-      description: 'Whether the release is flagged Afrobeats.',
-      extensions: { upstream: { needs: 'summary' } },
-      resolve: (a, _, c) => albumField(a, 'isAfrobeats', c),
-    }),
-    imageUrl: t.field({
-      type: 'URL',
-      nullable: true,
-      description: 'Cover art.',
-      extensions: { upstream: { needs: 'summary' } },
-      resolve: (a, _, c) => albumField(a, 'imageUrl', c),
-    }),
-    trackCount: t.int({
-      nullable: true,
-      description: 'Number of tracks.',
-      extensions: { upstream: { needs: 'summary' } },
-      resolve: (a, _, c) => albumField(a, 'trackCount', c),
-    }),
-    totalStreams: t.field({
-      type: 'SafeInt',
-      nullable: true,
-      description: 'All-time streams of all tracks.',
-      extensions: { upstream: { needs: 'summary' } },
-      resolve: (a, _, c) => albumField(a, 'totalStreams', c),
-    }),
-    dailyStreams: t.field({
-      type: 'SafeInt',
-      nullable: true,
-      description: 'Streams of all tracks on the latest day.',
-      extensions: { upstream: { needs: 'summary' } },
-      resolve: (a, _, c) => albumField(a, 'dailyStreams', c),
-    }),
-    tracks: t.field({
-      type: [TrackRef],
-      nullable: true,
-      description:
-        'Tracks in order (needs the full album record); null when the upstream lists none.',
-      extensions: { upstream: { needs: 'record', size: ASSUMED_LIST_SIZES.albumTracks } },
-      resolve: async (a, _, c, info) => listItems(await albumField(a, 'tracks', c), c, info),
-    }),
-  }),
+  fields: (t) => {
+    const held = keyFields(t, album);
+    return {
+      slug: t.exposeString('slug', { description: 'Stable identifier used in upstream URLs.' }),
+      title: held.required('title', 'String', 'Title of the release.'),
+      artist: t.field({
+        type: ArtistRef,
+        description: 'The main artist.',
+        ...album.key(
+          'artistSlug',
+          async (slug, a, c) => {
+            const name = await albumField(a, 'artistName', c);
+            if (slug === null) throw missingArtist();
+            return artistRef(slug, name === null ? { slug } : { slug, name });
+          },
+          { knows: 'link' },
+        ),
+      }),
+      albumType: held('albumType', AlbumTypeEnum, 'Album, single or EP.'),
+      releaseDate: held('releaseDate', 'Date', 'Release day.'),
+      isAfrobeats: held('isAfrobeats', 'Boolean', 'Whether the release is flagged Afrobeats.'),
+      imageUrl: held('imageUrl', 'URL', 'Cover art.'),
+      trackCount: held('trackCount', 'Int', 'Number of tracks.'),
+      totalStreams: held('totalStreams', 'SafeInt', 'All-time streams of all tracks.'),
+      dailyStreams: held('dailyStreams', 'SafeInt', 'Streams of all tracks on the latest day.'),
+      tracks: t.field({
+        type: [TrackRef],
+        nullable: true,
+        description:
+          'Tracks in order (needs the full album record); null when the upstream lists none.',
+        ...album.key('tracks', (tracks, _, c, info) => listItems(tracks, c, info), {
+          size: ASSUMED_LIST_SIZES.albumTracks,
+        }),
+      }),
+    };
+  },
 });
 
 TrackRef.implement({
@@ -108,13 +73,13 @@ TrackRef.implement({
   fields: (t) => ({
     trackNumber: t.int({
       description: 'Position on the album, from 1.',
-      extensions: { upstream: READS_NOTHING },
+      upstream: READS_NOTHING,
       resolve: fromRecordRequired('trackNumber'),
     }),
     song: t.field({
       type: SongRef,
       description: 'The song.',
-      extensions: { upstream: { knows: 'summary' } },
+      upstream: { knows: 'summary' },
       resolve: (track) => songFromSummary(track.song),
     }),
   }),
@@ -125,7 +90,7 @@ builder.queryFields((t) => ({
     type: AlbumRef,
     nullable: true,
     description: 'An album by slug; null with a NOT_FOUND error when there is none.',
-    extensions: { upstream: { read: endpoints.album, knows: 'record' } },
+    upstream: { read: endpoints.album, knows: 'record' },
     args: {
       slug: t.arg.string({
         required: true,
@@ -139,7 +104,7 @@ builder.queryFields((t) => ({
       type: AlbumRef,
       nullable: true,
       description: 'Browse albums, singles and EPs.',
-      extensions: { upstream: albumsReads },
+      upstream: albumsReads,
       args: {
         isAfrobeats: t.arg.boolean({
           description: 'Only Afrobeats releases (true) or only others (false).',
@@ -167,7 +132,7 @@ builder.queryFields((t) => ({
       fields: (t) => ({
         totalCount: t.int({
           description: 'Number of albums matching the filters (upstream `meta.total`).',
-          extensions: { upstream: READS_NOTHING },
+          upstream: READS_NOTHING,
           resolve: (c) => c.totalCount,
         }),
       }),

@@ -1,4 +1,5 @@
 import { endpoints } from '../upstream/endpoints.js';
+import type { ArtistProfile } from '../upstream/records.js';
 import { builder } from './builder.js';
 import { arrayConnection, type Edge, pagedConnection, windowRequest } from './connections.js';
 import { ArtistSortEnum } from './enums.js';
@@ -14,7 +15,9 @@ import {
   StreamSnapshotRef,
 } from './object-refs.js';
 import { prefetchArtistChildren } from './prefetch.js';
+import { keyFields, recordReader } from './record-fields.js';
 import {
+  ARTIST_KEYS,
   ARTIST_LEVELS,
   type ArtistShape,
   artistField,
@@ -36,176 +39,154 @@ const milestonesReads = {
   bySlug: endpoints.timeline,
   size: ASSUMED_LIST_SIZES.timeline,
 } satisfies FieldReads;
-const streamMilestoneReads = { read: endpoints.artistStreamFact } satisfies FieldReads;
-const listenerMilestoneReads = { read: endpoints.artistListenerFact } satisfies FieldReads;
 const artistsReads = { pages: endpoints.artistsPage, connection: 'summary' } satisfies FieldReads;
+
+const artist = recordReader<ArtistShape, ArtistProfile>(ARTIST_KEYS, artistField);
+
+type ArtistFieldBuilder = PothosSchemaTypes.ObjectFieldBuilder<
+  typeof builder.$inferSchemaTypes,
+  ArtistShape
+>;
+
+/** Whether the artist has reached the count the client asks about (`read`), and when. */
+function thresholdFact(
+  t: ArtistFieldBuilder,
+  read: typeof endpoints.artistStreamFact,
+  description: string,
+  example: string,
+) {
+  const reads = { read } satisfies FieldReads;
+  return t.field({
+    type: MilestoneFactRef,
+    nullable: true,
+    description,
+    args: { threshold: t.arg({ type: 'SafeInt', required: true, description: example }) },
+    upstream: reads,
+    resolve: (a, args, c) => c.loader.load(reads.read(a.slug, thresholdArg(args.threshold))),
+  });
+}
 
 builder.node(ArtistRef, {
   description:
     'A recording artist, with streaming totals, awards, chart positions, songs and milestones.',
-  extensions: { upstream: ARTIST_LEVELS },
+  upstream: ARTIST_LEVELS,
   isTypeOf: (value) => (value as ArtistShape).kind === 'artist',
-  id: { resolve: (artist) => artist.slug, extensions: { upstream: READS_NOTHING } },
+  id: { resolve: (a) => a.slug, upstream: READS_NOTHING },
   // Loading the profile proves the artist exists, so node(id:) answers null for unknown slugs.
   loadOne: (slug, context) => nodeLoaders.Artist(artistSlugArg(slug, 'id'), context),
-  fields: (t) => ({
-    slug: t.exposeString('slug', {
-      description: 'Stable identifier used in upstream URLs, e.g. `burna-boy`.',
-    }),
-    name: t.string({
-      description: 'Display name.',
-      extensions: { upstream: { needs: 'link' } },
-      resolve: (a, _, c) => artistField(a, 'name', c),
-    }),
-    imageUrl: t.field({
-      type: 'URL',
-      nullable: true,
-      description: 'Portrait image.',
-      extensions: { upstream: { needs: 'milestone' } },
-      resolve: (a, _, c) => artistField(a, 'imageUrl', c),
-    }),
-    country: t.string({
-      nullable: true,
-      description: 'ISO 3166-1 alpha-2 country code (`UK` for the United Kingdom).',
-      extensions: { upstream: { needs: 'summary' } },
-      resolve: (a, _, c) => artistField(a, 'country', c),
-    }),
-    isAfrobeats: t.boolean({
-      nullable: true,
-      description: 'Whether the artist is flagged Afrobeats; null when the upstream does not say.',
-      extensions: { upstream: { needs: 'milestone' } },
-      resolve: (a, _, c) => artistField(a, 'isAfrobeats', c),
-    }),
-    totalStreams: t.field({
-      type: 'SafeInt',
-      nullable: true,
-      description: 'All-time streams across platforms.',
-      extensions: { upstream: { needs: 'summary' } },
-      resolve: (a, _, c) => artistField(a, 'totalStreams', c),
-    }),
-    dailyStreams: t.field({
-      type: 'SafeInt',
-      nullable: true,
-      description: 'Streams on the latest day.',
-      extensions: { upstream: { needs: 'summary' } },
-      resolve: (a, _, c) => artistField(a, 'dailyStreams', c),
-    }),
-    monthlyListeners: t.field({
-      type: 'SafeInt',
-      nullable: true,
-      description: 'Listeners over the last 28 days.',
-      extensions: { upstream: { needs: 'summary' } },
-      resolve: (a, _, c) => artistField(a, 'monthlyListeners', c),
-    }),
-    followers: t.field({
-      type: 'SafeInt',
-      nullable: true,
-      description: 'Followers across platforms (needs the full profile).',
-      extensions: { upstream: { needs: 'record' } },
-      resolve: (a, _, c) => artistField(a, 'followers', c),
-    }),
-    awards: t.field({
-      type: [AwardRef],
-      nullable: true,
-      description: 'Awards won and nominations; null when the profile lists none.',
-      extensions: { upstream: { needs: 'record' } },
-      resolve: async (a, _, c, info) => listItems(await artistField(a, 'awards', c), c, info),
-    }),
-    chartPositions: t.field({
-      type: [ArtistChartPositionRef],
-      nullable: true,
-      description:
-        "The artist's current positions on the weekly charts; null when the profile lists none.",
-      extensions: { upstream: { needs: 'record', size: ASSUMED_LIST_SIZES.charts } },
-      resolve: async (a, _, c, info) =>
-        listItems(await artistField(a, 'charts', c), c, info)?.map((record) => ({
-          chart: { name: record.chartName, territory: record.chartTerritory },
-          record,
-        })) ?? null,
-    }),
-    topSongs: t.field({
-      type: [SongRef],
-      nullable: true,
-      description: 'Up to 10 most-streamed songs, most first; null when the profile lists none.',
-      extensions: {
-        upstream: { needs: 'record', size: ASSUMED_LIST_SIZES.topSongs, knows: 'summary' },
-      },
-      resolve: async (a, _, c, info) =>
-        listItems(await artistField(a, 'topSongs', c), c, info)?.map(songFromSummary) ?? null,
-    }),
-    songs: t.connection(
-      {
-        type: SongRef,
+  fields: (t) => {
+    const held = keyFields(t, artist);
+    return {
+      slug: t.exposeString('slug', {
+        description: 'Stable identifier used in upstream URLs, e.g. `burna-boy`.',
+      }),
+      name: held.required('name', 'String', 'Display name.'),
+      imageUrl: held('imageUrl', 'URL', 'Portrait image.'),
+      country: held(
+        'country',
+        'String',
+        'ISO 3166-1 alpha-2 country code (`UK` for the United Kingdom).',
+      ),
+      isAfrobeats: held(
+        'isAfrobeats',
+        'Boolean',
+        'Whether the artist is flagged Afrobeats; null when the upstream does not say.',
+      ),
+      totalStreams: held('totalStreams', 'SafeInt', 'All-time streams across platforms.'),
+      dailyStreams: held('dailyStreams', 'SafeInt', 'Streams on the latest day.'),
+      monthlyListeners: held('monthlyListeners', 'SafeInt', 'Listeners over the last 28 days.'),
+      followers: held(
+        'followers',
+        'SafeInt',
+        'Followers across platforms (needs the full profile).',
+      ),
+      awards: t.field({
+        type: [AwardRef],
         nullable: true,
-        description: 'All songs of the artist, most-streamed first.',
-        extensions: { upstream: songsReads },
-        resolve: async (a, args, c, info) => {
-          const window = songsReads.checkArgs(args);
-          const songs = await c.loader.load(songsReads.bySlug(a.slug, c));
-          return arrayConnection(window, listItems(songs, c, info)?.map(songFromSummary) ?? []);
+        description: 'Awards won and nominations; null when the profile lists none.',
+        ...artist.key('awards', (awards, _, c, info) => listItems(awards, c, info)),
+      }),
+      chartPositions: t.field({
+        type: [ArtistChartPositionRef],
+        nullable: true,
+        description:
+          "The artist's current positions on the weekly charts; null when the profile lists none.",
+        ...artist.key(
+          'charts',
+          (charts, _, c, info) =>
+            listItems(charts, c, info)?.map((record) => ({
+              chart: { name: record.chartName, territory: record.chartTerritory },
+              record,
+            })) ?? null,
+          { size: ASSUMED_LIST_SIZES.charts },
+        ),
+      }),
+      topSongs: t.field({
+        type: [SongRef],
+        nullable: true,
+        description: 'Up to 10 most-streamed songs, most first; null when the profile lists none.',
+        ...artist.key(
+          'topSongs',
+          (songs, _, c, info) => listItems(songs, c, info)?.map(songFromSummary) ?? null,
+          { size: ASSUMED_LIST_SIZES.topSongs, knows: 'summary' },
+        ),
+      }),
+      songs: t.connection(
+        {
+          type: SongRef,
+          nullable: true,
+          description: 'All songs of the artist, most-streamed first.',
+          upstream: songsReads,
+          resolve: async (a, args, c, info) => {
+            const window = songsReads.checkArgs(args);
+            const songs = await c.loader.load(songsReads.bySlug(a.slug, c));
+            return arrayConnection(window, listItems(songs, c, info)?.map(songFromSummary) ?? []);
+          },
         },
-      },
-      {
-        name: 'SongConnection',
-        description: 'A page of songs.',
-        fields: (t) => ({
-          totalCount: t.int({
-            description: 'Number of songs in the whole list.',
-            extensions: { upstream: READS_NOTHING },
-            resolve: (c) => c.totalCount,
+        {
+          name: 'SongConnection',
+          description: 'A page of songs.',
+          fields: (t) => ({
+            totalCount: t.int({
+              description: 'Number of songs in the whole list.',
+              upstream: READS_NOTHING,
+              resolve: (c) => c.totalCount,
+            }),
           }),
-        }),
-      },
-      { name: 'SongEdge', description: 'A song in a page of songs.' },
-    ),
-    history: t.field({
-      type: [StreamSnapshotRef],
-      nullable: true,
-      description: 'Daily snapshots of the last 90 days, oldest first.',
-      extensions: { upstream: historyReads },
-      resolve: async (a, _, c, info) =>
-        listItems(await c.loader.load(historyReads.bySlug(a.slug)), c, info),
-    }),
-    milestones: t.field({
-      type: [MilestoneRef],
-      nullable: true,
-      description:
-        "The artist's milestone timeline (artist and song thresholds crossed), oldest first.",
-      extensions: { upstream: milestonesReads },
-      resolve: async (a, _, c, info) =>
-        listItems(await c.loader.load(milestonesReads.bySlug(a.slug)), c, info),
-    }),
-    streamMilestone: t.field({
-      type: MilestoneFactRef,
-      nullable: true,
-      description: 'Whether the artist has reached `threshold` all-time streams, and when.',
-      args: {
-        threshold: t.arg({
-          type: 'SafeInt',
-          required: true,
-          description: 'A stream count, e.g. 1000000000.',
-        }),
-      },
-      extensions: { upstream: streamMilestoneReads },
-      resolve: (a, args, c) =>
-        c.loader.load(streamMilestoneReads.read(a.slug, thresholdArg(args.threshold))),
-    }),
-    listenerMilestone: t.field({
-      type: MilestoneFactRef,
-      nullable: true,
-      description: 'Whether the artist has reached `threshold` monthly listeners, and when.',
-      args: {
-        threshold: t.arg({
-          type: 'SafeInt',
-          required: true,
-          description: 'A listener count, e.g. 10000000.',
-        }),
-      },
-      extensions: { upstream: listenerMilestoneReads },
-      resolve: (a, args, c) =>
-        c.loader.load(listenerMilestoneReads.read(a.slug, thresholdArg(args.threshold))),
-    }),
-  }),
+        },
+        { name: 'SongEdge', description: 'A song in a page of songs.' },
+      ),
+      history: t.field({
+        type: [StreamSnapshotRef],
+        nullable: true,
+        description: 'Daily snapshots of the last 90 days, oldest first.',
+        upstream: historyReads,
+        resolve: async (a, _, c, info) =>
+          listItems(await c.loader.load(historyReads.bySlug(a.slug)), c, info),
+      }),
+      milestones: t.field({
+        type: [MilestoneRef],
+        nullable: true,
+        description:
+          "The artist's milestone timeline (artist and song thresholds crossed), oldest first.",
+        upstream: milestonesReads,
+        resolve: async (a, _, c, info) =>
+          listItems(await c.loader.load(milestonesReads.bySlug(a.slug)), c, info),
+      }),
+      streamMilestone: thresholdFact(
+        t,
+        endpoints.artistStreamFact,
+        'Whether the artist has reached `threshold` all-time streams, and when.',
+        'A stream count, e.g. 1000000000.',
+      ),
+      listenerMilestone: thresholdFact(
+        t,
+        endpoints.artistListenerFact,
+        'Whether the artist has reached `threshold` monthly listeners, and when.',
+        'A listener count, e.g. 10000000.',
+      ),
+    };
+  },
 });
 
 builder.queryFields((t) => ({
@@ -215,7 +196,7 @@ builder.queryFields((t) => ({
     description: 'An artist by slug; null with a NOT_FOUND error when there is none.',
     args: { slug: t.arg.string({ required: true, description: 'Artist slug, e.g. `burna-boy`.' }) },
     // The profile (nodeLoaders.Artist); the selected children's reads start with it (prefetch.ts).
-    extensions: { upstream: { read: endpoints.artist, knows: 'record' } },
+    upstream: { read: endpoints.artist, knows: 'record' },
     resolve: async (_, args, c, info) => {
       const slug = artistSlugArg(args.slug);
       // The children's reads start with the profile's: one upstream round trip for a whole page.
@@ -231,7 +212,7 @@ builder.queryFields((t) => ({
       type: ArtistRef,
       nullable: true,
       description: 'Browse artists, sorted by total streams unless `sortBy` says otherwise.',
-      extensions: { upstream: artistsReads },
+      upstream: artistsReads,
       args: {
         letter: t.arg.string({ description: 'Only artists whose name starts with this letter.' }),
         country: t.arg.string({
@@ -265,7 +246,7 @@ builder.queryFields((t) => ({
       fields: (t) => ({
         totalCount: t.int({
           description: 'Number of artists matching the filters (upstream `meta.total`).',
-          extensions: { upstream: READS_NOTHING },
+          upstream: READS_NOTHING,
           resolve: (c) => c.totalCount,
         }),
       }),

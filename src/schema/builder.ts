@@ -7,9 +7,10 @@ import RelayPlugin from '@pothos/plugin-relay';
 import SimpleObjectsPlugin from '@pothos/plugin-simple-objects';
 import type { GatewayContext } from './context.js';
 import { badUserInput } from './errors.js';
-import { listLength, READS_NOTHING } from './field-reads.js';
+import { READS_NOTHING } from './field-reads.js';
 import { artistSlugArg, slugArg } from './inputs.js';
 import { nodeLoaders } from './refs.js';
+import UpstreamPlugin from './upstream-plugin.js';
 
 const NODE_TYPES = ['Artist', 'Song', 'Album'];
 
@@ -24,20 +25,20 @@ export const builder = new SchemaBuilder<{
   DefaultEdgesNullability: false;
   DefaultNodeNullability: false;
 }>({
-  plugins: [RelayPlugin, SimpleObjectsPlugin],
+  plugins: [RelayPlugin, SimpleObjectsPlugin, UpstreamPlugin],
   defaultFieldNullability: false,
   relay: {
     nodesOnConnection: {
       description: 'The nodes of the edges, for clients that do not need cursors.',
-      extensions: { upstream: { relay: 'nodes' } },
+      upstream: { relay: 'nodes' },
     },
     edgesFieldOptions: {
       description: 'The items of this page, each with its cursor.',
-      extensions: { upstream: { relay: 'edges' } },
+      upstream: { relay: 'edges' },
     },
     pageInfoFieldOptions: {
       description: 'Where this page sits in the whole list.',
-      extensions: { upstream: READS_NOTHING },
+      upstream: READS_NOTHING,
     },
     nodeTypeOptions: { description: 'An object with a global id, refetchable with `node(id:)`.' },
     pageInfoTypeOptions: { description: 'Relay pagination state of a connection page.' },
@@ -46,20 +47,14 @@ export const builder = new SchemaBuilder<{
         'Fetches an Artist, Song or Album by its global id; null when it does not exist.',
       args: { id: { description: 'A global id, as returned in an `id` field.' } },
       // The record of an Artist, Song or Album (`loadOne` of each node type).
-      extensions: { upstream: { calls: 1, knows: 'record' } },
+      upstream: { calls: 1, knows: 'record' },
       resolve: (_, { id }, __, ___, resolveNode) => resolveNode(nodeId(id)),
     },
     nodesQueryOptions: {
       description:
         'Fetches several objects by global id, in order; null for each that does not exist.',
       args: { ids: { description: 'Global ids, as returned in `id` fields.' } },
-      extensions: {
-        upstream: {
-          calls: (args) => listLength(args.ids),
-          size: (args) => listLength(args.ids),
-          knows: 'record',
-        },
-      },
+      upstream: { calls: { lengthOf: 'ids' }, size: { lengthOf: 'ids' }, knows: 'record' },
       // One item at a time (Pothos' resolveNodes settles all ids together), so that an unknown
       // or failing id nulls only its own item, with its error at that index.
       resolve: (_, { ids }, context) =>
@@ -73,7 +68,7 @@ export const builder = new SchemaBuilder<{
     cursorFieldOptions: { description: 'Opaque cursor of this edge, for `after`/`before`.' },
     nodeFieldOptions: {
       description: 'The item at this edge.',
-      extensions: { upstream: { relay: 'node' } },
+      upstream: { relay: 'node' },
     },
     hasNextPageFieldOptions: { description: 'Whether items follow this page.' },
     hasPreviousPageFieldOptions: { description: 'Whether items precede this page.' },

@@ -4,10 +4,11 @@ import type { GatewayContext } from './context.js';
 import { ChartTrendEnum } from './enums.js';
 import {
   ASSUMED_LIST_SIZES,
-  clamp,
   type FieldReads,
+  type KeyLevels,
   type ObjectReads,
   READS_NOTHING,
+  type SlicedSize,
 } from './field-reads.js';
 import { limitArg, slugArg, territoryArg } from './inputs.js';
 import {
@@ -18,6 +19,7 @@ import {
   type ChartSummaryShape,
   SongRef,
 } from './object-refs.js';
+import { keyFields, recordReader } from './record-fields.js';
 import { findSong, songFromSummary } from './refs.js';
 import {
   fromRecord,
@@ -37,54 +39,63 @@ const CHART_SUMMARY_LEVELS: ObjectReads = {
     { holds: 'listed', loadedBy: endpoints.charts, oncePerRequest: true },
   ],
 };
+const CHART_SUMMARY_KEYS = {
+  name: 'position',
+  territory: 'position',
+  latestWeek: 'listed',
+  totalEntries: 'listed',
+} as const satisfies KeyLevels<ChartSummaryShape>;
 const chartsReads = {
   read: endpoints.charts,
   size: ASSUMED_LIST_SIZES.charts,
   knows: 'listed',
 } satisfies FieldReads;
+/** `chart(limit:)` entries: all of them (the chart's length is at most MAX_CHART_SIZE) by default. */
+const CHART_ENTRIES = {
+  slicedBy: 'limit',
+  assumedSize: MAX_CHART_SIZE,
+  max: MAX_CHART_SIZE,
+} as const satisfies SlicedSize;
 const chartReads = {
   read: endpoints.chart,
-  childLists: (args) => ({ entries: clamp(args.limit, MAX_CHART_SIZE, MAX_CHART_SIZE) }),
+  childLists: { entries: CHART_ENTRIES },
 } satisfies FieldReads;
 
 /** latestWeek and totalEntries come from the chart list, read only when one of them is selected. */
-async function chartListing<K extends 'latestWeek' | 'totalEntries'>(
+async function chartListing<K extends keyof ChartSummaryShape>(
   chart: ChartSummaryShape,
-  field: K,
+  key: K,
   context: GatewayContext,
-): Promise<number | string | null> {
-  const known = chart[field];
+): Promise<ChartSummaryShape[K]> {
+  const known = chart[key];
   if (known !== undefined) return known;
   const { items: charts } = await context.loader.load(chartsReads.read());
   const listed = charts.find(
     (c) => c.chartName === chart.name && c.chartTerritory === chart.territory,
   );
-  return listed?.[field] ?? null;
+  // Only the listed keys can be unknown: name and territory are what every parent gives.
+  return (listed?.[key as 'latestWeek' | 'totalEntries'] ?? null) as ChartSummaryShape[K];
 }
+
+const chartSummary = recordReader<ChartSummaryShape, ChartSummaryShape>(
+  CHART_SUMMARY_KEYS,
+  chartListing,
+);
 
 ChartSummaryRef.implement({
   description: 'A weekly chart that the upstream publishes.',
-  extensions: { upstream: CHART_SUMMARY_LEVELS },
-  fields: (t) => ({
-    name: t.exposeString('name', {
-      description: 'Chart identifier, e.g. `official_afrobeats_chart`.',
-    }),
-    territory: t.exposeString('territory', { description: 'Territory code, e.g. `UK` or `NG`.' }),
-    latestWeek: t.field({
-      type: 'Date',
-      nullable: true,
-      description: 'Week of the latest edition.',
-      extensions: { upstream: { needs: 'listed' } },
-      resolve: async (chart, _, c) => (await chartListing(chart, 'latestWeek', c)) as string | null,
-    }),
-    totalEntries: t.int({
-      nullable: true,
-      description: 'Number of entries in the latest edition.',
-      extensions: { upstream: { needs: 'listed' } },
-      resolve: async (chart, _, c) =>
-        (await chartListing(chart, 'totalEntries', c)) as number | null,
-    }),
-  }),
+  upstream: CHART_SUMMARY_LEVELS,
+  fields: (t) => {
+    const held = keyFields(t, chartSummary);
+    return {
+      name: t.exposeString('name', {
+        description: 'Chart identifier, e.g. `official_afrobeats_chart`.',
+      }),
+      territory: t.exposeString('territory', { description: 'Territory code, e.g. `UK` or `NG`.' }),
+      latestWeek: held('latestWeek', 'Date', 'Week of the latest edition.'),
+      totalEntries: held('totalEntries', 'Int', 'Number of entries in the latest edition.'),
+    };
+  },
 });
 
 ArtistChartPositionRef.implement({
@@ -93,31 +104,31 @@ ArtistChartPositionRef.implement({
     chart: t.field({
       type: ChartSummaryRef,
       description: 'The chart.',
-      extensions: { upstream: { knows: 'position' } },
+      upstream: { knows: 'position' },
       resolve: (p) => p.chart,
     }),
     week: t.field({
       type: 'Date',
       nullable: true,
       description: 'Week of the chart edition.',
-      extensions: { upstream: READS_NOTHING },
+      upstream: READS_NOTHING,
       resolve: (p) => upstreamField(p.record, 'chartWeek'),
     }),
     position: t.int({
       description: 'Current position, from 1.',
-      extensions: { upstream: READS_NOTHING },
+      upstream: READS_NOTHING,
       resolve: (p) => requiredField(p.record, 'position'),
     }),
     peakPosition: t.int({
       nullable: true,
       description: 'Best position reached.',
-      extensions: { upstream: READS_NOTHING },
+      upstream: READS_NOTHING,
       resolve: (p) => upstreamField(p.record, 'peakPosition'),
     }),
     weeksOnChart: t.int({
       nullable: true,
       description: 'Weeks spent on the chart.',
-      extensions: { upstream: READS_NOTHING },
+      upstream: READS_NOTHING,
       resolve: (p) => upstreamField(p.record, 'weeksOnChart'),
     }),
   }),
@@ -131,7 +142,7 @@ ChartRef.implement({
     week: t.expose('chartWeek', { type: 'Date', description: 'Week of this edition.' }),
     totalEntries: t.int({
       description: 'Entries in the whole chart, whatever `limit` was.',
-      extensions: { upstream: READS_NOTHING },
+      upstream: READS_NOTHING,
       resolve: fromRecordRequired('total'),
     }),
     entries: t.field({
@@ -139,7 +150,7 @@ ChartRef.implement({
       description:
         'Entries by position; entries the upstream sent unreadable are left out and listed in `extensions.warnings`.',
       // As many as `chart(limit:)` asked for (its `childLists`).
-      extensions: { upstream: READS_NOTHING },
+      upstream: READS_NOTHING,
       resolve: (chart, _, c, info) => listItems(chart.entries, c, info) ?? [],
     }),
   }),
@@ -150,44 +161,44 @@ ChartEntryRef.implement({
   fields: (t) => ({
     position: t.int({
       description: 'Position this week, from 1.',
-      extensions: { upstream: READS_NOTHING },
+      upstream: READS_NOTHING,
       resolve: fromRecordRequired('position'),
     }),
     songTitle: t.string({
       description: 'Title as the chart prints it.',
-      extensions: { upstream: READS_NOTHING },
+      upstream: READS_NOTHING,
       resolve: fromRecordRequired('songTitle'),
     }),
     artistName: t.string({
       description: 'Artist as the chart prints it.',
-      extensions: { upstream: READS_NOTHING },
+      upstream: READS_NOTHING,
       resolve: fromRecordRequired('artistName'),
     }),
     peakPosition: t.int({
       description: 'Best position reached.',
-      extensions: { upstream: READS_NOTHING },
+      upstream: READS_NOTHING,
       resolve: fromRecordRequired('peakPosition'),
     }),
     weeksOnChart: t.int({
       description: 'Weeks spent on the chart.',
-      extensions: { upstream: READS_NOTHING },
+      upstream: READS_NOTHING,
       resolve: fromRecordRequired('weeksOnChart'),
     }),
     trend: t.field({
       type: ChartTrendEnum,
       description: "Movement since last week's chart.",
-      extensions: { upstream: READS_NOTHING },
+      upstream: READS_NOTHING,
       resolve: fromRecordRequired('trend'),
     }),
     delta: t.int({
       description: 'Places gained since last week (negative when down).',
-      extensions: { upstream: READS_NOTHING },
+      upstream: READS_NOTHING,
       resolve: fromRecordRequired('delta'),
     }),
     previousPosition: t.int({
       nullable: true,
       description: 'Position last week; null for a NEW entry.',
-      extensions: { upstream: READS_NOTHING },
+      upstream: READS_NOTHING,
       resolve: fromRecord('prevRank'),
     }),
     song: t.field({
@@ -196,7 +207,7 @@ ChartEntryRef.implement({
       description:
         'The song, found by title and artist name (one search per entry, only when selected); null when no song matches.',
       // The search `findSong` makes.
-      extensions: { upstream: { read: endpoints.searchSongs, knows: 'summary' } },
+      upstream: { read: endpoints.searchSongs, knows: 'summary' },
       resolve: async (entry, _, c) => {
         const lookup = {
           title: requiredField(entry, 'songTitle'),
@@ -215,7 +226,7 @@ builder.queryFields((t) => ({
     type: [ChartSummaryRef],
     nullable: true,
     description: 'Every chart the upstream publishes, with its latest week.',
-    extensions: { upstream: chartsReads },
+    upstream: chartsReads,
     resolve: async (_, __, c, info) =>
       listItems(await c.loader.load(chartsReads.read()), c, info)?.map((chart) => ({
         name: chart.chartName,
@@ -229,7 +240,7 @@ builder.queryFields((t) => ({
     nullable: true,
     description:
       'The latest edition of a chart; null with a NOT_FOUND error when there is no such chart.',
-    extensions: { upstream: chartReads },
+    upstream: chartReads,
     args: {
       name: t.arg.string({
         required: true,

@@ -1,16 +1,17 @@
 /**
- * What each field reads from the upstream, declared once, on the field:
- * `extensions: { upstream: … }` (a `FieldReads`). The Artist, Song, Album and
- * ChartSummary types declare on themselves (`ObjectReads`) what a parent may
- * already hold of them, and which read loads the rest.
+ * What each field reads from the upstream, declared once, on the field: the
+ * `upstream` field option (a `FieldReads`, typed by the field's arguments;
+ * upstream-plugin.ts puts it in `extensions.upstream`). The Artist, Song,
+ * Album and ChartSummary types declare on themselves (`ObjectReads`) what a
+ * parent may already hold of them, and which read loads the rest.
  *
  * The declarations are read back from the built schema: the cost estimate
  * (`upstream-cost.ts`) walks an operation through them, and the cold fan-out
  * (`prefetch.ts`) starts the reads they name. The resolvers load through the
  * same reads (`bySlug`, `read`, `pages`), so estimate, prefetch and resolver
- * cannot drift apart. A field that declares nothing must be a plain property
- * read (Pothos `t.expose…`); test/field-reads.spec.ts holds every field of
- * the schema to that.
+ * cannot drift apart. A field that declares nothing must be a
+ * plain property read (Pothos `t.expose…`); test/field-reads.spec.ts holds
+ * every field of the schema to that.
  */
 import type { GraphQLField, GraphQLObjectType } from 'graphql';
 import { MAX_PAGE_SIZE, type UpstreamRequest } from '../upstream/endpoints.js';
@@ -19,7 +20,37 @@ import { DEFAULT_CONNECTION_SIZE } from './connections.js';
 import type { GatewayContext } from './context.js';
 import { DEFAULT_LIST_LIMIT } from './inputs.js';
 
+/** Arguments as the estimate reads them from an operation: literals and variables, unchecked. */
 export type Args = Readonly<Record<string, unknown>>;
+
+/** The names of `A`'s arguments whose values are numbers (any name where `A` names none). */
+type NumberArgument<A> = string extends keyof A
+  ? string
+  : { [K in keyof A & string]-?: NonNullable<A[K]> extends number ? K : never }[keyof A & string];
+/** The names of `A`'s arguments whose values are lists (any name where `A` names none). */
+type ListArgument<A> = string extends keyof A
+  ? string
+  : {
+      [K in keyof A & string]-?: NonNullable<A[K]> extends readonly unknown[] ? K : never;
+    }[keyof A & string];
+
+/**
+ * As many as one number argument asks (`limit`), at most `max`, and `assumedSize` when it is
+ * not given.
+ */
+export interface SlicedSize<A = Args> {
+  readonly slicedBy: NumberArgument<A>;
+  readonly assumedSize: number;
+  readonly max: number;
+}
+
+/** As many as the items of a list argument (`nodes(ids:)`: one per id). */
+export interface ListLength<A = Args> {
+  readonly lengthOf: ListArgument<A>;
+}
+
+/** A count a field declares: a number, or one its arguments set. */
+export type Count<A = Args> = number | SlicedSize<A> | ListLength<A>;
 
 /**
  * What a parent holds of the Artist, Song, Album or ChartSummary it returns:
@@ -38,12 +69,18 @@ export type Knows =
 /** A read: the upstream request it makes, from what its caller gives. */
 export type Read = (...params: never) => UpstreamRequest<unknown>;
 
-/** What one field reads, per object it is selected on, and what it hands down. */
-export interface FieldReads {
+/**
+ * What one field reads, per object it is selected on, and what it hands down.
+ * `A` is the field's own arguments (the `upstream` field option is typed by
+ * them: upstream-plugin.ts); the estimate reads them untyped (`Args`).
+ */
+export interface FieldReads<A = Args> {
   /**
    * The least its object must hold for this field (a level of the object's
    * type); more than the parent gave costs the read that loads it, once per
    * object however many fields need it. Absent: what any parent gives.
+   * Fields that answer a key of their object's record take it from the key
+   * (`recordReader`), so it follows what the resolver reads.
    */
   readonly needs?: Knows;
   /** The one read the field makes, from its arguments and its object. */
@@ -57,11 +94,11 @@ export interface FieldReads {
   /** A paginated upstream list, page by page (`connections.ts`): up to two pages, three counting from the end. */
   readonly pages?: (page: number, ...params: never) => UpstreamRequest<Page<unknown>>;
   /** The check the resolver makes of its arguments before it reads: throws to refuse them (it reads nothing then). */
-  readonly checkArgs?: (args: Record<string, unknown>) => unknown;
+  checkArgs?(args: A): unknown;
   /** Upstream calls the field makes itself, per object, where its read does not say (see `ownCalls`). */
-  readonly calls?: number | ((args: Args) => number);
+  readonly calls?: number | ListLength<A>;
   /** Worst-case length of the list the field returns. */
-  readonly size?: number | ((args: Args) => number);
+  readonly size?: Count<A>;
   /** What the returned object already holds; `record` when not said. */
   readonly knows?: Knows;
   /** For a connection: what the nodes of its page hold (the page's length is `first`/`last`). */
@@ -69,7 +106,7 @@ export interface FieldReads {
   /** Part of a Relay connection page: `edges`/`nodes` are its items, `node` the item of an edge. */
   readonly relay?: 'edges' | 'nodes' | 'node';
   /** Lengths of lists on the returned object that this field's arguments set (`chart(limit:)` → `entries`). */
-  readonly childLists?: (args: Args) => Readonly<Record<string, number>>;
+  readonly childLists?: Readonly<Record<string, SlicedSize<A>>>;
 }
 
 /** One level of what a parent may hold of an object, and the read that loads it when the parent holds less. */
@@ -86,6 +123,12 @@ export interface ObjectReads {
   readonly levels: readonly ObjectLevel[];
 }
 
+/**
+ * The level of its type that first holds each key of an upstream record: what
+ * a field answering that key needs (`recordReader`, record-fields.ts).
+ */
+export type KeyLevels<R> = { readonly [K in Exclude<keyof R, 'unreadable'>]-?: Knows };
+
 declare module 'graphql' {
   interface GraphQLFieldExtensions<_TSource, _TContext, _TArgs> {
     /** What the field reads from the upstream (field-reads.ts). */
@@ -98,7 +141,7 @@ declare module 'graphql' {
 }
 
 /** The declaration of a field that answers from what its object holds: it reads nothing. */
-export const READS_NOTHING: FieldReads = Object.freeze({});
+export const READS_NOTHING: { readonly [K in keyof FieldReads]?: never } = Object.freeze({});
 
 /**
  * Lists whose length the upstream does not bound in its description: the
@@ -140,11 +183,22 @@ const pagesRead = (args: Args) =>
   (args.last != null && args.before == null ? 1 : 0);
 
 /** Entries of a leaderboard or trending list: `limit`, 20 by default, 100 at most. */
-export const rankingSize = (args: Args) => clamp(args.limit, MAX_PAGE_SIZE, DEFAULT_LIST_LIMIT);
+export const RANKING_SIZE = {
+  slicedBy: 'limit',
+  assumedSize: DEFAULT_LIST_LIMIT,
+  max: MAX_PAGE_SIZE,
+} as const satisfies SlicedSize;
 
 export function listLength(value: unknown): number {
   if (Array.isArray(value)) return value.length;
   return value == null ? 0 : 1;
+}
+
+/** The number a declared count stands for with these arguments. */
+export function countOf(count: Count, args: Args): number {
+  if (typeof count === 'number') return count;
+  if ('lengthOf' in count) return listLength(args[count.lengthOf]);
+  return clamp(args[count.slicedBy], count.max, count.assumedSize);
 }
 
 /**
@@ -153,10 +207,20 @@ export function listLength(value: unknown): number {
  */
 export function ownCalls(reads: FieldReads | undefined, args: Args): number {
   if (reads === undefined) return 0;
-  if (reads.calls !== undefined)
-    return typeof reads.calls === 'function' ? reads.calls(args) : reads.calls;
+  if (reads.calls !== undefined) return countOf(reads.calls, args);
   if (reads.pages !== undefined) return pagesRead(args);
   return reads.read !== undefined || reads.bySlug !== undefined ? 1 : 0;
+}
+
+/** The lengths of the lists on the returned object that the field's arguments set. */
+export function childListSizes(
+  reads: FieldReads | undefined,
+  args: Args,
+): Readonly<Record<string, number>> | undefined {
+  if (reads?.childLists === undefined) return undefined;
+  return Object.fromEntries(
+    Object.entries(reads.childLists).map(([name, size]) => [name, countOf(size, args)]),
+  );
 }
 
 /** The field's declaration, if it has one. */

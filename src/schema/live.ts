@@ -22,7 +22,7 @@ builder.subscriptionField('milestoneCrossed', (t) =>
       'Each milestone the upstream publishes from now on, once, as soon as the refresh poll (every ' +
       '`REFRESH_POLL_SECONDS`) sees it.',
     // The milestone arrives whole; its links' reads are theirs.
-    extensions: { upstream: READS_NOTHING },
+    upstream: READS_NOTHING,
     args: {
       isAfrobeats: t.arg.boolean({
         description: 'Only Afrobeats artists (true) or only others (false).',

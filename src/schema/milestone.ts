@@ -54,14 +54,14 @@ MilestoneRef.implement({
       description:
         'What was counted, `<platform>_streams`, e.g. `spotify_streams`. Null when the upstream did not say ' +
         "(an artist's timeline promises only the threshold and the day).",
-      extensions: { upstream: READS_NOTHING },
+      upstream: READS_NOTHING,
       resolve: fromRecord('metric'),
     }),
     platform: t.string({
       nullable: true,
       description:
         'The platform, i.e. the metric without `_streams`, e.g. `spotify`. Null when the metric is.',
-      extensions: { upstream: READS_NOTHING },
+      upstream: READS_NOTHING,
       resolve: (m) => {
         const metric = upstreamField(m, 'metric');
         if (metric === null) return null;
@@ -71,33 +71,33 @@ MilestoneRef.implement({
     threshold: t.field({
       type: 'SafeInt',
       description: 'The threshold crossed, e.g. 1000000000.',
-      extensions: { upstream: READS_NOTHING },
+      upstream: READS_NOTHING,
       resolve: fromRecordRequired('threshold'),
     }),
     crossedAt: t.field({
       type: 'Date',
       description: 'Day it was crossed.',
-      extensions: { upstream: READS_NOTHING },
+      upstream: READS_NOTHING,
       resolve: fromRecordRequired('crossedAt'),
     }),
     isAfrobeats: t.boolean({
       nullable: true,
       description:
         "Whether the artist is flagged Afrobeats. Null when the upstream did not say (an artist's timeline may leave it out).",
-      extensions: { upstream: READS_NOTHING },
+      upstream: READS_NOTHING,
       resolve: fromRecord('isAfrobeats'),
     }),
     streamValue: t.field({
       type: 'SafeInt',
       nullable: true,
       description: 'Count observed when crossed.',
-      extensions: { upstream: READS_NOTHING },
+      upstream: READS_NOTHING,
       resolve: fromRecord('streamValue'),
     }),
     artist: t.field({
       type: ArtistRef,
       description: 'The artist (name, slug and image come with the milestone at no extra cost).',
-      extensions: { upstream: { knows: 'milestone' } },
+      upstream: { knows: 'milestone' },
       resolve: (m) => {
         const slug = requiredField(m, 'artistSlug');
         return artistRef(slug, {
@@ -113,7 +113,7 @@ MilestoneRef.implement({
       nullable: true,
       description:
         'The song, for a song milestone; null for an artist milestone. Its title comes at no extra cost.',
-      extensions: { upstream: { knows: 'lookup' } },
+      upstream: { knows: 'lookup' },
       resolve: (m) =>
         m.songId === null && m.songTitle === null
           ? null
@@ -139,7 +139,7 @@ builder.queryFields((t) => ({
       nullable: true,
       description:
         'Milestones crossed recently, newest first. Poll it (about hourly) and compare ids to spot new ones.',
-      extensions: { upstream: recentMilestonesReads },
+      upstream: recentMilestonesReads,
       args: {
         isAfrobeats: t.arg.boolean({
           description: 'Only Afrobeats artists (true) or only others (false).',
@@ -158,7 +158,7 @@ builder.queryFields((t) => ({
       fields: (t) => ({
         totalCount: t.int({
           description: 'Number of milestones (upstream `meta.total`).',
-          extensions: { upstream: READS_NOTHING },
+          upstream: READS_NOTHING,
           resolve: (c) => c.totalCount,
         }),
       }),
@@ -170,7 +170,7 @@ builder.queryFields((t) => ({
       type: ArtistRef,
       nullable: true,
       description: 'Artists whose all-time streams crossed `tier`, with the day each crossed it.',
-      extensions: { upstream: artistsByTierReads },
+      upstream: artistsByTierReads,
       args: {
         tier: t.arg({ type: ArtistTierEnum, required: true, description: 'The stream threshold.' }),
         isAfrobeats: t.arg.boolean({
@@ -195,7 +195,7 @@ builder.queryFields((t) => ({
       fields: (t) => ({
         totalCount: t.int({
           description: 'Number of artists past the tier (upstream `meta.total`).',
-          extensions: { upstream: READS_NOTHING },
+          upstream: READS_NOTHING,
           resolve: (c) => c.totalCount,
         }),
       }),
@@ -208,7 +208,7 @@ builder.queryFields((t) => ({
           type: 'Date',
           nullable: true,
           description: 'Day the artist crossed the tier.',
-          extensions: { upstream: READS_NOTHING },
+          upstream: READS_NOTHING,
           resolve: (edge) => (edge as TierEdge<ArtistShape>).crossedAt,
         }),
       }),
@@ -219,7 +219,7 @@ builder.queryFields((t) => ({
       type: SongRef,
       nullable: true,
       description: 'Songs whose all-time streams crossed `tier`, with the day each crossed it.',
-      extensions: { upstream: songsByTierReads },
+      upstream: songsByTierReads,
       args: {
         tier: t.arg({ type: SongTierEnum, required: true, description: 'The stream threshold.' }),
       },
@@ -241,7 +241,7 @@ builder.queryFields((t) => ({
       fields: (t) => ({
         totalCount: t.int({
           description: 'Number of songs past the tier (upstream `meta.total`).',
-          extensions: { upstream: READS_NOTHING },
+          upstream: READS_NOTHING,
           resolve: (c) => c.totalCount,
         }),
       }),
@@ -254,7 +254,7 @@ builder.queryFields((t) => ({
           type: 'Date',
           nullable: true,
           description: 'Day the song crossed the tier.',
-          extensions: { upstream: READS_NOTHING },
+          upstream: READS_NOTHING,
           resolve: (edge) => (edge as TierEdge<SongShape>).crossedAt,
         }),
       }),

@@ -3,7 +3,7 @@ import { endpoints, type RankingFilter, type UpstreamRequest } from '../upstream
 import type { RankedRecord, RecordList } from '../upstream/records.js';
 import { builder } from './builder.js';
 import type { GatewayContext } from './context.js';
-import { type FieldReads, READS_NOTHING, rankingSize } from './field-reads.js';
+import { type FieldReads, RANKING_SIZE, READS_NOTHING } from './field-reads.js';
 import { countryArg, listLimitArg } from './inputs.js';
 import {
   ArtistRef,
@@ -24,7 +24,7 @@ RankedArtistRef.implement({
     artist: t.field({
       type: ArtistRef,
       description: 'The artist (summary fields cost nothing extra).',
-      extensions: { upstream: { knows: 'summary' } },
+      upstream: { knows: 'summary' },
       resolve: (r) => r.item,
     }),
   }),
@@ -37,7 +37,7 @@ RankedSongRef.implement({
     song: t.field({
       type: SongRef,
       description: 'The song (summary fields cost nothing extra).',
-      extensions: { upstream: { knows: 'summary' } },
+      upstream: { knows: 'summary' },
       resolve: (r) => r.item,
     }),
   }),
@@ -50,13 +50,13 @@ TrendingArtistRef.implement({
     momentumScore: t.float({
       nullable: true,
       description: 'Momentum score; higher is hotter. Null when the upstream does not say.',
-      extensions: { upstream: READS_NOTHING },
+      upstream: READS_NOTHING,
       resolve: (r) => r.momentumScore,
     }),
     artist: t.field({
       type: ArtistRef,
       description: 'The artist (summary fields cost nothing extra).',
-      extensions: { upstream: { knows: 'summary' } },
+      upstream: { knows: 'summary' },
       resolve: (r) => r.item,
     }),
   }),
@@ -69,13 +69,13 @@ TrendingSongRef.implement({
     momentumScore: t.float({
       nullable: true,
       description: 'Momentum score; higher is hotter. Null when the upstream does not say.',
-      extensions: { upstream: READS_NOTHING },
+      upstream: READS_NOTHING,
       resolve: (r) => r.momentumScore,
     }),
     song: t.field({
       type: SongRef,
       description: 'The song (summary fields cost nothing extra).',
-      extensions: { upstream: { knows: 'summary' } },
+      upstream: { knows: 'summary' },
       resolve: (r) => r.item,
     }),
   }),
@@ -106,22 +106,23 @@ interface RankingArgs {
 }
 
 /** A leaderboard or trending list: one read, `limit` entries (field-reads.ts). */
-interface RankingReads<Summary> extends FieldReads {
+interface RankingReads<Summary> extends FieldReads<RankingArgs> {
   readonly read: (
     filter: RankingFilter,
     limit: number,
   ) => UpstreamRequest<RecordList<RankedRecord<Summary>>>;
+  readonly size: typeof RANKING_SIZE;
 }
 
 const ranking = <Summary>(read: RankingReads<Summary>['read']): RankingReads<Summary> => ({
   read,
-  size: rankingSize,
+  size: RANKING_SIZE,
 });
 
 /**
- * Resolves a leaderboard or trending field through the read its extensions
- * declare. The upstream list is always read at its maximum size and sliced
- * to `limit`, so every limit shares one call.
+ * Resolves a leaderboard or trending field through the read it declares.
+ * The upstream list is always read at its maximum size and sliced to
+ * `limit`, so every limit shares one call.
  */
 function resolveRanking<Summary, Shape>(
   reads: RankingReads<Summary>,
@@ -161,7 +162,7 @@ builder.queryFields((t) => ({
     nullable: true,
     description: 'Artists with the most all-time streams.',
     args: artistRankingArgs(t),
-    extensions: { upstream: topArtistsByStreamsReads },
+    upstream: topArtistsByStreamsReads,
     resolve: resolveRanking(topArtistsByStreamsReads, artistFromSummary),
   }),
   topArtistsByListeners: t.field({
@@ -169,7 +170,7 @@ builder.queryFields((t) => ({
     nullable: true,
     description: 'Artists with the most monthly listeners.',
     args: artistRankingArgs(t),
-    extensions: { upstream: topArtistsByListenersReads },
+    upstream: topArtistsByListenersReads,
     resolve: resolveRanking(topArtistsByListenersReads, artistFromSummary),
   }),
   topSongs: t.field({
@@ -177,7 +178,7 @@ builder.queryFields((t) => ({
     nullable: true,
     description: 'Songs with the most all-time streams.',
     args: rankingArgs(t, 'songs'),
-    extensions: { upstream: topSongsReads },
+    upstream: topSongsReads,
     resolve: resolveRanking(topSongsReads, songFromSummary),
   }),
   trendingArtists: t.field({
@@ -185,7 +186,7 @@ builder.queryFields((t) => ({
     nullable: true,
     description: 'Artists by momentum score, hottest first.',
     args: artistRankingArgs(t),
-    extensions: { upstream: trendingArtistsReads },
+    upstream: trendingArtistsReads,
     resolve: resolveRanking(trendingArtistsReads, artistFromSummary),
   }),
   trendingSongs: t.field({
@@ -193,7 +194,7 @@ builder.queryFields((t) => ({
     nullable: true,
     description: 'Songs by momentum score, hottest first.',
     args: rankingArgs(t, 'songs'),
-    extensions: { upstream: trendingSongsReads },
+    upstream: trendingSongsReads,
     resolve: resolveRanking(trendingSongsReads, songFromSummary),
   }),
 }));

@@ -17,7 +17,7 @@ import type {
   UpstreamRecord,
 } from '../upstream/records.js';
 import type { GatewayContext } from './context.js';
-import type { ObjectReads } from './field-reads.js';
+import type { KeyLevels, ObjectReads } from './field-reads.js';
 import { upstreamField } from './upstream-fields.js';
 
 export interface ArtistShape {
@@ -82,8 +82,8 @@ export const albumFromSummary = (summary: AlbumSummary): AlbumShape =>
 
 /**
  * What a parent may hold of an Artist, Song or Album, least first, and the
- * read that loads the rest: declared on each type (`extensions.upstream`),
- * made by the loaders below, once per object however many fields need it.
+ * read that loads the rest: declared on each type (`upstream`), made by the
+ * loaders below, once per object however many fields need it.
  */
 export const ARTIST_LEVELS: ObjectReads = {
   levels: [
@@ -109,6 +109,59 @@ export const ALBUM_LEVELS: ObjectReads = {
     { holds: 'record', loadedBy: endpoints.album },
   ],
 };
+
+/**
+ * The level that first holds each key of a record: what each parent puts in
+ * `known` (`artistRef(slug, { slug, name })` is a link, a milestone adds the
+ * image and flag, a list item is the summary). A field answering a key needs
+ * its level (record-fields.ts).
+ */
+export const ARTIST_KEYS = {
+  slug: 'slug',
+  name: 'link',
+  imageUrl: 'milestone',
+  isAfrobeats: 'milestone',
+  id: 'summary',
+  country: 'summary',
+  totalStreams: 'summary',
+  dailyStreams: 'summary',
+  monthlyListeners: 'summary',
+  followers: 'record',
+  charts: 'record',
+  awards: 'record',
+  topSongs: 'record',
+} as const satisfies KeyLevels<ArtistProfile>;
+/** A song found by title holds the title, and the artist's name only when its parent said it. */
+export const SONG_KEYS = {
+  title: 'lookup',
+  id: 'summary',
+  slug: 'summary',
+  artistSlug: 'summary',
+  artistName: 'summary',
+  albumSlug: 'summary',
+  releaseDate: 'summary',
+  isAfrobeats: 'summary',
+  imageUrl: 'summary',
+  totalStreams: 'summary',
+  dailyStreams: 'summary',
+  durationMs: 'record',
+  featuredArtists: 'record',
+} as const satisfies KeyLevels<SongRecord>;
+export const ALBUM_KEYS = {
+  slug: 'slug',
+  id: 'summary',
+  title: 'summary',
+  artistSlug: 'summary',
+  artistName: 'summary',
+  albumType: 'summary',
+  releaseDate: 'summary',
+  isAfrobeats: 'summary',
+  imageUrl: 'summary',
+  trackCount: 'summary',
+  totalStreams: 'summary',
+  dailyStreams: 'summary',
+  tracks: 'record',
+} as const satisfies KeyLevels<AlbumRecord>;
 
 /** The three refetchable types, loaded by slug: proving the record exists, so unknown slugs are NOT_FOUND. */
 export const nodeLoaders = {

@@ -1,7 +1,7 @@
 /**
  * Worst-case upstream calls of an operation, computed from its AST before it
  * runs. It knows what the resolvers of this schema do from what each field
- * declares (`extensions.upstream`, see `field-reads.ts`): every field that
+ * declares (its `upstream` option, see `field-reads.ts`): every field that
  * can call the upstream has a cost, counted once per object it is selected
  * on, and multiplied by the sizes of the lists above it (`first`, `limit`,
  * their defaults and maxima).
@@ -38,6 +38,8 @@ import {
 } from 'graphql';
 import {
   type Args,
+  childListSizes,
+  countOf,
   type FieldReads,
   fieldReadsOf,
   type Knows,
@@ -175,7 +177,7 @@ function selectionCost(
     const own = ownCalls(reads, args);
 
     // Connection plumbing: `edges`/`nodes` take the page size, `node` what the items carry.
-    let size = typeof reads?.size === 'function' ? reads.size(args) : (reads?.size ?? 1);
+    let size = reads?.size === undefined ? 1 : countOf(reads.size, args);
     let childKnows: Knows = reads?.knows ?? 'record';
     let childConnection: { size: number; knows: Knows } | undefined;
     if (reads?.connection !== undefined) {
@@ -203,7 +205,7 @@ function selectionCost(
           getNamedType(definition.type),
           childKnows,
           childConnection,
-          reads?.childLists?.(args),
+          childListSizes(reads, args),
         )
       : 0;
     total += own + size * child;

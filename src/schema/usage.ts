@@ -26,7 +26,7 @@ builder.queryField('apiUsage', (t) =>
     type: ApiUsageRef,
     description:
       "The caller's upstream budget, counted by the gateway: answering it costs no upstream call.",
-    extensions: { upstream: READS_NOTHING },
+    upstream: READS_NOTHING,
     resolve: (_, __, c) => c.budget.usage(c.caller.keyId),
   }),
 );
