@@ -5,9 +5,9 @@ import {
   isInterfaceType,
   isObjectType,
   isScalarType,
-  printSchema,
 } from 'graphql';
 import { describe, expect, it } from 'vitest';
+import { printSchemaWithCost } from '../src/schema/cost-directives.js';
 import { schema } from '../src/schema/index.js';
 import { contractDifferences, contractSchema } from './support/contract.js';
 
@@ -15,7 +15,7 @@ const read = (path: string) => readFileSync(new URL(path, import.meta.url), 'utf
 
 describe('schema.graphql', () => {
   it('is the printed Pothos schema (run `npm run schema` when this fails)', () => {
-    expect(read('../schema.graphql')).toBe(`${printSchema(schema)}\n`);
+    expect(read('../schema.graphql')).toBe(`${printSchemaWithCost(schema)}\n`);
   });
 
   it('contains the whole public contract with the same names, nullability and list shapes', () => {

@@ -31,13 +31,15 @@ import {
 
 /**
  * A chart from an artist's positions holds no week nor entry count: the chart
- * list has them, read once per request whoever needs it.
+ * list has them, read once per request whoever needs it. The cost directives
+ * cannot say "once per request", and weigh the chart list nowhere.
  */
 const CHART_SUMMARY_LEVELS: ObjectReads = {
   levels: [
     { holds: 'position' },
     { holds: 'listed', loadedBy: endpoints.charts, oncePerRequest: true },
   ],
+  directivesAssume: 'listed',
 };
 const CHART_SUMMARY_KEYS = {
   name: 'position',

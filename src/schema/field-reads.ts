@@ -6,10 +6,11 @@
  * parent may already hold of them, and which read loads the rest.
  *
  * The declarations are read back from the built schema: the cost estimate
- * (`upstream-cost.ts`) walks an operation through them, and the cold fan-out
- * (`prefetch.ts`) starts the reads they name. The resolvers load through the
- * same reads (`bySlug`, `read`, `pages`), so estimate, prefetch and resolver
- * cannot drift apart. A field that declares nothing must be a
+ * (`upstream-cost.ts`) walks an operation through them, the cold fan-out
+ * (`prefetch.ts`) starts the reads they name, and `schema.graphql` prints
+ * them as IBM's `@cost`/`@listSize` (cost-directives.ts). The resolvers load
+ * through the same reads (`bySlug`, `read`, `pages`), so estimate, prefetch
+ * and resolver cannot drift apart. A field that declares nothing must be a
  * plain property read (Pothos `t.expose…`); test/field-reads.spec.ts holds
  * every field of the schema to that.
  */
@@ -36,7 +37,7 @@ type ListArgument<A> = string extends keyof A
 
 /**
  * As many as one number argument asks (`limit`), at most `max`, and `assumedSize` when it is
- * not given.
+ * not given: IBM's `@listSize(slicingArguments:, assumedSize:)` (cost-directives.ts).
  */
 export interface SlicedSize<A = Args> {
   readonly slicedBy: NumberArgument<A>;
@@ -121,6 +122,12 @@ export interface ObjectLevel {
 /** What a parent may hold of an object of this type, least first; the last is all of it. */
 export interface ObjectReads {
   readonly levels: readonly ObjectLevel[];
+  /**
+   * The level the printed `@cost` weights assume a parent holds (cost-directives.ts): IBM's
+   * directives weigh each field alone, so they cannot say that a field is free where the
+   * parent already holds it. A field needing more is weighed the reads that load the rest.
+   */
+  readonly directivesAssume: Knows;
 }
 
 /**

@@ -2,6 +2,7 @@
 import { GraphQLDeferDirective, GraphQLStreamDirective } from '@graphql-tools/utils';
 import { lexicographicSortSchema, specifiedDirectives } from 'graphql';
 import { builder } from './builder.js';
+import { costDirective, listSizeDirective } from './cost-directives.js';
 import { withFieldPaths } from './field-paths.js';
 import './scalars.js';
 import './enums.js';
@@ -16,11 +17,18 @@ import './usage.js';
 import './live.js';
 
 // @defer and @stream are served by Yoga's defer-stream plugin; declared here too, they are printed into
-// schema.graphql, so that codegen and GraphiQL accept the documents that use them.
+// schema.graphql, so that codegen and GraphiQL accept the documents that use them. @cost and
+// @listSize are declared for the cost tooling that reads schema.graphql (cost-directives.ts).
 export const schema = withFieldPaths(
   lexicographicSortSchema(
     builder.toSchema({
-      directives: [...specifiedDirectives, GraphQLDeferDirective, GraphQLStreamDirective],
+      directives: [
+        ...specifiedDirectives,
+        GraphQLDeferDirective,
+        GraphQLStreamDirective,
+        costDirective,
+        listSizeDirective,
+      ],
     }),
   ),
 );

@@ -83,7 +83,9 @@ export const albumFromSummary = (summary: AlbumSummary): AlbumShape =>
 /**
  * What a parent may hold of an Artist, Song or Album, least first, and the
  * read that loads the rest: declared on each type (`upstream`), made by the
- * loaders below, once per object however many fields need it.
+ * loaders below, once per object however many fields need it. The printed
+ * cost directives weigh a field from the level a parent most often hands
+ * down (`directivesAssume`): a list item's summary, a song's album by slug.
  */
 export const ARTIST_LEVELS: ObjectReads = {
   levels: [
@@ -93,6 +95,7 @@ export const ARTIST_LEVELS: ObjectReads = {
     { holds: 'summary', loadedBy: endpoints.artist },
     { holds: 'record', loadedBy: endpoints.artist },
   ],
+  directivesAssume: 'summary',
 };
 /** A song known by title alone is found by search (`findSong`), which gives its summary. */
 export const SONG_LEVELS: ObjectReads = {
@@ -101,6 +104,7 @@ export const SONG_LEVELS: ObjectReads = {
     { holds: 'summary', loadedBy: endpoints.searchSongs },
     { holds: 'record', loadedBy: endpoints.song },
   ],
+  directivesAssume: 'summary',
 };
 export const ALBUM_LEVELS: ObjectReads = {
   levels: [
@@ -108,6 +112,7 @@ export const ALBUM_LEVELS: ObjectReads = {
     { holds: 'summary', loadedBy: endpoints.album },
     { holds: 'record', loadedBy: endpoints.album },
   ],
+  directivesAssume: 'slug',
 };
 
 /**

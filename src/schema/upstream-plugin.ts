@@ -5,7 +5,7 @@
  * declaration is typed by the field's own arguments (`SlicedSize.slicedBy`
  * names a number argument of that field, `checkArgs` takes its arguments).
  * The plugin only moves the option into `extensions.upstream`, where the
- * estimate and the cold fan-out read it back.
+ * estimate, the cold fan-out and the printed cost directives read it back.
  */
 import SchemaBuilder, {
   BasePlugin,
