@@ -9,10 +9,14 @@
  * lease of the key (its hash) does, and the others watch the key registry.
  * A proof that ends because the upstream failed ends the reads waiting on
  * it in this process with the same failure: each proving the key in turn
- * would hold them one deadline after another. One that ends without a
+ * would hold them one deadline after another. So are the key's reads that
+ * come while the upstream is still failing, for up to `retryAfterMs`: the
+ * key is proven again at most that often during an outage. One that ends without a
  * verdict otherwise (the budget refused) hands the proving to the next read.
  * Every wait honours the waiting read's deadline.
  */
+import { performance } from 'node:perf_hooks';
+import { LRUCache } from 'lru-cache';
 import { awaitPeer, type FlightLocks } from './flight-locks.js';
 import type { KeyRegistry, KeyStatus } from './key-registry.js';
 
@@ -31,7 +35,14 @@ export interface KeyProofsOptions {
   readonly pollMs: number;
   /** The error a read gets when the proof it waits for outlasts the read's deadline. */
   timedOut(): Error;
+  /** Whether the upstream is failing now, as the read path knows it. */
+  upstreamFailing(): boolean;
+  /** How long after a proof failed by the upstream the key is not proven again while it still fails. */
+  readonly retryAfterMs: number;
 }
+
+/** Keys whose last proof the upstream failed, remembered: far more than a deployment's clients. */
+const FAILED_PROOFS_KEPT = 10_000;
 
 export class KeyProofs {
   /**
@@ -39,6 +50,10 @@ export class KeyProofs {
    * with the upstream's failure when that ended it.
    */
   readonly #underWay = new Map<string, Promise<Ended>>();
+  /** The failure that ended each key's last proof, and when (performance.now()). */
+  readonly #failed = new LRUCache<string, { readonly failure: unknown; readonly at: number }>({
+    max: FAILED_PROOFS_KEPT,
+  });
 
   constructor(private readonly options: KeyProofsOptions) {}
 
@@ -55,6 +70,7 @@ export class KeyProofs {
       const status = await keys.status(keyId);
       if (status !== 'unknown') return status;
       if (this.#underWay.has(keyId)) continue;
+      this.#failedRecently(keyId);
       let settle = (_ended: Ended) => {};
       this.#underWay.set(
         keyId,
@@ -64,6 +80,8 @@ export class KeyProofs {
       );
       const end = (failure?: unknown) => {
         this.#underWay.delete(keyId);
+        if (failure === undefined) this.#failed.delete(keyId);
+        else this.#failed.set(keyId, { failure, at: performance.now() });
         settle(failure === undefined ? {} : { failure });
       };
       const lease = await locks.acquire(proofKey(keyId));
@@ -110,6 +128,14 @@ export class KeyProofs {
       if (underWay === undefined) return this.options.keys.status(keyId);
       await this.#within(underWay, signal);
     }
+  }
+
+  /** Throws the failure of the key's last proof while the upstream that failed it is still failing. */
+  #failedRecently(keyId: string): void {
+    const failed = this.#failed.get(keyId);
+    if (failed === undefined) return;
+    const recent = performance.now() - failed.at < this.options.retryAfterMs;
+    if (recent && this.options.upstreamFailing()) throw failed.failure;
   }
 
   /** The proof's end, or the read's timeout when its deadline comes first. */

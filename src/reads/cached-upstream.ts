@@ -88,6 +88,8 @@ export class CachedUpstream {
       locks: options.locks,
       pollMs: PEER_POLL_MS,
       timedOut: () => upstreamTimedOut(),
+      upstreamFailing: () => this.#condition() === 'failing',
+      retryAfterMs: options.deadlineMs,
     });
     this.#flights = new SingleFlight({
       locks: options.locks,

@@ -143,6 +143,37 @@ describe.each(MODES)('one process, $mode', ({ passThrough }) => {
   });
 });
 
+describe('a client key never seen, while the upstream hangs', () => {
+  let stack: Stack | undefined;
+  afterEach(async () => {
+    await stack?.close();
+    stack = undefined;
+  });
+
+  it('ends every read by its deadline, with one proof of the key at a time', async () => {
+    stack = await startStack({ passThrough: true, gateway: { deadlineMs: DEADLINE_MS } });
+    const running = stack;
+    const slugs = running.simulator.data
+      .allArtists()
+      .slice(0, 200)
+      .map((artist) => artist.slug);
+    running.simulator.injectFault({ kind: 'hang' }, { path: ARTISTS });
+    const before = running.upstreamCalls();
+    const started = performance.now();
+    const answers = await Promise.all(
+      slugs.map((slug) =>
+        running.query(ARTIST, { slug }, { authorization: `Bearer ${CLIENT_KEY}` }),
+      ),
+    );
+    // Each read waited at most its own deadline: the proof's, and not one proof after another.
+    expect(performance.now() - started).toBeLessThan(DEADLINE_MS + 2_000);
+    for (const answer of answers)
+      expect(answer.body.errors?.[0]?.extensions?.code).toBe('UPSTREAM_ERROR');
+    // One read proved the key (its retries included); the others waited for its verdict.
+    expect(running.upstreamCalls() - before).toBeLessThanOrEqual(3);
+  });
+});
+
 describe('three replicas on one Redis', () => {
   const deployment = useReplicaDeployment('one Redis');
 
