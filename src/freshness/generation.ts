@@ -21,6 +21,8 @@ export interface Generation {
    * before the one that saw it. Absent for the first poll's baseline, which saw no refresh.
    */
   readonly seenWithinMs?: number;
+  /** Whether the poll that saw it ran at the steady cadence or the dense one (refresh-window.ts). */
+  readonly seenBy?: PollKind;
   /**
    * The artists whose new milestones made each of the latest generations, newest first: at most
    * CHANGES_KEPT of them, back to the first whose poll may not have seen all its new milestones
@@ -65,8 +67,16 @@ export interface GenerationStore {
    * knew, so a store that lost its data never goes back behind it. A new
    * generation records how long before `seenAt` the poll before it ran.
    */
-  advance(page: readonly PolledMilestone[], seenAt: string, floorId: number): Promise<Advance>;
+  advance(
+    page: readonly PolledMilestone[],
+    seenAt: string,
+    floorId: number,
+    kind?: PollKind,
+  ): Promise<Advance>;
 }
+
+/** Which cadence a poll ran at: the steady one, or the dense one while a refresh is expected. */
+export type PollKind = 'steady' | 'dense';
 
 /** How many ids are remembered: a page of 100 and room for ids that drop off and come back. */
 export const KNOWN_IDS_LIMIT = 1_000;

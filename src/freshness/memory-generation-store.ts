@@ -6,6 +6,7 @@ import {
   type GenerationStore,
   KNOWN_IDS_LIMIT,
   type PolledMilestone,
+  type PollKind,
   withChange,
 } from './generation.js';
 
@@ -23,6 +24,7 @@ export class MemoryGenerationStore implements GenerationStore {
     page: readonly PolledMilestone[],
     seenAt: string,
     floorId: number,
+    kind: PollKind = 'steady',
   ): Promise<Advance> {
     const ids = page.map((milestone) => milestone.id);
     const polledAt = Date.parse(seenAt);
@@ -47,7 +49,7 @@ export class MemoryGenerationStore implements GenerationStore {
         seenAt,
         ...(previousPoll === undefined
           ? {}
-          : { seenWithinMs: Math.max(0, polledAt - previousPoll) }),
+          : { seenWithinMs: Math.max(0, polledAt - previousPoll), seenBy: kind }),
         ...(changes.length > 0 ? { milestoneArtists: changes } : {}),
       };
     }

@@ -16,6 +16,7 @@ import {
   type GenerationStore,
   KNOWN_IDS_LIMIT,
   type PolledMilestone,
+  type PollKind,
 } from './generation.js';
 
 export const GENERATION_KEY = 'generation';
@@ -42,7 +43,13 @@ end
 if #newIds > 0 then
   state.id = state.id + 1
   state.seenAt = ARGV[2]
-  if state.polledAt then state.seenWithin = math.max(0, tonumber(ARGV[8]) - state.polledAt) else state.seenWithin = nil end
+  if state.polledAt then
+    state.seenWithin = math.max(0, tonumber(ARGV[8]) - state.polledAt)
+    state.seenBy = ARGV[9]
+  else
+    state.seenWithin = nil
+    state.seenBy = nil
+  end
   local changes = {}
   local told = #newIds < #ids
   local artists, named = {}, {}
@@ -73,7 +80,7 @@ for _, id in ipairs(state.ids) do
 end
 state.ids = merged
 redis.call('SET', KEYS[1], cjson.encode(state), 'PX', ARGV[4])
-return cjson.encode({ id = state.id, seenAt = state.seenAt, seenWithin = state.seenWithin, newIds = newIds, changes = state.changes })
+return cjson.encode({ id = state.id, seenAt = state.seenAt, seenWithin = state.seenWithin, seenBy = state.seenBy, newIds = newIds, changes = state.changes })
 `;
 
 export class RedisGenerationStore implements GenerationStore {
@@ -94,6 +101,7 @@ export class RedisGenerationStore implements GenerationStore {
     page: readonly PolledMilestone[],
     seenAt: string,
     floorId: number,
+    kind: PollKind = 'steady',
   ): Promise<Advance> {
     const artistOf: Record<string, string> = {};
     for (const { id, artist } of page) if (artist) artistOf[id] = artist.toLowerCase();
@@ -107,6 +115,7 @@ export class RedisGenerationStore implements GenerationStore {
       JSON.stringify(artistOf),
       CHANGES_KEPT,
       Date.parse(seenAt),
+      kind,
     )) as string;
     const value = JSON.parse(text) as { newIds?: unknown };
     const generation = parseGeneration(value);
@@ -121,10 +130,11 @@ export class RedisGenerationStore implements GenerationStore {
 
 function parseGeneration(value: unknown): Generation | undefined {
   if (typeof value !== 'object' || value === null) return undefined;
-  const { id, seenAt, seenWithin, changes } = value as {
+  const { id, seenAt, seenWithin, seenBy, changes } = value as {
     id?: unknown;
     seenAt?: unknown;
     seenWithin?: unknown;
+    seenBy?: unknown;
     changes?: unknown;
   };
   if (typeof id !== 'number' || !Number.isSafeInteger(id) || typeof seenAt !== 'string')
@@ -134,6 +144,7 @@ function parseGeneration(value: unknown): Generation | undefined {
     id,
     seenAt,
     ...(typeof seenWithin === 'number' && seenWithin >= 0 ? { seenWithinMs: seenWithin } : {}),
+    ...(seenBy === 'steady' || seenBy === 'dense' ? { seenBy } : {}),
     ...(milestoneArtists.length > 0 ? { milestoneArtists } : {}),
   };
 }

@@ -21,8 +21,10 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 /** Polls per interval at the dense cadence. */
 const DENSE_POLLS_PER_INTERVAL = 12;
 
-/** How much wider than the span it was seen in the window is, on each side. */
-const WINDOW_MARGIN = 0.5;
+/** The window stays open past the time the refresh was seen the day before: this share of the span it was seen within… */
+const LATER_SHARE = 0.5;
+/** …and at least this many dense polls. */
+const DENSE_POLLS_AFTER = 3;
 
 export interface RefreshWindow {
   /** Epoch ms, calendar: from when the next refresh may have happened. */
@@ -42,6 +44,7 @@ export interface SeenRefresh {
   readonly id: number;
   readonly seenAt: string;
   readonly seenWithinMs?: number;
+  readonly seenBy?: 'steady' | 'dense';
 }
 
 /** The window the refresh after `current` is expected in; undefined when no refresh was seen to learn from. */
@@ -49,11 +52,16 @@ export function nextRefreshWindow(current: SeenRefresh): RefreshWindow | undefin
   if (current.id === 0 || current.seenWithinMs === undefined) return undefined;
   const seenAt = Date.parse(current.seenAt);
   if (Number.isNaN(seenAt)) return undefined;
-  // The poll before may have run late, and the upstream may refresh a little earlier each day.
-  const opensEarly = current.seenWithinMs * (1 + WINDOW_MARGIN);
+  // How long a dense poll's spacing is on the calendar: the span itself when a dense poll saw it.
+  const dense =
+    current.seenBy === 'dense'
+      ? current.seenWithinMs
+      : current.seenWithinMs / DENSE_POLLS_PER_INTERVAL;
+  // The upstream may refresh a little earlier or later than the day before, and a poll run late.
+  const later = Math.max(current.seenWithinMs * LATER_SHARE, DENSE_POLLS_AFTER * dense);
   return {
-    opensAt: seenAt + DAY_MS - opensEarly,
-    closesAt: seenAt + DAY_MS + current.seenWithinMs * WINDOW_MARGIN,
+    opensAt: seenAt + DAY_MS - current.seenWithinMs - dense,
+    closesAt: seenAt + DAY_MS + later,
   };
 }
 

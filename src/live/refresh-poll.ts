@@ -17,7 +17,7 @@
  */
 import type { Logger } from 'pino';
 import type { PollCadence, PollLease } from '../coordination/poll-lease.js';
-import type { GenerationStore, GenerationView } from '../freshness/generation.js';
+import type { GenerationStore, GenerationView, PollKind } from '../freshness/generation.js';
 import { denseCadenceMs } from '../freshness/refresh-window.js';
 import type { CachedUpstream } from '../reads/cached-upstream.js';
 import type { Caller } from '../reads/caller.js';
@@ -79,7 +79,8 @@ export class RefreshPoll {
     const cadence: PollCadence = view.refreshExpected() ? 'refresh-window' : 'steady';
     const spacingMs = cadence === 'steady' ? intervalMs : denseCadenceMs(intervalMs);
     try {
-      if (await lease.take(spacingMs, cadence)) await this.pollNow();
+      if (await lease.take(spacingMs, cadence))
+        await this.pollNow(cadence === 'steady' ? 'steady' : 'dense');
       else await this.#learnShared();
     } catch (error) {
       logger.warn(
@@ -89,8 +90,11 @@ export class RefreshPoll {
     }
   }
 
-  /** The poll itself, whoever holds the lease (tick calls it; tests call it to poll at a chosen moment). */
-  async pollNow(): Promise<void> {
+  /**
+   * The poll itself, whoever holds the lease (tick calls it; tests call it to poll at a chosen
+   * moment); `kind`: the cadence it runs at.
+   */
+  async pollNow(kind: PollKind = 'steady'): Promise<void> {
     const { upstream, caller, store, view, feed, logger } = this.options;
     const request = endpoints.recentMilestonesPage(1, undefined);
     let polled: { value: Page<MilestoneRecord>; keep(): Promise<void> };
@@ -111,6 +115,7 @@ export class RefreshPoll {
       })),
       seenAt,
       view.now()?.id ?? 0,
+      kind,
     );
     view.learn(advance.generation);
     // Stored after the generation moved: the page just read belongs to it, not to the one before.

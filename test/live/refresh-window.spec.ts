@@ -100,11 +100,22 @@ describe('the expected refresh window', () => {
     // Once seen, the next refresh is expected a day later, and learned to the dense cadence.
     simulator.publishMilestone(simulator.data.allArtists()[1]?.slug ?? '');
     calendar.moveTo(todayAtUtc(3) + DAY_MS + 5 * 60_000);
-    await poll.pollNow();
+    await poll.pollNow('dense');
     const seen = gateway.generation.now();
     expect(seen?.id).toBe(2);
-    // Since the poll before it (the window's first), on the calendar.
-    expect(seen?.seenWithinMs).toBe(5 * 60_000);
+    // Since the poll before it (the window's first), on the calendar, by a dense poll.
+    expect(seen).toMatchObject({ seenWithinMs: 5 * 60_000, seenBy: 'dense' });
     expect(gateway.generation.refreshExpected()).toBe(false);
+    // The next day's window is narrow: from a span and a dense poll before, to three dense polls after.
+    const seenAt = todayAtUtc(3) + 2 * DAY_MS + 5 * 60_000;
+    for (const [offsetMinutes, expected] of [
+      [-11, false],
+      [-9, true],
+      [14, true],
+      [16, false],
+    ] as const) {
+      calendar.moveTo(seenAt + offsetMinutes * 60_000);
+      expect(gateway.generation.refreshExpected(), `${offsetMinutes} min`).toBe(expected);
+    }
   });
 });

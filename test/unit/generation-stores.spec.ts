@@ -78,6 +78,7 @@ describe.each([
       id: 1,
       seenAt: seenAt(2),
       seenWithinMs: 1_000,
+      seenBy: 'steady',
       milestoneArtists: [{ id: 1, artists: ['artist-m4', 'artist-m3'] }],
     };
     expect(changed).toEqual({ generation, newIds: ['m4', 'm3'] });
@@ -105,6 +106,7 @@ describe.each([
       seenAt: seenAt(1),
       // Since the poll before it, on the calendar.
       seenWithinMs: 1_000,
+      seenBy: 'steady',
       milestoneArtists: [{ id: 1, artists: ['artist-m2'] }],
     });
   });
@@ -119,7 +121,7 @@ describe.each([
     expect((await store.advance(page(...newer.slice(-3)), seenAt(2), 0)).newIds).toEqual([]);
     const back = await store.advance(page('old'), seenAt(3), 0);
     expect(back).toEqual({
-      generation: { id: 2, seenAt: seenAt(3), seenWithinMs: 1_000 },
+      generation: { id: 2, seenAt: seenAt(3), seenWithinMs: 1_000, seenBy: 'steady' },
       newIds: ['old'],
     });
   });
