@@ -1,9 +1,9 @@
 /**
  * A request's first touches, taken from the day's plan together: when the
  * allowance cannot cover every request, it is spent on requests answered
- * whole, and the rest are refused before any of their reads leave (issue
- * 30: 200 concurrent cold pages of 6 reads each spent the paced share on 146
- * calls and got no page whole).
+ * whole, and the rest are refused before any of their reads leave: taken
+ * one by one, concurrent cold pages would share the allowance between them
+ * and few or none would come back whole (docs/decisions/whole-requests.md).
  *
  * The request's first new record takes a hold of every call the request may
  * still need (its estimate, less what it has already read or been answered),

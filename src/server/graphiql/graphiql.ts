@@ -1,7 +1,7 @@
 /**
  * GraphiQL at the GraphQL endpoint, served by the node:http listener as a
  * static page (static-page.ts) in place of Yoga's GraphiQL plugin, which
- * rendered the 1.9 MB page afresh for every request (issue 29).
+ * renders the whole page afresh for every request.
  *
  * Which requests get it is Yoga's rule (graphql-yoga 5.16,
  * plugins/use-graphiql.js `shouldRenderGraphiQL`): a GET whose Accept names

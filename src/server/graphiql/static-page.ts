@@ -1,17 +1,16 @@
 /**
  * A page that changes only with the deployment (GraphiQL's), made once and
  * sent as stored bytes. Rendering and compressing it again for every request
- * is what took a gigabyte and both cores under 200 concurrent loads of
- * GraphiQL (issue 29: 1.9 MB of HTML, a template string, its encoding and a
- * compressor's state per request).
+ * would cost, per request, a template string of the whole page, its
+ * encoding and a compressor's state: under many concurrent loads of
+ * GraphiQL, memory and both cores.
  *
  * - Made on first use, not at start: most processes (tests, replicas behind
  *   an API client) never serve it. Concurrent first requests wait for the
  *   same making; the compressors run on libuv's threads, not on the event loop.
- * - Three forms kept: identity, gzip (level 9) and brotli at quality 5,
- *   measured on GraphiQL's page: 696 KB in 54 ms and 9 MB of memory while it
- *   runs, where quality 9 makes 687 KB in 127 ms with 39 MB, and quality 11
- *   650 KB in 2.7 s. The client's preference decides, brotli on a tie.
+ * - Three forms kept: identity, gzip (level 9) and brotli at quality 5, which
+ *   makes nearly the smallest page in a fraction of the time and memory of
+ *   the higher qualities. The client's preference decides, brotli on a tie.
  * - A strong ETag per form (RFC 9110: each content coding is a
  *   representation of its own), and `Cache-Control: no-cache`: a browser
  *   keeps the page and asks with `If-None-Match` each time, and gets 304

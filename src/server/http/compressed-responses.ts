@@ -2,17 +2,15 @@
  * Whole answers leave the listener in one write, compressed for the clients
  * that accept it (`Accept-Encoding`: br, gzip or deflate), around the whole
  * node:http listener, so that answers from the response cache and from Yoga
- * alike are: a page of the top 20 with histories is 180 KB of JSON and
- * 33 KB in brotli.
+ * alike are: JSON of many records compresses several times over.
  *
- * Why not a compression stream per answer (the `compression` middleware,
- * before issue 29): its compressors run on libuv's four threads, so under
- * 500 concurrent answers 500 of them waited at once, each with its state
- * (measured: 0.7 MB for brotli, 0.3 MB for gzip), 340 MB in all. Here an
- * answer is compressed in one call, on the event loop, when it is complete:
- * one compressor's state at a time, freed at once, for the same CPU time
- * (brotli at quality 1: 0.4 ms for that page; gzip at level 4: 0.9 ms;
- * quality and level chosen for JSON made on every request, as before).
+ * Why not a compression stream per answer (the `compression` middleware):
+ * its compressors run on libuv's four threads, so under many concurrent
+ * answers every one of them waits at once, each holding a compressor's
+ * state. Here an answer is compressed in one call, on the event loop, when
+ * it is complete: one compressor's state at a time, freed at once, for the
+ * same CPU time; quality and level are chosen for JSON made on every request
+ * (docs/decisions/compression-in-one-call.md).
  *
  * - Whole answers only: JSON, `text/plain` (/metrics) and `text/html`, from
  *   `compressFrom` bytes; never a stream (SSE subscriptions, multipart

@@ -1,10 +1,9 @@
 /**
  * Turns at building answers. Every GraphQL request Yoga answers holds, while
  * it is parsed, executed and written, the records it read, its result and
- * the answer's bytes: a page of the top 20 with histories about 0.35 MB.
- * Requests that arrive together all progress together (each awaits its
- * reads, the others run meanwhile), so 500 at once held 500 of those
- * (issue 29). With turns, at most `max` are worked on at once; the others
+ * the answer's bytes. Requests that arrive together all progress together
+ * (each awaits its reads, the others run meanwhile), so all of them would
+ * hold all of that at once. With turns, at most `max` are worked on at once; the others
  * wait, in order of arrival, holding only their connection and body.
  *
  * A turn begins when the request is handed to Yoga and ends when its answer

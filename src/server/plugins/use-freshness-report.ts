@@ -1,10 +1,10 @@
 /**
- * Adds `extensions.freshness` (issue 11): the data generation the answer
+ * Adds `extensions.freshness`: the data generation the answer
  * belongs to and when the gateway saw the upstream refresh it, how many reads
  * were answered from the previous generation while being refreshed, whether
  * the budget was too low to refresh them (they stay as they were), and, when
- * held answers that are not current were used (issue 15: the plan spends the
- * day elsewhere, or the upstream fails), the oldest one's generation and the
+ * held answers that are not current were used (the plan spends the day
+ * elsewhere, or the upstream fails), the oldest one's generation and the
  * time it was read.
  */
 import type { Plugin } from 'graphql-yoga';
