@@ -110,12 +110,13 @@ export async function startOurs(
   upstreamUrl: string,
   extraEnv: NodeJS.ProcessEnv,
   checkout = MAIN,
+  nodeArgs: readonly string[] = [],
 ): Promise<Running> {
   const port = await freePort();
   const name = `ours-${++oursCount}`;
   const at = performance.now();
   const main = join(checkout, 'dist/main.js');
-  const child = spawnLogged(name, process.execPath, ['--enable-source-maps', main], {
+  const child = spawnLogged(name, process.execPath, [...nodeArgs, '--enable-source-maps', main], {
     ...process.env,
     NODE_ENV: 'production',
     UPSTREAM_URL: upstreamUrl,

@@ -1,6 +1,8 @@
 /**
  * Yoga's plugins, in the order they must run. The order is the design:
  *
+ * 0. The compiled executor before tracing: tracing wraps the executor it is
+ *    handed in the request's trace context, so it must be handed this one.
  * 1. Tracing first, so that every later hook runs inside the request's span;
  *    the readiness check answers /ready before any GraphQL work.
  * 2. useSettledReads is the first of the hooks that read what a request
@@ -34,6 +36,7 @@ import {
   type ClientRateLimiter,
   useClientRateLimit,
 } from '../server/plugins/use-client-rate-limit.js';
+import { useCompiledExecution } from '../server/plugins/use-compiled-execution.js';
 import { useCostReport } from '../server/plugins/use-cost-report.js';
 import { useFreshnessReport } from '../server/plugins/use-freshness-report.js';
 import { useHttpCaching } from '../server/plugins/use-http-caching.js';
@@ -85,6 +88,7 @@ export function gatewayPlugins(inputs: PluginInputs): GatewayPlugins {
   const { options, auth, stores, metrics, keys, rateLimiter, persisted, trustProxy } = inputs;
   const protection = options.protection ?? {};
   return [
+    useCompiledExecution(),
     ...(options.tracing ? useTracing() : []),
     useReadinessCheck({
       endpoint: inputs.readinessPath,

@@ -1,0 +1,76 @@
+/**
+ * A CPU profile of ours under the varying artist page (`npx tsx bench/tailcall/profile-pages.ts`):
+ * ours from dist/ with --cpu-prof, the page's slug cycling over ARTISTS artists for SECONDS, then
+ * the profile's functions by self time. PROFILE_DIR: where the .cpuprofile goes.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import autocannon from 'autocannon';
+import { startOurs, startSimulator } from './processes.js';
+import { PEER_QUERIES } from './queries.js';
+
+const SECONDS = Number(process.env.SECONDS ?? 10);
+const ARTISTS = Number(process.env.ARTISTS ?? 100);
+const DIR = process.env.PROFILE_DIR ?? '/tmp/prof-jit';
+const KEY = 'bench-key';
+const HEADERS = { 'content-type': 'application/json', authorization: `Bearer ${KEY}` };
+const page = PEER_QUERIES.find((query) => query.key === 'pages')!;
+
+const simulator = await startSimulator(50, KEY);
+const ours = await startOurs(simulator.url, {}, undefined, ['--cpu-prof', `--cpu-prof-dir=${DIR}`]);
+try {
+  const board = await fetch(`${simulator.url}/api/v1/leaderboard/streams?limit=${ARTISTS}`, {
+    headers: HEADERS,
+  });
+  const slugs = ((await board.json()) as { slug: string }[]).map((artist) => artist.slug);
+  let next = 0;
+  const run = (seconds: number) =>
+    autocannon({
+      url: ours.url,
+      method: 'POST',
+      headers: HEADERS,
+      connections: 10,
+      duration: seconds,
+      requests: [
+        {
+          setupRequest: (request) => ({
+            ...request,
+            body: page.body('ours', slugs[next % slugs.length]!, next++),
+          }),
+        },
+      ],
+    });
+  await run(3);
+  const result = await run(SECONDS);
+  console.log(
+    `${Math.round(result.requests.average)} req/s, p99 ${result.latency.p99} ms, non-2xx ${result.non2xx}`,
+  );
+} finally {
+  await ours.stop();
+  await simulator.stop();
+}
+const file = readdirSync(DIR)
+  .filter((name) => name.endsWith('.cpuprofile'))
+  .map((name) => join(DIR, name))
+  .sort()
+  .at(-1)!;
+interface Node {
+  id: number;
+  callFrame: { functionName: string; url: string; lineNumber: number };
+  hitCount: number;
+}
+const profile = JSON.parse(readFileSync(file, 'utf8')) as { nodes: Node[] };
+const self = new Map<string, number>();
+let total = 0;
+for (const node of profile.nodes) {
+  const { functionName, url, lineNumber } = node.callFrame;
+  const where = url.replace(/^.*node_modules\//, '').replace(/^.*\/dist\//, 'dist/');
+  const key = `${functionName || '(anonymous)'} ${where}:${lineNumber + 1}`;
+  self.set(key, (self.get(key) ?? 0) + node.hitCount);
+  total += node.hitCount;
+}
+console.log(file);
+for (const [key, hits] of [...self]
+  .sort((a, b) => b[1] - a[1])
+  .slice(0, Number(process.env.TOP ?? 40)))
+  console.log(`${((hits / total) * 100).toFixed(1).padStart(5)} %  ${key}`);
