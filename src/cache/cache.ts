@@ -27,6 +27,13 @@ export interface CacheEntry {
 export interface ResponseCache {
   /** The entry for `key`, fresh or stale, or undefined once it is past `staleUntil`. */
   get(key: string): Promise<CacheEntry | undefined>;
+  /**
+   * The entry `get` would answer with, when this process alone can tell it without waiting and it
+   * is fresh (a record held in memory); undefined otherwise, and then `get` decides.
+   */
+  peek?(key: string): CacheEntry | undefined;
+  /** Told when a peeked entry answers a read: counted as the hit `get` would count. */
+  peeked?(key: string): void;
   set(key: string, entry: CacheEntry): Promise<void>;
   delete(key: string): Promise<void>;
 }

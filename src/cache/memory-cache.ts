@@ -57,6 +57,15 @@ export class MemoryCache implements ResponseCache {
     return entry;
   }
 
+  peek(key: string): CacheEntry | undefined {
+    const entry = this.getNow(key);
+    return entry !== undefined && isFresh(entry) ? entry : undefined;
+  }
+
+  peeked(): void {
+    this.observer?.cacheLookup('l1', true);
+  }
+
   /** The same as `get`, without a promise: the two-level cache consults its first level this way. */
   getNow(key: string): CacheEntry | undefined {
     const entry = this.#lru.get(key);

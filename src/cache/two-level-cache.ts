@@ -44,6 +44,16 @@ export class TwoLevelCache implements ResponseCache {
     return local;
   }
 
+  /** A fresh and current first-level entry: the one `get` answers with before asking L2. */
+  peek(key: string): CacheEntry | undefined {
+    const local = this.l1.getNow(key);
+    return local !== undefined && isFresh(local) && this.#isCurrent(local) ? local : undefined;
+  }
+
+  peeked(): void {
+    this.l1.observer?.cacheLookup('l1', true);
+  }
+
   async set(key: string, entry: CacheEntry): Promise<void> {
     this.l1.setNow(key, entry);
     if (this.#shared(entry)) await this.l2.set(key, entry);

@@ -17,6 +17,7 @@
  */
 import { performance } from 'node:perf_hooks';
 import { LRUCache } from 'lru-cache';
+import { UpstreamError } from '../upstream/errors.js';
 import { awaitPeer, type FlightLocks } from './flight-locks.js';
 import type { KeyRegistry, KeyStatus } from './key-registry.js';
 
@@ -26,6 +27,21 @@ import type { KeyRegistry, KeyStatus } from './key-registry.js';
  */
 export interface Proof {
   done(failure?: unknown): Promise<void>;
+}
+
+/** The proving call, its end told to the reads waiting on it: a failure of the upstream's ends them too. */
+export function proven<T>(proof: Proof, call: Promise<T>): Promise<T> {
+  return call.then(
+    async (entry) => {
+      await proof.done();
+      return entry;
+    },
+    async (error: unknown) => {
+      const upstreamFailed = error instanceof UpstreamError && error.code === 'UPSTREAM_ERROR';
+      await proof.done(upstreamFailed ? error : undefined);
+      throw error;
+    },
+  );
 }
 
 export interface KeyProofsOptions {
@@ -56,6 +72,11 @@ export class KeyProofs {
   });
 
   constructor(private readonly options: KeyProofsOptions) {}
+
+  /** Whether `verdict` would answer `accepted` at once: no proof under way, the registry sure now. */
+  acceptedNow(keyId: string): boolean {
+    return !this.#underWay.has(keyId) && this.options.keys.statusNow?.(keyId) === 'accepted';
+  }
 
   /** The key's status; a `Proof` when the calling read is the one to prove it. */
   async verdict(keyId: string, signal: AbortSignal): Promise<'accepted' | 'rejected' | Proof> {

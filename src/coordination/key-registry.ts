@@ -34,6 +34,8 @@ export const DEFAULT_KEY_TTLS: KeyRegistryOptions = {
 
 export interface KeyRegistry {
   status(keyId: string): Promise<KeyStatus>;
+  /** The same as `status` when this process alone can tell it; undefined when the store must be asked. */
+  statusNow?(keyId: string): KeyStatus | undefined;
   /** Whether the upstream accepted the key within KNOWN_KEY_TTL_MS and has not rejected it since. */
   wasAccepted(keyId: string): Promise<boolean>;
   markAccepted(keyId: string): Promise<void>;

@@ -28,6 +28,10 @@ export class MemoryKeyRegistry implements KeyRegistry {
   constructor(private readonly ttls: KeyRegistryOptions = DEFAULT_KEY_TTLS) {}
 
   async status(keyId: string): Promise<KeyStatus> {
+    return this.statusNow(keyId);
+  }
+
+  statusNow(keyId: string): KeyStatus {
     if (this.#rejected.has(keyId)) return 'rejected';
     return this.#accepted.has(keyId) ? 'accepted' : 'unknown';
   }

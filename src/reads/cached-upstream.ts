@@ -18,7 +18,7 @@ import { LRUCache } from 'lru-cache';
 import type { CacheEntry, ResponseCache } from '../cache/cache.js';
 import type { CircuitBreaker } from '../coordination/circuit-breaker.js';
 import type { FlightLocks } from '../coordination/flight-locks.js';
-import { KeyProofs, type Proof } from '../coordination/key-proofs.js';
+import { KeyProofs, type Proof, proven } from '../coordination/key-proofs.js';
 import type { KeyRegistry } from '../coordination/key-registry.js';
 import type { Allocator } from '../economy/allocator.js';
 import type { BudgetLedger } from '../economy/ledger.js';
@@ -39,7 +39,7 @@ import { withinGrace } from './grace.js';
 import { answerBehind, answerStale } from './held-answers.js';
 import type { StartedRefresh } from './popular-sweep.js';
 import { DailyLimitPolicy, PlanPolicy, type ReadPolicy } from './read-policy.js';
-import { type Action, lookUp } from './read-table.js';
+import { type Action, lookUp, settledAction } from './read-table.js';
 import { backgroundReads, type RequestReads } from './request-spending.js';
 import { SingleFlight } from './single-flight.js';
 import { type Call, UpstreamCalls } from './upstream-calls.js';
@@ -157,6 +157,27 @@ export class CachedUpstream {
     return this.options.cache.get(key);
   }
 
+  /** `read`'s answer when certain now (no proof to wait for, held here as current, the table's `answer`), counted once taken. */
+  peek<T>(request: UpstreamRequest<T>, caller: Caller, { report }: RequestReads) {
+    if (caller.mode === 'client' && !this.#proofs.acceptedNow(caller.keyId)) return undefined;
+    const found = this.options.cache.peek?.(request.key);
+    const state = this.#stateOf(found?.outcome === 'value' ? found : undefined, request);
+    const table = this.#policyFor(caller).table;
+    if (state.kind !== 'current' || settledAction(table, 'current', this.#condition()) !== 'answer')
+      return undefined;
+    return {
+      answer: () => {
+        this.options.cache.peeked?.(request.key);
+        this.#known.set(request.key, request);
+        report.reads.add(request.key);
+        this.options.popularity?.record([request.key], false);
+        report.cacheHits += 1;
+        report.answeredFrom(state.until);
+        return unwrap<T>(state.entry, request);
+      },
+    };
+  }
+
   async read<T>(request: UpstreamRequest<T>, caller: Caller, reads: RequestReads): Promise<T> {
     const { report } = reads;
     // One deadline for the whole read: a wait for the key's proof spends it too.
@@ -231,7 +252,7 @@ export class CachedUpstream {
                 }),
               )
             : // A proof is alone in its key by construction: it shares no flight, and it always ends.
-              this.#proven(
+              proven(
                 proof,
                 this.#calls.fetchAndStore({
                   ...this.#call(request, caller, reads, purpose),
@@ -285,21 +306,6 @@ export class CachedUpstream {
       throw new UpstreamError('UNAUTHENTICATED', 'Invalid or revoked API key');
     }
     return verdict === 'accepted' ? undefined : verdict;
-  }
-
-  /** The proving call, its end told to the reads waiting on it: a failure of the upstream's ends them too. */
-  #proven(proof: Proof, call: Promise<CacheEntry>): Promise<CacheEntry> {
-    return call.then(
-      async (entry) => {
-        await proof.done();
-        return entry;
-      },
-      async (error: unknown) => {
-        const upstreamFailed = error instanceof UpstreamError && error.code === 'UPSTREAM_ERROR';
-        await proof.done(upstreamFailed ? error : undefined);
-        throw error;
-      },
-    );
   }
 
   /**

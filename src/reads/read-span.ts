@@ -7,6 +7,23 @@
 import { SpanStatusCode, trace } from '@opentelemetry/api';
 import { SERVICE_NAME } from '../service-name.js';
 
+/** The span of a read answered at once from what this process holds: it ends where it starts. */
+export function heldReadSpan<T>(resource: string, answer: () => T): T {
+  return trace
+    .getTracer(SERVICE_NAME)
+    .startActiveSpan(
+      `upstream ${resource}`,
+      { attributes: { 'upstream.resource': resource } },
+      (span) => {
+        try {
+          return answer();
+        } finally {
+          span.end();
+        }
+      },
+    );
+}
+
 export function readSpan<T>(resource: string, read: () => Promise<T>): Promise<T> {
   return trace
     .getTracer(SERVICE_NAME)

@@ -120,6 +120,22 @@ export async function lookUp(
   return row.action;
 }
 
+/**
+ * The action of `table` for a read in `state` while the upstream is in `condition` when every row
+ * those match agrees on it (no lazy input would change it); undefined when they disagree.
+ */
+export function settledAction(
+  table: readonly Row[],
+  state: EntryKind,
+  condition: Condition,
+): Action | undefined {
+  const candidates = table.filter((row) => fits(row, { state, condition }));
+  const first = candidates[0];
+  return first !== undefined && candidates.every((row) => row.action === first.action)
+    ? first.action
+    : undefined;
+}
+
 /** Whether `row` matches every input known so far. */
 function fits(row: Row, known: Partial<Cell>): boolean {
   const has = <T>(values: readonly T[] | '*', value: T | undefined) =>

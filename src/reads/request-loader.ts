@@ -19,7 +19,7 @@ import type { UpstreamRequest } from '../upstream/endpoints.js';
 import { UpstreamError } from '../upstream/errors.js';
 import type { CachedUpstream } from './cached-upstream.js';
 import type { Caller } from './caller.js';
-import { readSpan } from './read-span.js';
+import { heldReadSpan, readSpan } from './read-span.js';
 import type { RequestReads } from './request-spending.js';
 
 /** A field answered from held data that was not current (`extensions.stale`). */
@@ -32,8 +32,16 @@ export interface StaleField {
 
 /** What resolvers read the upstream through (`context.loader`): the request's loader, as a field uses it. */
 export interface Loader {
-  /** Reads one upstream resource, at most once per request. */
+  /**
+   * Reads one upstream resource, at most once per request. A record this process holds as
+   * current comes back as an already settled promise, without a read's scheduling.
+   */
   load<T>(request: UpstreamRequest<T>): Promise<T>;
+  /**
+   * The record `load` would answer at once, without a promise, when this process holds it as
+   * current (counted as `load` counts it); undefined when `load` must read or wait.
+   */
+  peek<T>(request: UpstreamRequest<T>): T | undefined;
   /** Starts a read that a field further down will need; its failure is that field's to report. */
   prefetch(request: UpstreamRequest<unknown>): void;
   /** Resolves once every read this request started has settled. */
@@ -55,6 +63,8 @@ export class RequestLoader implements Loader {
   readonly #seen = new Set<string>();
   /** Reads started ahead of the field that needs them: its own load is not a duplicate. */
   readonly #prefetched = new Set<string>();
+  /** Records answered at once from what this process holds (`peek`), by the read's key. */
+  readonly #held = new Map<string, unknown>();
   /** Reads started and not yet settled, those no field turned out to need included. */
   readonly #pending = new Set<Promise<unknown>>();
 
@@ -102,16 +112,48 @@ export class RequestLoader implements Loader {
 
   /** Reads one upstream resource, at most once per request; `field`: the field it answers. */
   load<T>(request: UpstreamRequest<T>, field?: Path): Promise<T> {
+    const held = this.peek(request, field);
+    if (held !== undefined) return Promise.resolve(held);
+    this.#count(request.key, field);
+    return this.#loader.load(request) as Promise<T>;
+  }
+
+  /**
+   * `load`'s answer without a promise when the record is held as current, counted as `load`
+   * counts it; undefined (and then nothing counted) when `load` must read or wait.
+   */
+  peek<T>(request: UpstreamRequest<T>, field?: Path): T | undefined {
+    const { key } = request;
+    // A read this request already started (the loader's memo holds it) is that read's to answer.
+    const held = this.#held.has(key)
+      ? { value: this.#held.get(key) as T }
+      : this.#seen.has(key)
+        ? undefined
+        : this.#peekUpstream(request);
+    if (held === undefined) return undefined;
+    this.#count(key, field);
+    return held.value;
+  }
+
+  /** What `load` records of each load: the field it answers, and whether it repeats a read. */
+  #count(key: string, field: Path | undefined): void {
     if (field !== undefined) {
-      const readers = this.#readers.get(request.key);
-      if (readers === undefined) this.#readers.set(request.key, [field]);
+      const readers = this.#readers.get(key);
+      if (readers === undefined) this.#readers.set(key, [field]);
       else readers.push(field);
     }
-    if (this.#prefetched.delete(request.key)) {
+    if (this.#prefetched.delete(key)) {
       // The field this read was started for: not a second read.
-    } else if (this.#seen.has(request.key)) this.reads.report.deduplicated += 1;
-    else this.#seen.add(request.key);
-    return this.#loader.load(request) as Promise<T>;
+    } else if (this.#seen.has(key)) this.reads.report.deduplicated += 1;
+    else this.#seen.add(key);
+  }
+
+  #peekUpstream<T>(request: UpstreamRequest<T>): { value: T } | undefined {
+    const held = this.upstream.peek(request, this.caller, this.reads);
+    if (held === undefined) return undefined;
+    const value = heldReadSpan(request.resource, held.answer);
+    this.#held.set(request.key, value);
+    return { value };
   }
 
   /** Starts a read that a field further down will need; its failure is that field's to report. */
@@ -119,7 +161,8 @@ export class RequestLoader implements Loader {
     if (this.#seen.has(request.key)) return;
     this.#seen.add(request.key);
     this.#prefetched.add(request.key);
-    this.#loader.load(request).catch(() => undefined);
+    if (this.#peekUpstream(request) === undefined)
+      this.#loader.load(request).catch(() => undefined);
   }
 
   /**
@@ -171,6 +214,10 @@ class FieldLoader implements Loader {
 
   load<T>(request: UpstreamRequest<T>): Promise<T> {
     return this.loader.load(request, this.path);
+  }
+
+  peek<T>(request: UpstreamRequest<T>): T | undefined {
+    return this.loader.peek(request, this.path);
   }
 
   prefetch(request: UpstreamRequest<unknown>): void {
