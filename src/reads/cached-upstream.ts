@@ -31,8 +31,9 @@ import { UpstreamError, upstreamTimedOut } from '../upstream/errors.js';
 import { SILENT_OBSERVER, type UpstreamObserver } from '../upstream/observer.js';
 import type { RetryPolicy } from '../upstream/retry.js';
 import type { UpstreamNotices } from '../upstream/upstream-notices.js';
+import { CachedFacts } from './cached-facts.js';
 import type { Caller } from './caller.js';
-import { type CachePolicy, stampOf, totalKey, unwrap } from './entries.js';
+import { type CachePolicy, stampOf, unwrap } from './entries.js';
 import { type EntryState, entryState, isCurrent } from './entry-state.js';
 import { clientKeyRefused, heldAnswers } from './failure-triage.js';
 import { withinGrace } from './grace.js';
@@ -78,6 +79,7 @@ export class CachedUpstream {
   /** Pass-through keys the gateway does not know: one read proves each, the others wait for its verdict. */
   readonly #proofs: KeyProofs;
   readonly #calls: UpstreamCalls;
+  readonly #facts: CachedFacts;
   readonly #dailyLimit: ReadPolicy;
   /** The gateway's own key's policy: the plan when there is one. */
   readonly #serverPolicy: ReadPolicy;
@@ -100,6 +102,7 @@ export class CachedUpstream {
       current: (entry) => isCurrent(entry, options.generation),
     });
     this.#calls = new UpstreamCalls(options);
+    this.#facts = new CachedFacts({ ...options, proofs: this.#proofs });
     this.#dailyLimit = new DailyLimitPolicy(options.budget);
     this.#serverPolicy =
       options.allocator === undefined ? this.#dailyLimit : new PlanPolicy(options.allocator);
@@ -115,46 +118,17 @@ export class CachedUpstream {
   }
 
   /** True when a fresh cached answer says the resource does not exist; never calls the upstream. */
-  async knownMissing(request: UpstreamRequest<unknown>, caller: Caller): Promise<boolean> {
-    const cached = await this.#trustedEntry(request.key, caller);
-    return cached?.outcome === 'not-found' && isCurrent(cached, this.options.generation);
+  knownMissing(request: UpstreamRequest<unknown>, caller: Caller): Promise<boolean> {
+    return this.#facts.missing(request, caller);
   }
 
-  /**
-   * The length of the list `request` is a page of, when a page of it read in
-   * the current generation told it (kept in the shared cache, so every
-   * replica knows it); undefined otherwise. Never calls the upstream.
-   */
-  async knownTotal(
+  /** The length of the list `request` is a page of, when a current page told it; never calls. */
+  knownTotal(
     request: UpstreamRequest<unknown>,
     caller: Caller,
-    { report }: RequestReads,
+    reads: RequestReads,
   ): Promise<number | undefined> {
-    if (request.list === undefined) return undefined;
-    const cached = await this.#trustedEntry(totalKey(request.list.key), caller);
-    if (
-      cached === undefined ||
-      !isCurrent(cached, this.options.generation) ||
-      typeof cached.value !== 'number'
-    )
-      return undefined;
-    // An answer built on this length is no fresher than the page that told it.
-    report.answeredFrom(cached.freshUntil);
-    return cached.value;
-  }
-
-  /**
-   * The cached entry for `key`, if this caller may read the cache (a client key the upstream
-   * accepted; a proof of it under way is waited for, to the read's deadline).
-   */
-  async #trustedEntry(key: string, caller: Caller): Promise<CacheEntry | undefined> {
-    if (caller.mode === 'client') {
-      const status = await this.#proofs
-        .settled(caller.keyId, AbortSignal.timeout(this.options.deadlineMs))
-        .catch(() => 'unknown' as const);
-      if (status !== 'accepted') return undefined;
-    }
-    return this.options.cache.get(key);
+    return this.#facts.total(request, caller, reads);
   }
 
   /** `read`'s answer when certain now (no proof to wait for, held here as current, the table's `answer`), counted once taken. */
@@ -192,6 +166,10 @@ export class CachedUpstream {
     if (found?.outcome !== 'not-found')
       this.options.popularity?.record([request.key], found === undefined);
     const state = this.#stateOf(found, request);
+    // The request's grace runs from its first read that a held entry could answer, whatever the
+    // lookups its decision takes.
+    if (state.kind === 'behind' || state.kind === 'outdated')
+      reads.spending.graceLeft(this.options.staleGraceMs);
     const policy = this.#policyFor(caller);
     let deferred = false;
     const action = await lookUp(policy.table, state.kind, this.#condition(), {

@@ -111,6 +111,8 @@ export class UpstreamClient {
       );
     }
     return this.#lanes.run(priority, async () => {
+      // Its deadline may have passed while it queued: then it is not paid for, and never sent.
+      if (signal.aborted) throw connectionError(signal.reason, path);
       await gate?.admit();
       try {
         return await this.#send(path, apiKey, signal, resource);
