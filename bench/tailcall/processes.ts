@@ -7,9 +7,10 @@
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtempSync, openSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { connect, createServer } from 'node:net';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { freePort } from '../../test/support/redis.js';
 
 const MAIN = new URL('../..', import.meta.url).pathname;
 const HERE = new URL('.', import.meta.url).pathname;
@@ -22,16 +23,6 @@ export interface Running {
   /** Milliseconds from spawn to the port accepting connections. */
   readonly readyMs: number;
   stop(): Promise<void>;
-}
-
-export async function freePort(): Promise<number> {
-  const server = createServer();
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const { port } = server.address() as { port: number };
-  server.close();
-  await once(server, 'close');
-  return port;
 }
 
 function accepts(port: number): Promise<boolean> {
