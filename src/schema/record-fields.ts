@@ -19,11 +19,14 @@ type Types = typeof builder.$inferSchemaTypes;
 export type RecordKey<R> = keyof KeyLevels<R> & keyof R & string;
 
 /** Reads `key` of the object's record: from what its parent holds, or else by loading it. */
+/** A value, or the promise of one: a key held in process is answered without a promise. */
+export type MaybePromise<T> = T | Promise<T>;
+
 export type ReadKey<Shape, R> = <K extends RecordKey<R>>(
   object: Shape,
   key: K,
   context: GatewayContext,
-) => Promise<R[K]>;
+) => MaybePromise<R[K]>;
 
 /** What a field answering a key may declare besides: the list it returns, what it hands down. */
 export interface KeyReads {
@@ -47,13 +50,13 @@ type Then<Shape, V, T> = (
 
 export interface RecordReader<Shape, R> {
   /** A field answering `key` as the record has it. */
-  key<K extends RecordKey<R>>(key: K): KeyField<Shape, Promise<R[K]>>;
+  key<K extends RecordKey<R>>(key: K): KeyField<Shape, MaybePromise<R[K]>>;
   /** A field answering what `then` makes of `key` (a list's items, a link to another object). */
   key<K extends RecordKey<R>, T>(
     key: K,
     then: Then<Shape, R[K], T>,
     reads?: KeyReads,
-  ): KeyField<Shape, Promise<Awaited<T>>>;
+  ): KeyField<Shape, MaybePromise<Awaited<T>>>;
   /** What a field reading `key` some other way needs (a song's slug, found by search). */
   needs(key: RecordKey<R>): { readonly needs: Knows };
 }
@@ -66,14 +69,13 @@ export function recordReader<Shape, R>(
   return {
     key: <K extends RecordKey<R>, T>(key: K, then?: Then<Shape, R[K], T>, reads?: KeyReads) => ({
       upstream: { ...reads, ...needs(key) },
-      resolve: async (
-        object: Shape,
-        _: unknown,
-        context: GatewayContext,
-        info: GraphQLResolveInfo,
-      ) => {
-        const value = await read(object, key, context);
-        return then === undefined ? value : then(value, object, context, info);
+      // No async here: a key held in process is answered at once, without a promise per field.
+      resolve: (object: Shape, _: unknown, context: GatewayContext, info: GraphQLResolveInfo) => {
+        const value = read(object, key, context);
+        if (then === undefined) return value;
+        return value instanceof Promise
+          ? value.then((read) => then(read, object, context, info))
+          : then(value, object, context, info);
       },
     }),
     needs,

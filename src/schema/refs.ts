@@ -5,7 +5,7 @@
  * record once per request through the loader, shared by every field and
  * every place in the query that needs it.
  */
-import { endpoints } from '../upstream/endpoints.js';
+import { endpoints, type UpstreamRequest } from '../upstream/endpoints.js';
 import { UpstreamError } from '../upstream/errors.js';
 import type {
   AlbumRecord,
@@ -184,36 +184,42 @@ export const nodeLoaders = {
   },
 } as const;
 
+/** A value, or the promise of one: a field held in process is answered without a promise. */
+type MaybePromise<T> = T | Promise<T>;
+
 /**
- * A field the parent already told us, or else the full record's, loaded once
- * per request. Unreadable in either, it is an error at the field.
+ * A field the parent already told us, or else the full record's: at once when this process
+ * holds it as current, otherwise loaded once per request. Unreadable in either, it is an error
+ * at the field.
  */
-async function knownOrLoaded<R extends UpstreamRecord, K extends keyof R & string>(
+function knownOrLoaded<R extends UpstreamRecord, K extends keyof R & string>(
   known: Partial<R>,
   field: K,
-  load: () => Promise<R>,
-): Promise<R[K]> {
+  request: UpstreamRequest<R>,
+  context: GatewayContext,
+): MaybePromise<R[K]> {
   if (known.unreadable?.[field] !== undefined) return upstreamField(known as R, field);
   const value = known[field];
-  return value !== undefined ? (value as R[K]) : upstreamField(await load(), field);
+  if (value !== undefined) return value as R[K];
+  const held = context.loader.peek(request);
+  if (held !== undefined) return upstreamField(held, field);
+  return context.loader.load(request).then((record) => upstreamField(record, field));
 }
 
 export function artistField<K extends keyof ArtistProfile>(
   artist: ArtistShape,
   field: K,
   context: GatewayContext,
-): Promise<ArtistProfile[K]> {
-  return knownOrLoaded(artist.known, field, () =>
-    context.loader.load(endpoints.artist(artist.slug)),
-  );
+): MaybePromise<ArtistProfile[K]> {
+  return knownOrLoaded(artist.known, field, endpoints.artist(artist.slug), context);
 }
 
 export function albumField<K extends keyof AlbumRecord>(
   album: AlbumShape,
   field: K,
   context: GatewayContext,
-): Promise<AlbumRecord[K]> {
-  return knownOrLoaded(album.known, field, () => context.loader.load(endpoints.album(album.slug)));
+): MaybePromise<AlbumRecord[K]> {
+  return knownOrLoaded(album.known, field, endpoints.album(album.slug), context);
 }
 
 /** A song or album whose body does not say whose it is. */
