@@ -1,5 +1,5 @@
 /**
- * The day's plan as arithmetic (issue 15): what each purpose may spend at a
+ * The day's plan as arithmetic: what each purpose may spend at a
  * given moment of the UTC day. The ledger tests check that the ceilings are
  * enforced across replicas; these check the ceilings themselves.
  */
@@ -12,15 +12,22 @@ import {
 } from '../../src/economy/demand-forecast.js';
 import { AHEAD_SHARE, DEMAND_MARGIN, SpendingPlan } from '../../src/economy/spending-plan.js';
 import { TodaysSweep } from '../../src/economy/todays-sweep.js';
+import { DAY_MS, todayAtUtc } from '../support/calendar.js';
 
 const HOUR_MS = 60 * 60 * 1000;
+/** The UTC days the plan is reckoned on: today's, from the real calendar, and its neighbours. */
+const dayOf = (offset: number) =>
+  new Date(todayAtUtc(0) + offset * DAY_MS).toISOString().slice(0, 10);
+const TODAY = dayOf(0);
+const YESTERDAY = dayOf(-1);
+const TOMORROW = dayOf(1);
 const plan = new SpendingPlan({
   dailyLimit: 1000,
   pollIntervalMs: HOUR_MS,
   headShare: 0.4,
   burst: 20,
 });
-const at = (time: string) => new Date(`2026-11-24T${time}Z`);
+const at = (time: string) => new Date(`${TODAY}T${time}Z`);
 const spent = (overrides: Partial<Record<'used' | 'paced' | 'refreshed' | 'polled', number>>) => ({
   used: 0,
   paced: 0,
@@ -107,7 +114,7 @@ describe('the spending plan of a 1,000-call day with an hourly poll', () => {
       sweptToday: (now) => sweep.of(now),
     });
     // Yesterday's sweep tells nothing of today's pace.
-    sweep.ended({ at: new Date('2026-11-23T03:00:00Z'), refreshed: 300 });
+    sweep.ended({ at: new Date(`${YESTERDAY}T03:00:00Z`), refreshed: 300 });
     const unswept = afterSweep.ceiling(
       'first-touch',
       at('12:00:00'),
@@ -139,11 +146,11 @@ describe('the spending plan of a 1,000-call day with an hourly poll', () => {
     const now = at('06:00:00');
     // Paced 459: the line must pass 460, (460 − 20) / 586 − AHEAD_SHARE = 147 / 586 of the day.
     const slot = plan.nextSlot(now, spent({ paced: 459 }), true);
-    const expected = Date.parse('2026-11-24T00:00:00Z') + Math.ceil((147 / 586) * 24 * HOUR_MS);
+    const expected = Date.parse(`${TODAY}T00:00:00Z`) + Math.ceil((147 / 586) * 24 * HOUR_MS);
     expect(slot.getTime()).toBe(expected);
     expect(slot.getTime()).toBeGreaterThan(now.getTime());
     expect(plan.nextSlot(now, spent({ paced: 2_000 }), true).toISOString()).toBe(
-      '2026-11-25T00:00:00.000Z',
+      `${TOMORROW}T00:00:00.000Z`,
     );
   });
 });
@@ -256,13 +263,13 @@ describe('a day paced by its expected demand', () => {
     // The line must pass 401: a progress of (401 − 20) / 586 − AHEAD_SHARE, reached in the
     // burst's first hour (for a record asked once, without the lead, in its last).
     expect(
-      morning.progress((slot.getTime() - Date.parse('2026-11-24T00:00:00Z')) / 86_400_000),
+      morning.progress((slot.getTime() - Date.parse(`${TODAY}T00:00:00Z`)) / 86_400_000),
     ).toBeCloseTo(381 / 586 - AHEAD_SHARE, 4);
-    expect(slot.toISOString() > '2026-11-24T06:00:00.000Z').toBe(true);
-    expect(slot.toISOString() < '2026-11-24T07:00:00.000Z').toBe(true);
+    expect(slot.toISOString() > `${TODAY}T06:00:00.000Z`).toBe(true);
+    expect(slot.toISOString() < `${TODAY}T07:00:00.000Z`).toBe(true);
     const once = plan.nextSlot(now, spent({ paced: 400 }), false, 1, morning);
-    expect(once.toISOString() > '2026-11-24T08:00:00.000Z').toBe(true);
-    expect(once.toISOString() < '2026-11-24T09:00:00.000Z').toBe(true);
+    expect(once.toISOString() > `${TODAY}T08:00:00.000Z`).toBe(true);
+    expect(once.toISOString() < `${TODAY}T09:00:00.000Z`).toBe(true);
   });
 
   it('takes more of yesterday the more it was like the day before', () => {
