@@ -28,10 +28,10 @@ export interface CachePolicy {
 
 /**
  * What a record read from an upstream body takes in the heap, per byte of the
- * body: measured over 1,500 artists of the simulator, 1.55 for profiles and
- * 1.05 for 90-day histories (numbers and short strings in small objects).
+ * body: more than the body, for numbers and short strings in small objects.
  * An entry's `bytes` are its body's times this, so that CACHE_MAX_BYTES
- * bounds the memory the records take, not the bodies they came in.
+ * bounds the memory the records take, not the bodies they came in
+ * (docs/decisions/record-bytes-per-body-byte.md).
  */
 export const RECORD_BYTES_PER_BODY_BYTE = 1.6;
 

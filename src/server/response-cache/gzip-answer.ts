@@ -3,10 +3,8 @@
  *
  * A hit is the stored data plus a tail of its own (`extensions.cost`: the
  * key's budget now), so no whole answer can be compressed ahead. Compressing
- * each hit whole costs what the rest of the hit costs a hundred times over:
- * measured on the top 20 with histories, 1.25 ms of CPU in gzip and 0.7 ms in
- * brotli per hit, against 0.09 ms uncompressed (1,000 and 1,400 hits a second
- * instead of 10,000).
+ * each hit whole would cost many times what the rest of the hit costs
+ * (docs/decisions/gzip-hits-joined.md).
  *
  * A DEFLATE stream is a series of blocks, and a block may refer back only to
  * bytes already decoded. So the stored part is compressed once, ending with a
