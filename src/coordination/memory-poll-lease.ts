@@ -12,7 +12,7 @@ import type { PollCadence, PollLease } from './poll-lease.js';
 export class LocalPollLease implements PollLease {
   readonly #until: Record<PollCadence, number> = {
     steady: Number.NEGATIVE_INFINITY,
-    'refresh-window': Number.NEGATIVE_INFINITY,
+    dense: Number.NEGATIVE_INFINITY,
   };
 
   async take(intervalMs: number, cadence: PollCadence = 'steady'): Promise<boolean> {

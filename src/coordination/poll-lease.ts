@@ -12,7 +12,7 @@
  * expected (freshness/refresh-window.ts). Apart, so that a steady lease taken just before the
  * window opens does not hold the dense polls back for a whole interval.
  */
-export type PollCadence = 'steady' | 'refresh-window';
+export type PollCadence = 'steady' | 'dense';
 
 export interface PollLease {
   /** True when this process should poll now; false while another poll of this interval ran (or Redis is away). */
@@ -23,5 +23,5 @@ export const POLL_LEASE_KEY = 'refresh-poll';
 
 /** The lease's key for polls of `cadence`. */
 export function pollLeaseKey(cadence: PollCadence): string {
-  return cadence === 'steady' ? POLL_LEASE_KEY : `${POLL_LEASE_KEY}:window`;
+  return cadence === 'steady' ? POLL_LEASE_KEY : `${POLL_LEASE_KEY}:dense`;
 }

@@ -76,11 +76,10 @@ export class RefreshPoll {
    */
   async tick(): Promise<void> {
     const { lease, intervalMs, view, logger } = this.options;
-    const cadence: PollCadence = view.refreshExpected() ? 'refresh-window' : 'steady';
+    const cadence: PollCadence = view.refreshExpected() ? 'dense' : 'steady';
     const spacingMs = cadence === 'steady' ? intervalMs : denseCadenceMs(intervalMs);
     try {
-      if (await lease.take(spacingMs, cadence))
-        await this.pollNow(cadence === 'steady' ? 'steady' : 'dense');
+      if (await lease.take(spacingMs, cadence)) await this.pollNow(cadence);
       else await this.#learnShared();
     } catch (error) {
       logger.warn(

@@ -37,10 +37,11 @@ import { type CachePolicy, stampOf, unwrap } from './entries.js';
 import { type EntryState, entryState, isCurrent } from './entry-state.js';
 import { clientKeyRefused, heldAnswers } from './failure-triage.js';
 import { withinGrace } from './grace.js';
-import { answerBehind, answerStale } from './held-answers.js';
+import { answerBehind, answerCurrent, answerStale } from './held-answers.js';
 import type { StartedRefresh } from './popular-sweep.js';
 import { DailyLimitPolicy, PlanPolicy, type ReadPolicy } from './read-policy.js';
 import { type Action, lookUp, settledAction } from './read-table.js';
+import type { RequestReport } from './request-report.js';
 import { backgroundReads, type RequestReads } from './request-spending.js';
 import { SingleFlight } from './single-flight.js';
 import { type Call, UpstreamCalls } from './upstream-calls.js';
@@ -142,29 +143,20 @@ export class CachedUpstream {
     return {
       answer: () => {
         this.options.cache.peeked?.(request.key);
-        this.#known.set(request.key, request);
-        report.reads.add(request.key);
-        this.options.popularity?.record([request.key], false);
-        report.cacheHits += 1;
-        report.answeredFrom(state.until);
-        return unwrap<T>(state.entry, request);
+        this.#noteRead(request, report, state.entry);
+        return answerCurrent<T>(state.entry, state.until, request, report);
       },
     };
   }
 
   async read<T>(request: UpstreamRequest<T>, caller: Caller, reads: RequestReads): Promise<T> {
     const { report } = reads;
-    // One deadline for the whole read: a wait for the key's proof spends it too.
-    const deadline = AbortSignal.timeout(this.options.deadlineMs);
-    const proof =
-      caller.mode === 'client' ? await this.#proofOf(caller, reads, deadline) : undefined;
-    this.#known.set(request.key, request);
-    report.reads.add(request.key);
+    // One deadline for a client key's whole read: a wait for the key's proof spends it too.
+    const deadline =
+      caller.mode === 'client' ? AbortSignal.timeout(this.options.deadlineMs) : undefined;
+    const proof = deadline && (await this.#proofOf(caller, reads, deadline));
     const found = proof === undefined ? await this.options.cache.get(request.key) : undefined;
-    // A record the upstream said it does not have is no view of a record: the plan never ranks it.
-    // One not held at all is a first touch asked for, whether the plan then affords it or not.
-    if (found?.outcome !== 'not-found')
-      this.options.popularity?.record([request.key], found === undefined);
+    this.#noteRead(request, report, found);
     const state = this.#stateOf(found, request);
     // The request's grace runs from its first read that a held entry could answer, whatever the
     // lookups its decision takes.
@@ -192,16 +184,13 @@ export class CachedUpstream {
     reads: RequestReads,
     proof: Proof | undefined,
     deferred: boolean,
-    deadline: AbortSignal,
+    deadline: AbortSignal | undefined,
   ): Promise<T> {
     const { report, spending } = reads;
     switch (action) {
-      case 'answer': {
+      case 'answer':
         if (state.kind !== 'current') break;
-        report.cacheHits += 1;
-        report.answeredFrom(state.until);
-        return unwrap<T>(state.entry, request);
-      }
+        return answerCurrent<T>(state.entry, state.until, request, report);
       case 'answer-held':
       case 'answer-held-refresh-behind': {
         if (state.kind !== 'behind' && state.kind !== 'outdated') break;
@@ -251,6 +240,23 @@ export class CachedUpstream {
     purpose: Purpose,
   ): Call {
     return { request, caller, policy: this.#policyFor(caller), reads, purpose };
+  }
+
+  /**
+   * Notes a read of `request` that found `found` in the cache: the request it was (what a refresh
+   * re-reads), the report's reads, and a view for the plan's popularity. A record the upstream
+   * said it does not have is no view of a record: the plan never ranks it. One not held at all is
+   * a first touch asked for, whether the plan then affords it or not.
+   */
+  #noteRead(
+    request: UpstreamRequest<unknown>,
+    report: RequestReport,
+    found: CacheEntry | undefined,
+  ): void {
+    this.#known.set(request.key, request);
+    report.reads.add(request.key);
+    if (found?.outcome !== 'not-found')
+      this.options.popularity?.record([request.key], found === undefined);
   }
 
   /** The policy this caller's reads are spent under: chosen here, once, and nowhere else. */

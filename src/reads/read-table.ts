@@ -106,18 +106,27 @@ export async function lookUp(
   lazy: LazyInputs,
 ): Promise<Action> {
   const known: { -readonly [input in keyof Cell]?: Cell[input] } = { state, condition };
-  for (const input of ['place', 'allowance'] as const) {
-    const candidates = table.filter((row) => fits(row, known));
-    const first = candidates[0];
-    if (first === undefined)
-      throw new Error(`no row of the read table fits ${JSON.stringify(known)}`);
-    if (candidates.every((row) => row.action === first.action)) return first.action;
-    if (input === 'place') known.place = await lazy.place();
-    else known.allowance = await lazy.allowance();
+  let action = agreedAction(table, known);
+  if (action === undefined) {
+    known.place = await lazy.place();
+    action = agreedAction(table, known);
   }
-  const row = table.find((candidate) => fits(candidate, known));
-  if (row === undefined) throw new Error(`no row of the read table fits ${JSON.stringify(known)}`);
-  return row.action;
+  if (action === undefined) {
+    known.allowance = await lazy.allowance();
+    action = agreedAction(table, known);
+  }
+  if (action === undefined)
+    throw new Error(`the read table's rows disagree on ${JSON.stringify(known)}`);
+  return action;
+}
+
+/** The action every row fitting `known` gives; undefined while they disagree. */
+function agreedAction(table: readonly Row[], known: Partial<Cell>): Action | undefined {
+  const candidates = table.filter((row) => fits(row, known));
+  const first = candidates[0];
+  if (first === undefined)
+    throw new Error(`no row of the read table fits ${JSON.stringify(known)}`);
+  return candidates.every((row) => row.action === first.action) ? first.action : undefined;
 }
 
 /**
@@ -129,11 +138,7 @@ export function settledAction(
   state: EntryKind,
   condition: Condition,
 ): Action | undefined {
-  const candidates = table.filter((row) => fits(row, { state, condition }));
-  const first = candidates[0];
-  return first !== undefined && candidates.every((row) => row.action === first.action)
-    ? first.action
-    : undefined;
+  return agreedAction(table, { state, condition });
 }
 
 /** Whether `row` matches every input known so far. */

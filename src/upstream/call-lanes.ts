@@ -39,8 +39,6 @@ export class CallPriority {
   }
 }
 
-export const READER = (): CallPriority => new CallPriority('reader');
-
 interface Waiting {
   readonly priority: CallPriority;
   readonly start: () => void;

@@ -6,7 +6,7 @@
 import { Pool, errors as undiciErrors } from 'undici';
 import { nextUtcMidnight } from '../time.js';
 import { urlPath } from '../url-path.js';
-import { CallLanes, type CallPriority, READER } from './call-lanes.js';
+import { CallLanes, CallPriority } from './call-lanes.js';
 import { CallWatch, type UpstreamHealth } from './call-watch.js';
 import { errorForStatus, UpstreamError } from './errors.js';
 import { SILENT_OBSERVER, type UpstreamObserver } from './observer.js';
@@ -99,7 +99,7 @@ export class UpstreamClient {
     path: string,
     apiKey: string,
     signal: AbortSignal,
-    { gate, resource = 'unknown', priority = READER() }: CallOptions = {},
+    { gate, resource = 'unknown', priority = new CallPriority('reader') }: CallOptions = {},
   ): Promise<UpstreamResponse> {
     // Waiting calls hold memory and a client's patience: past the queue bound, fail fast instead.
     if (this.#lanes.size >= this.options.maxConcurrency + this.options.maxQueue) {
