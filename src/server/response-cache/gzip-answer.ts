@@ -37,14 +37,32 @@ export function compressedOnce(owner: object, parts: readonly Buffer[]): Compres
   let part = compressed.get(owner);
   if (part === undefined) {
     const whole = Buffer.concat(parts);
+    const output = deflateRawSync(whole, {
+      level: GZIP_LEVEL,
+      finishFlush: constants.Z_SYNC_FLUSH,
+    });
     part = {
-      deflated: deflateRawSync(whole, { level: GZIP_LEVEL, finishFlush: constants.Z_SYNC_FLUSH }),
+      deflated: exactCopy(output),
       crc: crc32(whole),
       length: whole.length,
     };
     compressed.set(owner, part);
   }
   return part;
+}
+
+/**
+ * `bytes` in memory of their own size. zlib's synchronous calls answer a view
+ * into their output chunk (16 KB by default): kept for as long as the stored
+ * answer lives, a small compressed part would hold the whole chunk while the
+ * response cache's bound counts only the part.
+ */
+function exactCopy(bytes: Buffer): Buffer {
+  if (bytes.byteLength === bytes.buffer.byteLength) return bytes;
+  // Not from Buffer's shared pool either, which would hold its own larger slab.
+  const copy = Buffer.allocUnsafeSlow(bytes.byteLength);
+  bytes.copy(copy);
+  return copy;
 }
 
 /**
