@@ -38,6 +38,11 @@ export interface Loader {
    */
   load<T>(request: UpstreamRequest<T>): Promise<T>;
   /**
+   * `load` without a promise when it can be: the record itself when this process holds it as
+   * current, else the promise `load` gives. Resolvers answer held records without a promise.
+   */
+  read<T>(request: UpstreamRequest<T>): T | Promise<T>;
+  /**
    * The record `load` would answer at once, without a promise, when this process holds it as
    * current (counted as `load` counts it); undefined when `load` must read or wait.
    */
@@ -112,8 +117,14 @@ export class RequestLoader implements Loader {
 
   /** Reads one upstream resource, at most once per request; `field`: the field it answers. */
   load<T>(request: UpstreamRequest<T>, field?: Path): Promise<T> {
+    const value = this.read(request, field);
+    return value instanceof Promise ? value : Promise.resolve(value);
+  }
+
+  /** `load`, answering a record held as current without a promise; `field`: the field it answers. */
+  read<T>(request: UpstreamRequest<T>, field?: Path): T | Promise<T> {
     const held = this.peek(request, field);
-    if (held !== undefined) return Promise.resolve(held);
+    if (held !== undefined) return held;
     this.#count(request.key, field);
     return this.#loader.load(request) as Promise<T>;
   }
@@ -214,6 +225,10 @@ class FieldLoader implements Loader {
 
   load<T>(request: UpstreamRequest<T>): Promise<T> {
     return this.loader.load(request, this.path);
+  }
+
+  read<T>(request: UpstreamRequest<T>): T | Promise<T> {
+    return this.loader.read(request, this.path);
   }
 
   peek<T>(request: UpstreamRequest<T>): T | undefined {

@@ -5,6 +5,7 @@ import { arrayConnection, type Edge, pagedConnection, windowRequest } from './co
 import { ArtistSortEnum } from './enums.js';
 import { ASSUMED_LIST_SIZES, type FieldReads, READS_NOTHING } from './field-reads.js';
 import { artistSlugArg, countryArg, letterArg, optionalSearchArg, thresholdArg } from './inputs.js';
+import { andThen } from './maybe-promise.js';
 import {
   ArtistChartPositionRef,
   ArtistRef,
@@ -14,7 +15,7 @@ import {
   SongRef,
   StreamSnapshotRef,
 } from './object-refs.js';
-import { prefetchArtistChildren } from './prefetch.js';
+import { prefetchArtistChildren, prefetchHeldArtistChildren } from './prefetch.js';
 import { keyFields, recordReader } from './record-fields.js';
 import {
   ARTIST_KEYS,
@@ -137,10 +138,11 @@ builder.node(ArtistRef, {
           nullable: true,
           description: 'All songs of the artist, most-streamed first.',
           upstream: songsReads,
-          resolve: async (a, args, c, info) => {
+          resolve: (a, args, c, info) => {
             const window = songsReads.checkArgs(args);
-            const songs = await c.loader.load(songsReads.bySlug(a.slug, c));
-            return arrayConnection(window, listItems(songs, c, info)?.map(songFromSummary) ?? []);
+            return andThen(c.loader.read(songsReads.bySlug(a.slug, c)), (songs) =>
+              arrayConnection(window, listItems(songs, c, info)?.map(songFromSummary) ?? []),
+            );
           },
         },
         {
@@ -161,8 +163,10 @@ builder.node(ArtistRef, {
         nullable: true,
         description: 'Daily snapshots of the last 90 days, oldest first.',
         upstream: historyReads,
-        resolve: async (a, _, c, info) =>
-          listItems(await c.loader.load(historyReads.bySlug(a.slug)), c, info),
+        resolve: (a, _, c, info) =>
+          andThen(c.loader.read(historyReads.bySlug(a.slug)), (history) =>
+            listItems(history, c, info),
+          ),
       }),
       milestones: t.field({
         type: [MilestoneRef],
@@ -170,8 +174,10 @@ builder.node(ArtistRef, {
         description:
           "The artist's milestone timeline (artist and song thresholds crossed), oldest first.",
         upstream: milestonesReads,
-        resolve: async (a, _, c, info) =>
-          listItems(await c.loader.load(milestonesReads.bySlug(a.slug)), c, info),
+        resolve: (a, _, c, info) =>
+          andThen(c.loader.read(milestonesReads.bySlug(a.slug)), (milestones) =>
+            listItems(milestones, c, info),
+          ),
       }),
       streamMilestone: thresholdFact(
         t,
@@ -197,14 +203,16 @@ builder.queryFields((t) => ({
     args: { slug: t.arg.string({ required: true, description: 'Artist slug, e.g. `burna-boy`.' }) },
     // The profile (nodeLoaders.Artist); the selected children's reads start with it (prefetch.ts).
     upstream: { read: endpoints.artist, knows: 'record' },
-    resolve: async (_, args, c, info) => {
+    resolve: (_, args, c, info) => {
       const slug = artistSlugArg(args.slug);
+      const artist = nodeLoaders.Artist(slug, c);
+      if (!(artist instanceof Promise)) {
+        prefetchHeldArtistChildren(slug, info, c);
+        return artist;
+      }
       // The children's reads start with the profile's: one upstream round trip for a whole page.
-      const [artist] = await Promise.all([
-        nodeLoaders.Artist(slug, c),
-        prefetchArtistChildren(slug, info, c).catch(() => undefined),
-      ]);
-      return artist;
+      const children = prefetchArtistChildren(slug, info, c).catch(() => undefined);
+      return Promise.all([artist, children]).then(([loaded]) => loaded);
     },
   }),
   artists: t.connection(

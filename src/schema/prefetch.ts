@@ -100,3 +100,12 @@ export async function prefetchArtistChildren(
   if (reads.length === 0 || (await context.loader.knownMissing(endpoints.artist(slug)))) return;
   for (const read of reads) context.loader.prefetch(read);
 }
+
+/** The same for an artist whose profile is held: it exists, so its children's reads start at once. */
+export function prefetchHeldArtistChildren(
+  slug: string,
+  info: GraphQLResolveInfo,
+  context: GatewayContext,
+): void {
+  for (const read of childReads(slug, info, context)) context.loader.prefetch(read);
+}

@@ -12,6 +12,7 @@ import type { GraphQLResolveInfo } from 'graphql';
 import type { builder } from './builder.js';
 import type { GatewayContext } from './context.js';
 import type { KeyLevels, Knows } from './field-reads.js';
+import { andThen, type MaybePromise } from './maybe-promise.js';
 
 type Types = typeof builder.$inferSchemaTypes;
 
@@ -19,8 +20,6 @@ type Types = typeof builder.$inferSchemaTypes;
 export type RecordKey<R> = keyof KeyLevels<R> & keyof R & string;
 
 /** Reads `key` of the object's record: from what its parent holds, or else by loading it. */
-/** A value, or the promise of one: a key held in process is answered without a promise. */
-export type MaybePromise<T> = T | Promise<T>;
 
 export type ReadKey<Shape, R> = <K extends RecordKey<R>>(
   object: Shape,
@@ -73,9 +72,7 @@ export function recordReader<Shape, R>(
       resolve: (object: Shape, _: unknown, context: GatewayContext, info: GraphQLResolveInfo) => {
         const value = read(object, key, context);
         if (then === undefined) return value;
-        return value instanceof Promise
-          ? value.then((read) => then(read, object, context, info))
-          : then(value, object, context, info);
+        return andThen(value, (read) => then(read, object, context, info));
       },
     }),
     needs,

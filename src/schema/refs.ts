@@ -18,6 +18,7 @@ import type {
 } from '../upstream/records.js';
 import type { GatewayContext } from './context.js';
 import type { KeyLevels, ObjectReads } from './field-reads.js';
+import { andThen, type MaybePromise } from './maybe-promise.js';
 import { upstreamField } from './upstream-fields.js';
 
 export interface ArtistShape {
@@ -170,10 +171,10 @@ export const ALBUM_KEYS = {
 
 /** The three refetchable types, loaded by slug: proving the record exists, so unknown slugs are NOT_FOUND. */
 export const nodeLoaders = {
-  Artist: async (slug: string, context: GatewayContext): Promise<ArtistShape> => {
-    const profile = await context.loader.load(endpoints.artist(slug));
-    return artistRef(profile.slug, profile);
-  },
+  Artist: (slug: string, context: GatewayContext): MaybePromise<ArtistShape> =>
+    andThen(context.loader.read(endpoints.artist(slug)), (profile) =>
+      artistRef(profile.slug, profile),
+    ),
   Song: async (slug: string, context: GatewayContext): Promise<SongShape> => {
     const record = await context.loader.load(endpoints.song(slug));
     return songRef(record.slug, record);
@@ -184,9 +185,6 @@ export const nodeLoaders = {
   },
 } as const;
 
-/** A value, or the promise of one: a field held in process is answered without a promise. */
-type MaybePromise<T> = T | Promise<T>;
-
 /**
  * A field the parent already told us, or else the full record's: at once when this process
  * holds it as current, otherwise loaded once per request. Unreadable in either, it is an error
@@ -195,15 +193,13 @@ type MaybePromise<T> = T | Promise<T>;
 function knownOrLoaded<R extends UpstreamRecord, K extends keyof R & string>(
   known: Partial<R>,
   field: K,
-  request: UpstreamRequest<R>,
+  request: () => UpstreamRequest<R>,
   context: GatewayContext,
 ): MaybePromise<R[K]> {
   if (known.unreadable?.[field] !== undefined) return upstreamField(known as R, field);
   const value = known[field];
   if (value !== undefined) return value as R[K];
-  const held = context.loader.peek(request);
-  if (held !== undefined) return upstreamField(held, field);
-  return context.loader.load(request).then((record) => upstreamField(record, field));
+  return andThen(context.loader.read(request()), (record) => upstreamField(record, field));
 }
 
 export function artistField<K extends keyof ArtistProfile>(
@@ -211,7 +207,7 @@ export function artistField<K extends keyof ArtistProfile>(
   field: K,
   context: GatewayContext,
 ): MaybePromise<ArtistProfile[K]> {
-  return knownOrLoaded(artist.known, field, endpoints.artist(artist.slug), context);
+  return knownOrLoaded(artist.known, field, () => endpoints.artist(artist.slug), context);
 }
 
 export function albumField<K extends keyof AlbumRecord>(
@@ -219,7 +215,7 @@ export function albumField<K extends keyof AlbumRecord>(
   field: K,
   context: GatewayContext,
 ): MaybePromise<AlbumRecord[K]> {
-  return knownOrLoaded(album.known, field, endpoints.album(album.slug), context);
+  return knownOrLoaded(album.known, field, () => endpoints.album(album.slug), context);
 }
 
 /** A song or album whose body does not say whose it is. */
@@ -281,15 +277,27 @@ export async function songSlugOf(song: SongShape, context: GatewayContext): Prom
   return (await summaryOf(song, context))?.slug ?? '';
 }
 
-export async function songField<K extends keyof SongRecord>(
+export function songField<K extends keyof SongRecord>(
   song: SongShape,
   field: K,
   context: GatewayContext,
-): Promise<SongRecord[K]> {
+): MaybePromise<SongRecord[K]> {
   if (song.known.unreadable?.[field] !== undefined)
     return upstreamField(song.known as SongRecord, field);
   const known = song.known[field];
   if (known !== undefined) return known as SongRecord[K];
+  if (song.lookup !== undefined) return foundSongField(song, field, context);
+  return andThen(context.loader.read(endpoints.song(song.slug ?? '')), (record) =>
+    upstreamField(record, field),
+  );
+}
+
+/** A field of a song the parent named only by title: from the search's summary, or its record. */
+async function foundSongField<K extends keyof SongRecord>(
+  song: SongShape,
+  field: K,
+  context: GatewayContext,
+): Promise<SongRecord[K]> {
   const summary = await summaryOf(song, context);
   if (summary !== null && field in summary) return upstreamField(summary as SongRecord, field);
   const record = await context.loader.load(endpoints.song(summary?.slug ?? song.slug ?? ''));
