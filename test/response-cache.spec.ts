@@ -191,6 +191,36 @@ it('answers that cost nothing never push out upstream answers that were paid for
   }
 });
 
+it("counts a stored answer's gzip part from the first hit that makes it: an answer weighs what it holds", async () => {
+  const pages = [20, 19].map(
+    (limit) =>
+      `{ topArtistsByStreams(limit: ${limit}) { rank artist { slug name history { date dailyStreams } } } }`,
+  );
+  // What each answer weighs stored (its data as text and as bytes, its key, the bookkeeping):
+  // two fit the bound, but not with a gzip part of more than a kilobyte beside them.
+  const weights = await Promise.all(
+    pages.map(async (page) => {
+      const data = JSON.stringify((await stack.query(page)).body.data);
+      const bytes = Buffer.byteLength(data);
+      return (bytes === data.length ? bytes : 2 * data.length) + bytes + 52 + 256;
+    }),
+  );
+  const bounded = await startStack({
+    sharedSimulator: stack.simulator,
+    gateway: { cache: cacheWith({ responseMaxBytes: weights[0]! + weights[1]! + 1_024 }) },
+  });
+  const gzip = { 'accept-encoding': 'gzip' };
+  const seen = async (page: string) => cost(await bounded.query(page, {}, gzip)).responseCache;
+  try {
+    expect([await seen(pages[0]!), await seen(pages[1]!)]).toEqual([undefined, undefined]);
+    // Both stored: the first hit in gzip compresses its answer, which then no longer fits beside the other.
+    expect(await seen(pages[0]!)).toBe('hit');
+    expect(await seen(pages[1]!)).toBeUndefined();
+  } finally {
+    await bounded.close();
+  }
+});
+
 it('with Redis, only answers built from upstream reads are shared (under response:, for at most an hour)', async () => {
   const prefix = uniquePrefix();
   const redis = new Redis(SHARED_REDIS_URL);

@@ -35,6 +35,11 @@ export interface ResponseCache {
   /** Told when a peeked entry answers a read: counted as the hit `get` would count. */
   peeked?(key: string): void;
   set(key: string, entry: CacheEntry): Promise<void>;
+  /**
+   * Counts `entry`'s weight again where this process holds it, its life unchanged: what the
+   * process holds of an entry can grow after it is stored (a stored answer's gzip form).
+   */
+  reweigh?(key: string, entry: CacheEntry): void;
   delete(key: string): Promise<void>;
 }
 

@@ -84,6 +84,12 @@ export class MemoryCache implements ResponseCache {
     this.#lru.set(key, entry, { ttl: retentionMs(entry) });
   }
 
+  reweigh(key: string, entry: CacheEntry): void {
+    // Only the very entry weighed: the key may since hold another, or none.
+    if (this.#lru.peek(key)?.value === entry.value)
+      this.#lru.set(key, entry, { noUpdateTTL: true });
+  }
+
   async delete(key: string): Promise<void> {
     this.#lru.delete(key);
   }

@@ -54,6 +54,11 @@ export class TwoLevelCache implements ResponseCache {
     this.l1.observer?.cacheLookup('l1', true);
   }
 
+  /** The weight is this process's memory: the first level's alone. */
+  reweigh(key: string, entry: CacheEntry): void {
+    this.l1.reweigh(key, entry);
+  }
+
   async set(key: string, entry: CacheEntry): Promise<void> {
     this.l1.setNow(key, entry);
     if (this.#shared(entry)) await this.l2.set(key, entry);

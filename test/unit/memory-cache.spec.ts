@@ -73,6 +73,31 @@ describe('bounded by bytes', () => {
     expect(kept.at(-1)).toBe('v19');
   });
 
+  it('counts an entry weighed again at its new weight, and leaves any other entry of its key alone', async () => {
+    const cache = new MemoryCache({ maxEntries: 1_000, maxBytes: 2 * cost + 10 });
+    await cache.set('a', entry('A', 1_000));
+    await cache.set('b', entry('B', 1_000));
+    // Grown past what both can share: the other one goes, the entry just weighed being the most recent.
+    cache.reweigh('b', entry('B', 1_500));
+    expect(await valuesOf(cache, ['a', 'b'])).toEqual([undefined, 'B']);
+    // Only the very entry stored under the key is weighed again, not one that replaced it.
+    const c = entry('C', 10);
+    await cache.set('c', c);
+    cache.reweigh('c', entry('other', 2_000));
+    expect(cache.getNow('c')).toBe(c);
+    expect(cache.getNow('b')?.value).toBe('B');
+  });
+
+  it('keeps an entry weighed again for no longer than it was kept before', async () => {
+    const cache = new MemoryCache(roomy);
+    const now = Date.now();
+    const short = entry('V', 10, { freshUntil: now + 50, staleUntil: now + 50 });
+    await cache.set('k', short);
+    cache.reweigh('k', { ...short, bytes: 20 });
+    expect(cache.getNow('k')?.bytes).toBe(20);
+    await until(() => cache.getNow('k') === undefined);
+  });
+
   it('keeps no entry larger than the whole bound', async () => {
     const cache = new MemoryCache({ maxEntries: 1_000, maxBytes: 1_000 });
     await cache.set('small', entry('S', 10));

@@ -22,7 +22,7 @@ import { isUtf8 } from 'node:buffer';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import Negotiator from 'negotiator';
 import type { Logger } from 'pino';
-import type { ResponseCache } from '../../cache/cache.js';
+import type { CacheEntry, ResponseCache } from '../../cache/cache.js';
 import { type KeyRegistry, keyIdOf } from '../../coordination/key-registry.js';
 import type { BudgetLedger, BudgetUsage } from '../../economy/ledger.js';
 import type { Popularity } from '../../economy/popularity.js';
@@ -39,7 +39,7 @@ import {
   requestRateLimitRefusal,
 } from '../plugins/use-client-rate-limit.js';
 import { matches, maxAge } from '../plugins/use-http-caching.js';
-import { gzipWithTail } from './gzip-answer.js';
+import { compressedPart, gzipWithTail } from './gzip-answer.js';
 import { hitTails } from './hit-tail.js';
 import type { ResponseCacheSlot } from './slot.js';
 import {
@@ -49,6 +49,7 @@ import {
   responseKey,
   type StoredResponse,
   storedPart,
+  weighed,
 } from './stored-response.js';
 
 type NodeHandler = (
@@ -143,11 +144,13 @@ export function withResponseCache(yoga: NodeHandler, options: ResponseCacheOptio
   const serve = async (
     req: IncomingMessage,
     res: ServerResponse,
-    stored: StoredResponse,
+    key: string,
+    entry: CacheEntry & { readonly value: StoredResponse },
     keyId: string,
     started: number,
     generation: string,
   ) => {
+    const stored = entry.value;
     const budget = await budgetOf(keyId);
     if (stored.reads !== undefined) options.popularity?.record(stored.reads);
     const { tail, log: logLine } = tails(stored, keyId, budget, freshnessJson(generation));
@@ -173,9 +176,11 @@ export function withResponseCache(yoga: NodeHandler, options: ResponseCacheOptio
     const part = storedPart(stored);
     let body: readonly Buffer[] = [...part, tail];
     if (gzippedFrom(stored, options.compressFrom) && acceptsGzip(req)) {
-      // The stored part compressed once, when it was stored (stored-response.ts), each hit's tail
-      // appended (gzip-answer.ts); the listener's compression leaves an answer that has its encoding.
+      // The stored part compressed once, by its first gzip hit, each hit's tail appended
+      // (gzip-answer.ts); the listener's compression leaves an answer that has its encoding.
+      const first = compressedPart(stored) === undefined;
       body = gzipWithTail(stored, part, tail);
+      if (first) options.cache.reweigh?.(key, weighed(entry));
       headers['content-encoding'] = 'gzip';
     }
     headers['content-length'] = String(body.reduce((length, part) => length + part.length, 0));
@@ -195,7 +200,7 @@ export function withResponseCache(yoga: NodeHandler, options: ResponseCacheOptio
     const stamp = Date.now();
     const until = Math.min(freshUntil, stamp + options.maxTtlMs);
     if (until <= stamp) return;
-    void options.cache.set(key, entryOf(response, until, stamp, options.compressFrom));
+    void options.cache.set(key, entryOf(response, until, stamp));
   };
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
@@ -250,14 +255,9 @@ export function withResponseCache(yoga: NodeHandler, options: ResponseCacheOptio
       const fresh =
         entry !== undefined && entry.freshUntil > Date.now() && isStoredResponse(entry.value);
       if (fresh || observeMiss) options.observer?.cacheLookup('response', fresh);
-      if (
-        !fresh ||
-        keyId === undefined ||
-        !isStoredResponse(entry.value) ||
-        (await rateLimited(req))
-      )
+      if (!fresh || keyId === undefined || !isStoredAnswer(entry) || (await rateLimited(req)))
         return false;
-      await serve(req, res, entry.value, keyId, started, generation);
+      await serve(req, res, key, entry, keyId, started, generation);
       return true;
     };
     if (await answered(false)) return;
@@ -300,6 +300,12 @@ function isJsonMediaType(contentType: string | undefined): boolean {
     type === 'application/graphql+json' ||
     type.startsWith('application/graphql+json;')
   );
+}
+
+function isStoredAnswer(
+  entry: CacheEntry,
+): entry is CacheEntry & { readonly value: StoredResponse } {
+  return isStoredResponse(entry.value);
 }
 
 function acceptsGzip(req: IncomingMessage): boolean {

@@ -32,8 +32,13 @@ export interface CompressedPart {
 /** Each stored answer's part, compressed once while the entry lives in this process. */
 const compressed = new WeakMap<object, CompressedPart>();
 
+/** The gzip part made for `owner` so far, if any. */
+export function compressedPart(owner: object): CompressedPart | undefined {
+  return compressed.get(owner);
+}
+
 /** The gzip part of `parts`, compressed on the first call for `owner` and kept with it. */
-export function compressedOnce(owner: object, parts: readonly Buffer[]): CompressedPart {
+function compressedOnce(owner: object, parts: readonly Buffer[]): CompressedPart {
   let part = compressed.get(owner);
   if (part === undefined) {
     const whole = Buffer.concat(parts);

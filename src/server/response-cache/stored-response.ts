@@ -14,7 +14,7 @@
  */
 import type { CacheEntry } from '../../cache/cache.js';
 import { sha256 } from '../../digest.js';
-import { compressedOnce } from './gzip-answer.js';
+import { compressedPart } from './gzip-answer.js';
 
 export interface StoredResponse {
   /** The operation's name, for the request log. */
@@ -90,35 +90,38 @@ export function gzippedFrom(stored: StoredResponse, compressFrom: number | undef
 /**
  * What a stored answer holds in this process, all of it counted against
  * RESPONSE_CACHE_MAX_BYTES: its data as text (two bytes a character unless
- * it is ASCII, where V8 may keep it in one), as bytes, and, when its hits go
- * out in gzip, their compressed part, made here, once, rather than by its
- * first gzip hit outside the bound.
+ * it is ASCII, where V8 may keep it in one), as bytes, and its gzip part once
+ * a hit has made it. The gzip part is made by the first hit that goes out in
+ * gzip, not when the answer is stored: most answers of pages that vary are
+ * never asked again, and compressing each would cost their miss more than
+ * anything else it writes. That hit weighs the entry again (`weighed`).
  */
-function heldBytes(stored: StoredResponse, compressFrom: number | undefined): number {
+function heldBytes(stored: StoredResponse): number {
   const bytes = dataBytes(stored);
   const text = bytes.length === stored.data.length ? stored.data.length : 2 * stored.data.length;
-  const gzip = gzippedFrom(stored, compressFrom)
-    ? compressedOnce(stored, storedPart(stored)).deflated.length
-    : 0;
-  return text + bytes.length + gzip;
+  return text + bytes.length + (compressedPart(stored)?.deflated.length ?? 0);
 }
 
-/** A cache entry for `response`, weighed with what it holds (and with the gzip part `compressFrom` asks for). */
+/** A cache entry for `response`, weighed with what it holds. */
 export function entryOf(
   response: StoredResponse,
   freshUntil: number,
   now = Date.now(),
-  compressFrom?: number,
 ): CacheEntry {
   return {
     outcome: 'value',
     value: response,
-    bytes: heldBytes(response, compressFrom),
+    bytes: heldBytes(response),
     storedAt: now,
     freshUntil,
     // A stored answer never stands in for a failing upstream: the upstream answers it came from do.
     staleUntil: freshUntil,
   };
+}
+
+/** `entry` (a stored answer's) weighed again with what it holds now. */
+export function weighed(entry: CacheEntry & { readonly value: StoredResponse }): CacheEntry {
+  return { ...entry, bytes: heldBytes(entry.value) };
 }
 
 /** Each stored answer's data as bytes, encoded once while the entry lives in this process (L1 keeps the same object). */
