@@ -37,7 +37,9 @@ export class MemoryCache implements ResponseCache {
   constructor({ maxEntries, maxBytes, observer }: MemoryCacheOptions) {
     this.observer = observer;
     this.#lru = new LRUCache<string, CacheEntry>({
-      max: maxEntries,
+      // lru-cache allocates its arrays for `max` entries at once; no more than this many entries
+      // of at least ENTRY_OVERHEAD_BYTES each can fit the byte bound, so slots past it are waste.
+      max: Math.max(1, Math.min(maxEntries, Math.floor(maxBytes / ENTRY_OVERHEAD_BYTES))),
       maxSize: maxBytes,
       sizeCalculation: (entry, key) => Math.max(1, entry.bytes + key.length + ENTRY_OVERHEAD_BYTES),
       // Every entry brings its own ttl; a default one only makes lru-cache build its per-entry
