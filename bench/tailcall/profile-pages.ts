@@ -1,7 +1,8 @@
 /**
  * A CPU profile of ours under the varying artist page (`npx tsx bench/tailcall/profile-pages.ts`):
  * ours from dist/ with --cpu-prof, the page's slug cycling over ARTISTS artists for SECONDS, then
- * the profile's functions by self time. PROFILE_DIR: where the .cpuprofile goes.
+ * the profile's functions by self time. PROFILE_DIR: where the .cpuprofile goes; QUERY: another
+ * of bench/tailcall/queries.ts's keys (`artist`, `chart`…), repeated as it is unless it varies.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -14,7 +15,7 @@ const ARTISTS = Number(process.env.ARTISTS ?? 100);
 const DIR = process.env.PROFILE_DIR ?? '/tmp/prof-jit';
 const KEY = 'bench-key';
 const HEADERS = { 'content-type': 'application/json', authorization: `Bearer ${KEY}` };
-const page = PEER_QUERIES.find((query) => query.key === 'pages')!;
+const page = PEER_QUERIES.find((query) => query.key === (process.env.QUERY ?? 'pages'))!;
 
 const simulator = await startSimulator(50, KEY);
 const ours = await startOurs(simulator.url, {}, undefined, ['--cpu-prof', `--cpu-prof-dir=${DIR}`]);
@@ -35,7 +36,9 @@ try {
         {
           setupRequest: (request) => ({
             ...request,
-            body: page.body('ours', slugs[next % slugs.length]!, next++),
+            body: page.varying
+              ? page.body('ours', slugs[next % slugs.length]!, next++)
+              : page.body('ours', slugs[0]!),
           }),
         },
       ],

@@ -2,21 +2,30 @@
  * Each operation's estimate of its upstream calls in the worst case
  * (upstream-cost.ts), kept by its text: a request's context is given its
  * estimate when it is made (request-spending.ts), and the cost limit, the
- * cost report and the request's hold all read that one figure. List sizes
- * come from variables, hence a second key per document.
+ * cost report and the request's hold all read that one figure.
+ *
+ * Estimates are kept per document by the values of the variables the
+ * estimate read, not all of them: an artist page asked for another artist
+ * reads no variable that can change its estimate (list sizes do, a slug
+ * does not), so its first estimate serves every artist. The estimate is a
+ * function of what it reads, so a request whose variables agree on those
+ * names gets the same figure; the names read can differ with their values
+ * (a connection's window), hence a few sets of names per document.
  */
 import { type DocumentNode, type GraphQLSchema, parse } from 'graphql';
 import { LRUCache } from 'lru-cache';
 import { estimateUpstreamCost } from './upstream-cost.js';
 
-/** Operation texts whose documents are kept, and estimates kept per document (one per operation name and variables). */
+/** Operation texts whose documents are kept, and estimates kept per set of variables read. */
 const DOCUMENTS_KEPT = 1_000;
-const ESTIMATES_PER_DOCUMENT = 64;
+const ESTIMATES_PER_READ_SET = 64;
+/** Sets of variables read kept per document and operation name: past this, estimates are not kept. */
+const READ_SETS_PER_OPERATION = 8;
 
 /**
  * Variables written out longer than this are estimated afresh each time instead of kept: any
- * client may send megabytes of them (undeclared ones included), and kept, they would be memory
- * the client chooses, up to DOCUMENTS_KEPT × ESTIMATES_PER_DOCUMENT times over.
+ * client may send megabytes of them, and kept, they would be memory the client chooses, up to
+ * DOCUMENTS_KEPT × READ_SETS_PER_OPERATION × ESTIMATES_PER_READ_SET times over.
  */
 const MAX_KEPT_VARIABLES_CHARS = 512;
 
@@ -27,9 +36,16 @@ export interface OperationParams {
   readonly variables?: unknown;
 }
 
+/** The estimates of one operation of a document whose estimate read these variables. */
+interface ReadSet {
+  readonly names: readonly string[];
+  readonly estimates: LRUCache<string, number>;
+}
+
 interface Parsed {
   readonly document: DocumentNode;
-  readonly estimates: LRUCache<string, number>;
+  /** By operation name, then by the names of the variables read (joined). */
+  readonly operations: Map<string, Map<string, ReadSet>>;
 }
 
 export class OperationEstimates {
@@ -42,36 +58,52 @@ export class OperationEstimates {
     if (typeof query !== 'string') return 0;
     let parsed = this.#byText.get(query);
     if (parsed === undefined) {
-      parsed = { document: parse(query), estimates: new LRUCache({ max: ESTIMATES_PER_DOCUMENT }) };
+      parsed = { document: parse(query), operations: new Map() };
       this.#byText.set(query, parsed);
     }
-    const key = estimateKey(operationName, variables);
-    const kept = key === undefined ? undefined : parsed.estimates.get(key);
-    if (kept !== undefined) return kept;
-    const { upstreamCalls } = estimateUpstreamCost(
+    let readSets = parsed.operations.get(operationName ?? '');
+    if (readSets === undefined) {
+      readSets = new Map();
+      parsed.operations.set(operationName ?? '', readSets);
+    }
+    for (const { names, estimates } of readSets.values()) {
+      const key = valuesKey(names, variables);
+      const kept = key === undefined ? undefined : estimates.get(key);
+      if (kept !== undefined) return kept;
+    }
+    const { upstreamCalls, variablesRead } = estimateUpstreamCost(
       this.schema,
       parsed.document,
       operationName,
       variables,
     );
-    if (key !== undefined) parsed.estimates.set(key, upstreamCalls);
+    const key = valuesKey(variablesRead, variables);
+    const joined = variablesRead.join('\n');
+    let readSet = readSets.get(joined);
+    if (readSet === undefined && readSets.size < READ_SETS_PER_OPERATION) {
+      readSet = { names: variablesRead, estimates: new LRUCache({ max: ESTIMATES_PER_READ_SET }) };
+      readSets.set(joined, readSet);
+    }
+    if (key !== undefined) readSet?.estimates.set(key, upstreamCalls);
     return upstreamCalls;
   }
 }
 
-/** The estimate's key among a document's, or undefined when it is not worth keeping. */
-function estimateKey(
-  operationName: string | null | undefined,
-  variables: unknown,
-): string | undefined {
+/**
+ * What the client sent for `names`: each value, or that it sent none (the operation's default
+ * then applies, the same for every request). Undefined when not worth keeping.
+ */
+function valuesKey(names: readonly string[], variables: unknown): string | undefined {
+  const given =
+    typeof variables === 'object' && variables !== null
+      ? (variables as Record<string, unknown>)
+      : {};
   let written: string;
   try {
-    written = JSON.stringify(variables ?? null);
+    written = JSON.stringify(names.map((name) => (name in given ? [given[name]] : 0)));
   } catch {
     // Nested past the stack (a 9 KB body can be): graphql-js refuses such a value on its own.
     return undefined;
   }
-  return written.length > MAX_KEPT_VARIABLES_CHARS
-    ? undefined
-    : `${operationName ?? ''}\n${written}`;
+  return written.length > MAX_KEPT_VARIABLES_CHARS ? undefined : written;
 }

@@ -106,12 +106,20 @@ export function declaredFieldReads(
 export interface CostEstimate {
   /** Worst-case upstream calls of the operation. */
   readonly upstreamCalls: number;
+  /**
+   * The variables the estimate read, first read first. Another request of the same operation
+   * whose variables agree on these reads exactly the same ones and gets the same estimate.
+   */
+  readonly variablesRead: readonly string[];
 }
+
+/** A variable's value as the estimate sees it: the client's, or the operation's default. */
+type Variable = (name: string) => unknown;
 
 interface Walk {
   readonly schema: GraphQLSchema;
   readonly document: DocumentNode;
-  readonly variables: Args;
+  readonly variable: Variable;
   /** Reads made once per request whoever needs them (the chart list), counted once at the end. */
   readonly shared: Set<Read>;
 }
@@ -125,23 +133,30 @@ export function estimateUpstreamCost(
 ): CostEstimate {
   const operation = getOperationAST(document, operationName ?? undefined);
   const root = operation == null ? undefined : schema.getRootType(operation.operation);
-  if (operation == null || root == null) return { upstreamCalls: 0 };
+  if (operation == null || root == null) return { upstreamCalls: 0, variablesRead: [] };
 
-  const variables: Record<string, unknown> = {};
+  const variables = new Map<string, unknown>();
   const given =
     typeof rawVariables === 'object' && rawVariables !== null ? (rawVariables as Args) : {};
   for (const definition of operation.variableDefinitions ?? []) {
     const name = definition.variable.name.value;
-    variables[name] =
+    variables.set(
+      name,
       name in given
         ? given[name]
         : definition.defaultValue
-          ? literalValue(definition.defaultValue, {})
-          : undefined;
+          ? literalValue(definition.defaultValue, () => undefined)
+          : undefined,
+    );
   }
-  const walk: Walk = { schema, document, variables, shared: new Set() };
+  const variablesRead = new Set<string>();
+  const variable = (name: string) => {
+    variablesRead.add(name);
+    return variables.get(name);
+  };
+  const walk: Walk = { schema, document, variable, shared: new Set() };
   const calls = selectionCost(walk, operation.selectionSet, root, 'record', undefined, undefined);
-  return { upstreamCalls: calls + walk.shared.size };
+  return { upstreamCalls: calls + walk.shared.size, variablesRead: [...variablesRead] };
 }
 
 /** Cost of one object of `type` with this selection, given what its parent knows. */
@@ -262,23 +277,30 @@ function collectFields(
   return fields;
 }
 
+/**
+ * The field's arguments, each read from the operation when the estimate asks for it: so the
+ * variables the estimate reads are those that can change it (a list's size, not an artist's slug).
+ */
 function argumentsOf(walk: Walk, field: FieldNode): Args {
   const args: Record<string, unknown> = {};
   for (const argument of field.arguments ?? [])
-    args[argument.name.value] = literalValue(argument.value, walk.variables);
+    Object.defineProperty(args, argument.name.value, {
+      enumerable: true,
+      get: () => literalValue(argument.value, walk.variable),
+    });
   return args;
 }
 
 /** A literal or variable value, as far as sizes need it: numbers, lists, null. */
-function literalValue(node: ValueNode, variables: Args): unknown {
+function literalValue(node: ValueNode, variable: Variable): unknown {
   switch (node.kind) {
     case Kind.VARIABLE:
-      return variables[node.name.value];
+      return variable(node.name.value);
     case Kind.INT:
     case Kind.FLOAT:
       return Number(node.value);
     case Kind.LIST:
-      return node.values.map((value) => literalValue(value, variables));
+      return node.values.map((value) => literalValue(value, variable));
     case Kind.NULL:
       return null;
     case Kind.STRING:
