@@ -66,6 +66,8 @@ export function createProcessLog(level: string): ProcessLog {
     // would otherwise retry a dead or full pipe for ever.
     if (released) return;
     released = true;
+    // A line logged after this (a signal repeated by npm, say) is dropped, not thrown.
+    logger.level = 'silent';
     destination.destroy();
   };
 

@@ -20,8 +20,11 @@ import { listen } from './server/http/http-server.js';
 import { type Simulator, startSimulator } from './simulator/index.js';
 import { PUBLISH_PATH } from './simulator/server.js';
 import { stopOnSignals } from './stop-on-signals.js';
+import { warmUp } from './warm-up.js';
 
 const SIMULATOR_KEY = 'gateway-demo-key';
+/** Upstream connections opened at start: as many as a page's first wave of calls. */
+const FIRST_CONNECTIONS = 4;
 
 interface Upstream {
   readonly url: string;
@@ -48,7 +51,7 @@ async function embeddedSimulator(config: GatewayConfig): Promise<Upstream> {
 }
 
 async function main(config: GatewayConfig): Promise<void> {
-  const tracing = startTracing();
+  const tracing = await startTracing();
   const log = createProcessLog(config.logLevel);
   const { logger } = log;
   const upstream: Upstream =
@@ -73,6 +76,8 @@ async function main(config: GatewayConfig): Promise<void> {
     keyAcceptedTtlMs,
   } = config.scaleOut;
   const redisTarget = redisCluster ?? redisUrl;
+  // Before the gateway listens, so that its first requests find the request path warm.
+  await warmUp(config, upstream.apiKey === undefined ? 'pass-through' : 'server');
   const redis =
     redisTarget === undefined
       ? undefined
@@ -90,6 +95,9 @@ async function main(config: GatewayConfig): Promise<void> {
   });
   // A worker's scrape shows the whole group of workers (cluster.ts gathers it).
   if (cluster.isWorker) joinGroupMetrics(gateway.metrics);
+  // A connection is not a call: it costs the day's budget nothing, and spares the first
+  // requests their handshakes.
+  gateway.preconnect(FIRST_CONNECTIONS);
   const running = await listen(gateway, config.port, config.host);
   const metricsServer =
     config.metricsPort === undefined

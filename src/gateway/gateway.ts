@@ -152,6 +152,7 @@ export function createGateway(options: GatewayOptions) {
     generation: readPath.generation,
     live: stores.live,
     refreshPoll: readPath.refreshPoll,
+    preconnect: readPath.preconnect,
     metrics,
     authMode: auth.kind,
     /** Stop reporting ready (load balancers move away) before the server closes. */

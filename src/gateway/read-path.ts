@@ -138,6 +138,8 @@ export function createReadPath(options: GatewayOptions) {
     stores,
     upstream,
     refreshPoll,
+    /** Connections to the upstream opened ahead of the first calls (no request sent). */
+    preconnect: (count: number) => client.preconnect(count),
     async close() {
       await refreshPoll?.stop();
       await stores.popularity.close();

@@ -8,9 +8,6 @@
  * the upstream read spans (read-span.ts) and the undici instrumentation,
  * which also writes the W3C `traceparent` on every upstream request.
  */
-import { UndiciInstrumentation } from '@opentelemetry/instrumentation-undici';
-import { NodeSDK } from '@opentelemetry/sdk-node';
-import { SERVICE_NAME } from '../service-name.js';
 
 /** True when the environment asks for traces to be exported. */
 export function tracingRequested(env: NodeJS.ProcessEnv = process.env): boolean {
@@ -23,23 +20,20 @@ export function tracingRequested(env: NodeJS.ProcessEnv = process.env): boolean 
   );
 }
 
-/** The instrumentations the gateway runs with: the upstream client's requests (undici). */
-export function gatewayInstrumentations() {
-  return [new UndiciInstrumentation()];
-}
-
 export interface Tracing {
   /** Flushes the spans still buffered and stops the exporter. */
   shutdown(): Promise<void>;
 }
 
-/** Starts the SDK when the environment asks for it; undefined (and nothing started) otherwise. */
-export function startTracing(env: NodeJS.ProcessEnv = process.env): Tracing | undefined {
+/**
+ * Starts the SDK when the environment asks for it; undefined (and nothing started, nor loaded)
+ * otherwise. The SDK is imported here, not at the top: a process that exports no trace should not
+ * spend its start loading it (tracing-sdk.ts).
+ */
+export async function startTracing(
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<Tracing | undefined> {
   if (!tracingRequested(env)) return undefined;
-  const sdk = new NodeSDK({
-    serviceName: env.OTEL_SERVICE_NAME?.trim() || SERVICE_NAME,
-    instrumentations: gatewayInstrumentations(),
-  });
-  sdk.start();
-  return { shutdown: () => sdk.shutdown() };
+  const { startSdk } = await import('./tracing-sdk.js');
+  return startSdk(env);
 }

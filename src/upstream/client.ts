@@ -211,6 +211,15 @@ export class UpstreamClient {
     if (forTheOthers > 0) setImmediate(() => this.#warm.warm(forTheOthers));
   }
 
+  /**
+   * Opens `count` connections for the first calls, with no request on them: a fresh process's
+   * first request then finds its handshakes done. Unused, they close like any connection opened
+   * ahead.
+   */
+  preconnect(count: number): void {
+    this.#warm.warm(Math.min(count, this.options.maxConcurrency));
+  }
+
   async close(): Promise<void> {
     this.#warm.close();
     await this.#pool.close();

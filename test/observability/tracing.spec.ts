@@ -17,7 +17,8 @@ import {
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { traceFields } from '../../src/observability/log-trace.js';
-import { gatewayInstrumentations, tracingRequested } from '../../src/observability/tracing.js';
+import { tracingRequested } from '../../src/observability/tracing.js';
+import { gatewayInstrumentations } from '../../src/observability/tracing-sdk.js';
 import { type Stack, startStack } from '../support/stack.js';
 
 const exporter = new InMemorySpanExporter();
