@@ -170,6 +170,8 @@ async function startGateway(env: Record<string, string>): Promise<Process> {
         HOST: '127.0.0.1',
         PORT: '0',
         LOG_LEVEL: 'warn',
+        // Each replica is one process: the harness counts replicas, not the machine's cores.
+        WORKERS: '1',
         ...env,
       },
       stdio: ['ignore', 'pipe', 'pipe'],

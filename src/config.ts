@@ -2,6 +2,7 @@
  * Configuration, from environment variables only, validated at start: every
  * bad value is reported with its variable name, all at once.
  */
+import { availableParallelism } from 'node:os';
 import { z } from 'zod';
 import { ConfigError } from './config-error.js';
 import { DEFAULT_CIRCUIT } from './coordination/circuit-breaker.js';
@@ -75,6 +76,30 @@ const fraction = (fallback: number) =>
     .pipe(z.number().gt(0, 'must be more than 0').max(1, 'must be at most 1'))
     .default(String(fallback));
 
+/** The smallest cache bound a variable accepts, and so the least share a worker holds. */
+const MIN_CACHE_BYTES = 1_024;
+
+const MAX_WORKERS = 64;
+
+/** `auto` (the default: this machine's cores when Redis is set, else 1) or a count of processes. */
+const workerCount = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .default('auto')
+  .transform((text, context): 'auto' | number => {
+    const count = Number(text);
+    if (text === 'auto') return text;
+    if (!/^\d+$/.test(text) || count < 1 || count > MAX_WORKERS) {
+      context.addIssue({
+        code: z.ZodIssueCode.custom,
+        message: `must be auto or a whole number from 1 to ${MAX_WORKERS}`,
+      });
+      return z.NEVER;
+    }
+    return count;
+  });
+
 const optionalText = z
   .string()
   .trim()
@@ -127,10 +152,10 @@ const environment = z.object({
   CIRCUIT_FAILURE_THRESHOLD: integer(DEFAULT_CIRCUIT.failureThreshold, 1, 1_000),
   CIRCUIT_OPEN_MS: integer(DEFAULT_CIRCUIT.openMs, 100, 60 * 60 * 1000),
   CACHE_MAX_ENTRIES: integer(200_000, 1, 10_000_000),
-  CACHE_MAX_BYTES: integer(96 * 1024 * 1024, 1_024, 64 * 1024 * 1024 * 1024),
+  CACHE_MAX_BYTES: integer(96 * 1024 * 1024, MIN_CACHE_BYTES, 64 * 1024 * 1024 * 1024),
   RESPONSE_CACHE_MAX_BYTES: integer(
     DEFAULT_RESPONSE_CACHE_MAX_BYTES,
-    1_024,
+    MIN_CACHE_BYTES,
     64 * 1024 * 1024 * 1024,
   ),
   MAX_UPSTREAM_COST: integer(DEFAULT_MAX_UPSTREAM_COST, 0, 1_000_000),
@@ -197,7 +222,7 @@ const environment = z.object({
   BUDGET_FILE: z.string().trim().min(1).default('.gateway/budget.json'),
   CLIENT_BUDGET_SHARE: fraction(DEFAULT_CLIENT_BUDGET_SHARE),
   KEY_ACCEPTED_TTL_SECONDS: integer(DEFAULT_KEY_TTLS.acceptedTtlMs / 1000, 1, DAY_SECONDS),
-  WORKERS: integer(1, 1, 64),
+  WORKERS: workerCount,
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   SIMULATOR_ARTISTS: integer(300, 1, 20_000),
   SIMULATOR_SEED: integer(20_261_121, 0, 2 ** 32 - 1),
@@ -230,6 +255,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig 
   const redisRefusal = refusedRedisCombination(e);
   if (redisRefusal !== undefined)
     throw new ConfigError(`Invalid configuration:\n  ${redisRefusal}`);
+  const workers = workersOf(e);
+  // The memory bounds are the machine's: each of the workers holds its share of each.
+  const perWorker = (bound: number, least: number) => Math.max(least, Math.floor(bound / workers));
   return {
     host: e.HOST,
     port: e.PORT,
@@ -260,9 +288,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig 
       ttlMs: e.CACHE_TTL_SECONDS * 1000,
       notFoundTtlMs: e.CACHE_NOT_FOUND_TTL_SECONDS * 1000,
       retentionMs: e.CACHE_RETENTION_SECONDS * 1000,
-      maxEntries: e.CACHE_MAX_ENTRIES,
-      maxBytes: e.CACHE_MAX_BYTES,
-      responseMaxBytes: e.RESPONSE_CACHE_MAX_BYTES,
+      maxEntries: perWorker(e.CACHE_MAX_ENTRIES, 1),
+      maxBytes: perWorker(e.CACHE_MAX_BYTES, MIN_CACHE_BYTES),
+      responseMaxBytes: perWorker(e.RESPONSE_CACHE_MAX_BYTES, MIN_CACHE_BYTES),
     },
     refreshPollMs: e.REFRESH_POLL_SECONDS * 1000,
     compression: e.RESPONSE_COMPRESSION ? { minBytes: e.RESPONSE_COMPRESSION_MIN_BYTES } : false,
@@ -302,10 +330,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig 
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
     graphiql: e.GRAPHIQL,
     memory: {
-      concurrentAnswers: e.CONCURRENT_ANSWERS,
-      requestBodiesBytes: e.REQUEST_BODIES_TOTAL_BYTES,
-      answerBacklogBytes: e.ANSWER_BACKLOG_TOTAL_BYTES,
-      subscriberBacklogTotalBytes: e.SUBSCRIBER_BACKLOG_TOTAL_BYTES,
+      concurrentAnswers: perWorker(e.CONCURRENT_ANSWERS, 1),
+      requestBodiesBytes: perWorker(e.REQUEST_BODIES_TOTAL_BYTES, 1),
+      answerBacklogBytes: perWorker(e.ANSWER_BACKLOG_TOTAL_BYTES, 1),
+      subscriberBacklogTotalBytes: perWorker(e.SUBSCRIBER_BACKLOG_TOTAL_BYTES, 1),
     },
     scaleOut: {
       redisUrl: e.REDIS_URL,
@@ -316,7 +344,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig 
       clientBudgetShare: e.CLIENT_BUDGET_SHARE,
       trustProxy: e.RATE_LIMIT_TRUST_PROXY,
       keyAcceptedTtlMs: e.KEY_ACCEPTED_TTL_SECONDS * 1000,
-      workers: e.WORKERS,
+      workers,
     },
     logLevel: e.LOG_LEVEL,
     simulator: {
@@ -328,12 +356,24 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig 
   };
 }
 
+/**
+ * Gateway processes on this machine. `auto`: one per core the machine gives this process when
+ * the workers can share their budget, flights and caches through Redis; one without Redis,
+ * where every store is the process's own memory and a second process would spend the day's
+ * calls a second time.
+ */
+function workersOf(e: Environment): number {
+  if (e.WORKERS !== 'auto') return e.WORKERS;
+  const shared = e.REDIS_URL !== undefined || e.REDIS_CLUSTER_NODES !== undefined;
+  return shared ? Math.min(MAX_WORKERS, availableParallelism()) : 1;
+}
+
 /** What the Redis variables may not say together, or undefined when they agree. */
 function refusedRedisCombination(e: Environment): string | undefined {
   const clustered = e.REDIS_CLUSTER_NODES !== undefined;
   if (clustered && e.REDIS_URL !== undefined)
     return 'REDIS_CLUSTER_NODES: is set with REDIS_URL; set one of them (a cluster or one Redis)';
-  if (e.WORKERS > 1 && e.REDIS_URL === undefined && !clustered)
+  if (e.WORKERS !== 'auto' && e.WORKERS > 1 && e.REDIS_URL === undefined && !clustered)
     return 'WORKERS: more than 1 needs REDIS_URL or REDIS_CLUSTER_NODES (workers share their cache and budget through Redis)';
   // ioredis puts the prefix before every key, and a slot is decided by a key's first {…}: a brace
   // in the prefix would override the keys' own hash tags (the whole deployment in one slot, or

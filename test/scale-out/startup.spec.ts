@@ -3,6 +3,7 @@
  * several workers without Redis, and what REDIS_CLUSTER_NODES and the
  * replica acknowledgement settings accept.
  */
+import { availableParallelism } from 'node:os';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
 import { freePort } from '../support/redis.js';
@@ -107,6 +108,50 @@ describe('REDIS_CLUSTER_NODES', () => {
         .redisKeyPrefix,
     ).toBe('{gateway}:');
     expect(loadConfig({ REDIS_CLUSTER_NODES: 'a:6379', WORKERS: '4' }).scaleOut.workers).toBe(4);
+  });
+
+  it('runs one process per core by default when the workers can share through Redis, one without', () => {
+    const cores = Math.min(64, availableParallelism());
+    expect(loadConfig({}).scaleOut.workers).toBe(1);
+    expect(loadConfig({ WORKERS: 'auto' }).scaleOut.workers).toBe(1);
+    expect(loadConfig({ REDIS_URL: 'redis://127.0.0.1:6379' }).scaleOut.workers).toBe(cores);
+    expect(loadConfig({ REDIS_CLUSTER_NODES: 'a:6379', WORKERS: ' AUTO ' }).scaleOut.workers).toBe(
+      cores,
+    );
+    for (const bad of ['0', '65', 'two', '1.5', '-1'])
+      expect(() => loadConfig({ WORKERS: bad })).toThrow(
+        /WORKERS: must be auto or a whole number from 1 to 64/,
+      );
+  });
+
+  it("gives each worker its share of the machine's memory bounds", () => {
+    const bounds = {
+      CACHE_MAX_ENTRIES: '1000',
+      CACHE_MAX_BYTES: '3000000',
+      RESPONSE_CACHE_MAX_BYTES: '2000',
+      CONCURRENT_ANSWERS: '3',
+      REQUEST_BODIES_TOTAL_BYTES: '9000',
+      ANSWER_BACKLOG_TOTAL_BYTES: '6000',
+      SUBSCRIBER_BACKLOG_TOTAL_BYTES: '3000',
+      REDIS_URL: 'redis://127.0.0.1:6379',
+    };
+    const one = loadConfig({ ...bounds, WORKERS: '1' });
+    const four = loadConfig({ ...bounds, WORKERS: '4' });
+    expect(four.cache).toMatchObject({ maxEntries: 250, maxBytes: 750_000 });
+    // Never below what the variable itself accepts.
+    expect(four.cache.responseMaxBytes).toBe(1_024);
+    expect(four.memory).toEqual({
+      concurrentAnswers: 1,
+      requestBodiesBytes: 2_250,
+      answerBacklogBytes: 1_500,
+      subscriberBacklogTotalBytes: 750,
+    });
+    expect(one.cache).toMatchObject({
+      maxEntries: 1_000,
+      maxBytes: 3_000_000,
+      responseMaxBytes: 2_000,
+    });
+    expect(one.memory.concurrentAnswers).toBe(3);
   });
 
   it('waits for one replica per reservation on a cluster and for none on one Redis, unless told', () => {

@@ -48,6 +48,8 @@ const BASE_ENV = {
   RATE_LIMIT_REQUESTS: '0',
   // The plan paces the day by the wall clock; tests of other things must not depend on the hour they run at.
   BUDGET_PLAN: 'false',
+  // One process per replica: a test of replicas counts them, whatever cores the machine has.
+  WORKERS: '1',
 };
 
 function spawnGateway(
