@@ -5,7 +5,7 @@
  *
  * The stamp (dist/.build-stamp) is written after a build that succeeded, dated when its check
  * began: a file saved during the build is newer, and builds the next time. A failed build leaves
- * no stamp, so the next start builds (and fails) again rather than run what it emitted.
+ * the stamp as it was, so the next start builds (and fails) again rather than run what it emitted.
  * `--always` builds whatever the times (`npm run build`), and stamps as well.
  *
  * Plain JavaScript, run by node itself: it must work before anything is compiled.
