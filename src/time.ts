@@ -20,6 +20,11 @@ export function msUntilEndOfDay(now: Date): number {
   return Math.max(1, nextUtcMidnight(now).getTime() - now.getTime());
 }
 
+/** The UTC day of an instant as a count of days from the epoch: every UTC day is DAY_MS long in JS time. */
+export function utcDayNumber(epochMs: number): number {
+  return Math.floor(epochMs / DAY_MS);
+}
+
 /** The UTC day of `now` as YYYY-MM-DD. */
 export function utcDay(now: Date): string {
   return now.toISOString().slice(0, 10);

@@ -8,7 +8,7 @@
  * by hour are kept for today and the two days before: 72 numbers.
  */
 import { performance } from 'node:perf_hooks';
-import { DAY_MS, utcDay } from '../time.js';
+import { utcDayNumber } from '../time.js';
 import { DAILY_DECAY, hourOf, type Popularity, type RecentDemand } from './popularity.js';
 
 const HOURS = 24;
@@ -19,7 +19,8 @@ const RANKING_REFRESH_MS = 2_000;
 
 export class MemoryPopularity implements Popularity {
   readonly #counts = new Map<string, number>();
-  #day: string;
+  /** The UTC day counted, as utcDayNumber gives it: compared on every record, so no string. */
+  #day: number;
   /** Every count, most asked first, as of `at`: ranks are read from it. */
   #ranking: { scores: number[]; at: number } | undefined;
   /** First touches asked by UTC hour, today and the two days before. */
@@ -32,7 +33,7 @@ export class MemoryPopularity implements Popularity {
     /** Records counted at most: the least asked are forgotten first when it is reached. */
     private readonly maxRecords = 200_000,
   ) {
-    this.#day = utcDay(now());
+    this.#day = utcDayNumber(now().getTime());
   }
 
   record(keys: Iterable<string>, firstTouches = false): void {
@@ -107,9 +108,9 @@ export class MemoryPopularity implements Popularity {
   }
 
   #decayIfNewDay(): void {
-    const today = utcDay(this.now());
+    const today = utcDayNumber(this.now().getTime());
     if (today === this.#day) return;
-    const days = Math.max(1, Math.round((Date.parse(today) - Date.parse(this.#day)) / DAY_MS));
+    const days = Math.max(1, today - this.#day);
     const factor = DAILY_DECAY ** days;
     for (const [key, score] of this.#counts) this.#counts.set(key, score * factor);
     this.#dayBeforeByHour =

@@ -8,7 +8,7 @@
  * shares one generation), side by side in this directory.
  */
 
-import { DAY_MS } from '../time.js';
+import { utcDayNumber } from '../time.js';
 import { isOpen, nextRefreshWindow, type RefreshWindow } from './refresh-window.js';
 
 export interface Generation {
@@ -149,7 +149,7 @@ export function generationsBehind(
  * (not the first poll's baseline) and was seen that day, on this gateway's calendar.
  */
 export function seenOn(current: Generation | undefined, now: Date): boolean {
-  return current !== undefined && current.id > 0 && daySeen(current) === dayNumber(now.getTime());
+  return current !== undefined && current.id > 0 && daySeen(current) === utcDayNumber(now.getTime());
 }
 
 /** Each generation's UTC day, by its epoch day number: asked for on every read of a record. */
@@ -158,14 +158,11 @@ const daysSeen = new WeakMap<Generation, number>();
 function daySeen(generation: Generation): number {
   let day = daysSeen.get(generation);
   if (day === undefined) {
-    day = dayNumber(Date.parse(generation.seenAt));
+    day = utcDayNumber(Date.parse(generation.seenAt));
     daysSeen.set(generation, day);
   }
   return day;
 }
-
-/** The UTC day of an instant, counted from the epoch: UTC days are all DAY_MS long in JS time. */
-const dayNumber = (epochMs: number): number => Math.floor(epochMs / DAY_MS);
 
 /**
  * Whether the milestones of `artist` are the same in `current` as in generation `read` (an answer
