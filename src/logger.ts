@@ -17,6 +17,14 @@ export function createLogger(level: string, destination?: pino.DestinationStream
     : pino({ level, ...OPTIONS }, destination);
 }
 
+/**
+ * Lines are written in batches of at least this many bytes (or every FLUSH_EVERY_MS): a write
+ * per line, one for every request the response cache answers, cost the hit path more than
+ * forming the line did.
+ */
+const BATCHED_BYTES = 8 * 1024;
+const FLUSH_EVERY_MS = 100;
+
 export interface ProcessLog {
   readonly logger: Logger;
   /**
@@ -37,13 +45,18 @@ export function createProcessLog(level: string): ProcessLog {
   const destination = pino.destination({
     dest: 1,
     sync: false,
-    minLength: 0,
+    minLength: BATCHED_BYTES,
     maxLength: MAX_BUFFERED_BYTES,
   });
   const logger = createLogger(level, destination);
   let broken = false;
   let released = false;
   let dropped = 0;
+  // Lines wait for a batch to fill, but never longer than this: a quiet gateway's log stays current.
+  const flusher = setInterval(() => {
+    if (!broken && !released) destination.flush();
+  }, FLUSH_EVERY_MS);
+  flusher.unref();
 
   // pino's own listener already turns the destination into a no-op on EPIPE; any other error
   // would be re-emitted, and unheard, crash the process. Either way: stop logging, once.
@@ -66,6 +79,7 @@ export function createProcessLog(level: string): ProcessLog {
     // would otherwise retry a dead or full pipe for ever.
     if (released) return;
     released = true;
+    clearInterval(flusher);
     // A line logged after this (a signal repeated by npm, say) is dropped, not thrown.
     logger.level = 'silent';
     destination.destroy();
