@@ -76,12 +76,13 @@ async function main(config: GatewayConfig): Promise<void> {
     keyAcceptedTtlMs,
   } = config.scaleOut;
   const redisTarget = redisCluster ?? redisUrl;
-  // Before the gateway listens, so that its first requests find the request path warm.
-  await warmUp(config, upstream.apiKey === undefined ? 'pass-through' : 'server');
   const redis =
     redisTarget === undefined
       ? undefined
       : await connectRedis(redisTarget, redisKeyPrefix, logger, redisDurability);
+  // Before the gateway listens, so that its first requests find the request path warm; after
+  // Redis answered, so that a Redis that cannot be reached is refused without that wait.
+  await warmUp(config, upstream.apiKey === undefined ? 'pass-through' : 'server');
   const gateway = createGateway({
     ...config,
     upstreamUrl: upstream.url,
