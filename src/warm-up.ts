@@ -76,7 +76,8 @@ export async function warmUp(
     });
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
-      server.listen(socketPath, resolve);
+      // Exclusive: in a cluster worker, not a listener the primary shares out among the workers.
+      server.listen({ path: socketPath, exclusive: true }, resolve);
     });
     const ask = (query: string, variables: Record<string, unknown>) =>
       new Promise<void>((resolve, reject) => {

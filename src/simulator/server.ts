@@ -259,7 +259,9 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
   const listen = (): Promise<void> =>
     new Promise((resolve, reject) => {
       server.once('error', reject);
-      server.listen(port, config.host, () => {
+      // Its own port even in a cluster worker (the gateway's start-up warm-up runs one there): a
+      // shared one would be the primary's, handed round the workers with their own listeners'.
+      server.listen({ port, host: config.host, exclusive: true }, () => {
         server.off('error', reject);
         port = (server.address() as AddressInfo).port;
         resolve();
