@@ -149,7 +149,9 @@ export function generationsBehind(
  * (not the first poll's baseline) and was seen that day, on this gateway's calendar.
  */
 export function seenOn(current: Generation | undefined, now: Date): boolean {
-  return current !== undefined && current.id > 0 && daySeen(current) === utcDayNumber(now.getTime());
+  return (
+    current !== undefined && current.id > 0 && daySeen(current) === utcDayNumber(now.getTime())
+  );
 }
 
 /** Each generation's UTC day, by its epoch day number: asked for on every read of a record. */
