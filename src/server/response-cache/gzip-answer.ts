@@ -58,9 +58,9 @@ function compressedOnce(owner: object, parts: readonly Buffer[]): CompressedPart
 
 /**
  * `bytes` in memory of their own size. zlib's synchronous calls answer a view
- * into their output chunk (16 KB by default): kept for as long as the stored
- * answer lives, a small compressed part would hold the whole chunk while the
- * response cache's bound counts only the part.
+ * into their whole output chunk: kept for as long as the stored answer lives,
+ * a small compressed part would hold that chunk while the response cache's
+ * bound counts only the part.
  */
 function exactCopy(bytes: Buffer): Buffer {
   if (bytes.byteLength === bytes.buffer.byteLength) return bytes;
