@@ -88,8 +88,8 @@ const workerCount = z
   .toLowerCase()
   .default('auto')
   .transform((text, context): 'auto' | number => {
-    const count = Number(text);
     if (text === 'auto') return text;
+    const count = Number(text);
     if (!/^\d+$/.test(text) || count < 1 || count > MAX_WORKERS) {
       context.addIssue({
         code: z.ZodIssueCode.custom,

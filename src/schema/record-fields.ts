@@ -20,7 +20,6 @@ type Types = typeof builder.$inferSchemaTypes;
 export type RecordKey<R> = keyof KeyLevels<R> & keyof R & string;
 
 /** Reads `key` of the object's record: from what its parent holds, or else by loading it. */
-
 export type ReadKey<Shape, R> = <K extends RecordKey<R>>(
   object: Shape,
   key: K,
@@ -72,7 +71,7 @@ export function recordReader<Shape, R>(
       resolve: (object: Shape, _: unknown, context: GatewayContext, info: GraphQLResolveInfo) => {
         const value = read(object, key, context);
         if (then === undefined) return value;
-        return andThen(value, (read) => then(read, object, context, info));
+        return andThen(value, (held) => then(held, object, context, info));
       },
     }),
     needs,

@@ -252,11 +252,9 @@ export function withResponseCache(yoga: NodeHandler, options: ResponseCacheOptio
     /** Answers from the cache when it holds the answer: whether it did. */
     const answered = async (observeMiss: boolean): Promise<boolean> => {
       const [entry, keyId] = await Promise.all([options.cache.get(key), keyIdFor(req)]);
-      const fresh =
-        entry !== undefined && entry.freshUntil > Date.now() && isStoredResponse(entry.value);
+      const fresh = entry !== undefined && entry.freshUntil > Date.now() && isStoredAnswer(entry);
       if (fresh || observeMiss) options.observer?.cacheLookup('response', fresh);
-      if (!fresh || keyId === undefined || !isStoredAnswer(entry) || (await rateLimited(req)))
-        return false;
+      if (!fresh || keyId === undefined || (await rateLimited(req))) return false;
       await serve(req, res, key, entry, keyId, started, generation);
       return true;
     };
