@@ -15,42 +15,23 @@ export const isFresh = (entry: CacheEntry | undefined): boolean =>
 /** Each entry also costs its key and bookkeeping, whatever its body size. */
 const ENTRY_OVERHEAD_BYTES = 256;
 
-/** Never applied: see the constructor. */
-const EAGER_TTL_TRACKING_MS = 1;
-/** Neither whole nor below 2^31: the kind of number a real entry's start time and ttl are. */
-const WARM_UP_TTL_MS = 2 ** 32 + 0.5;
-const WARM_UP_KEY = '';
-const WARM_UP_ENTRY: CacheEntry = {
-  outcome: 'not-found',
-  value: '',
-  bytes: 0,
-  storedAt: 0,
-  freshUntil: 0,
-  staleUntil: 0,
-};
-
 /** An in-process LRU bounded both by entry count and by approximate bytes. */
 export class MemoryCache implements ResponseCache {
   readonly #lru: LRUCache<string, CacheEntry>;
   readonly observer: MemoryCacheOptions['observer'];
+  readonly #maxEntries: number;
 
   constructor({ maxEntries, maxBytes, observer }: MemoryCacheOptions) {
     this.observer = observer;
+    this.#maxEntries = Math.max(1, maxEntries);
+    // No `max`: with one, lru-cache allocates its arrays for that many entries at start, and a
+    // byte bound that admits hundreds of thousands of small entries held megabytes of empty
+    // slots for good. Without it they grow with the entries actually held; the count bound is
+    // kept by `setNow` instead.
     this.#lru = new LRUCache<string, CacheEntry>({
-      // lru-cache allocates its arrays for `max` entries at once; no more than this many entries
-      // of at least ENTRY_OVERHEAD_BYTES each can fit the byte bound, so slots past it are waste.
-      max: Math.max(1, Math.min(maxEntries, Math.floor(maxBytes / ENTRY_OVERHEAD_BYTES))),
       maxSize: maxBytes,
       sizeCalculation: (entry, key) => Math.max(1, entry.bytes + key.length + ENTRY_OVERHEAD_BYTES),
-      // Every entry brings its own ttl; a default one only makes lru-cache build its per-entry
-      // ttl arrays (`max` slots each, tens of ms at 200,000) here at start rather than inside
-      // the first request that stores an answer.
-      ttl: EAGER_TTL_TRACKING_MS,
     });
-    // Those arrays start as small integers; the first stored time (a fraction of a ms) and
-    // retention (past 2^31 ms) turn each into doubles, copying all its slots: do that here too.
-    this.#lru.set(WARM_UP_KEY, WARM_UP_ENTRY, { ttl: WARM_UP_TTL_MS });
-    this.#lru.delete(WARM_UP_KEY);
   }
 
   async get(key: string): Promise<CacheEntry | undefined> {
@@ -84,6 +65,8 @@ export class MemoryCache implements ResponseCache {
 
   setNow(key: string, entry: CacheEntry): void {
     this.#lru.set(key, entry, { ttl: retentionMs(entry) });
+    // The least recently used entries make room, as lru-cache's own `max` would evict them.
+    while (this.#lru.size > this.#maxEntries) this.#lru.pop();
   }
 
   reweigh(key: string, entry: CacheEntry): void {

@@ -17,7 +17,6 @@
  * kept, both in the browser: when GraphiQL kept no variables of its own, the page gives it those
  * of the example whose query it opens, and GraphiQL finds that example's tab and opens it as it is.
  */
-import { css, favicon, js } from '@graphql-yoga/render-graphiql/graphiql';
 import type { GraphiQLOptions } from 'graphql-yoga';
 
 /**
@@ -34,8 +33,14 @@ const OPEN = `
   YogaGraphiQL.renderYogaGraphiQL(document.querySelector('#root'), options);
 `;
 
-/** The page, whole: the bundle is inline (no CDN), its options as JSON safe inside a script. */
-export function renderGraphiQLPage(options: GraphiQLOptions): string {
+/**
+ * The page, whole: the bundle is inline (no CDN), its options as JSON safe inside a script. The
+ * bundle's module is loaded here, on the first page asked for, not at start: its source and
+ * the bundle's text hold several megabytes of every process's heap, and most processes (replicas
+ * behind an API client, tests) never serve the page.
+ */
+export async function renderGraphiQLPage(options: GraphiQLOptions): Promise<string> {
+  const { css, favicon, js } = await import('@graphql-yoga/render-graphiql/graphiql');
   const json = JSON.stringify(options).replace(/</g, '\\u003c');
   return `<!doctype html>
 <html lang="en">

@@ -80,11 +80,11 @@ export interface StaticPage {
 }
 
 /** `render` is called once, on the first `send`. */
-export function staticPage(render: () => string): StaticPage {
+export function staticPage(render: () => Promise<string>): StaticPage {
   let forms: Promise<Forms> | undefined;
   return {
     async send(req, res, extraHeaders = {}) {
-      forms ??= formsOf(render());
+      forms ??= render().then(formsOf);
       const coding = codingFor(req);
       const form = (await forms)[coding];
       const headers: Record<string, string> = {
