@@ -7,3 +7,10 @@ export function urlPath(url: string): string {
   const queryAt = url.indexOf('?');
   return queryAt < 0 ? url : url.slice(0, queryAt);
 }
+
+/** The path of an absolute URL (`http://host:port/graphql?…`): what follows its authority, before its query. */
+export function requestPath(url: string): string {
+  const authority = url.indexOf('//');
+  const pathAt = authority < 0 ? 0 : url.indexOf('/', authority + 2);
+  return pathAt < 0 ? '/' : urlPath(url.slice(pathAt));
+}

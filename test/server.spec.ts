@@ -37,7 +37,12 @@ describe('HTTP endpoints', () => {
 
   it('answers /health and /ready', async () => {
     expect((await fetch(`${stack.url}/health`)).status).toBe(200);
-    expect((await fetch(`${stack.url}/ready`)).status).toBe(200);
+    const ready = await fetch(`${stack.url}/ready`);
+    expect(ready.status).toBe(200);
+    expect(await ready.json()).toMatchObject({ ready: true, draining: false });
+    // The path decides, whatever the query says; a path that only ends like it is not it.
+    expect((await fetch(`${stack.url}/ready?probe=1`)).status).toBe(200);
+    expect((await fetch(`${stack.url}/graphql/ready`)).status).not.toBe(200);
   });
 
   it('logs one line per request with the operation, duration and upstream calls, never the key', async () => {

@@ -23,7 +23,7 @@
  *    runs. The request log last, when the answer is known.
  */
 import { useDeferStream } from '@graphql-yoga/plugin-defer-stream';
-import { useReadinessCheck, type YogaServerOptions } from 'graphql-yoga';
+import type { YogaServerOptions } from 'graphql-yoga';
 import type { KeyRegistry } from '../coordination/key-registry.js';
 import type { GatewayMetrics } from '../observability/metrics.js';
 import type { GatewayContext } from '../schema/context.js';
@@ -48,6 +48,7 @@ import {
   usePersistedOperations,
 } from '../server/plugins/use-persisted-operations.js';
 import { useQueryOperationsOnly } from '../server/plugins/use-query-operations-only.js';
+import { useReadiness } from '../server/plugins/use-readiness.js';
 import { useRequestErrorCodes } from '../server/plugins/use-request-error-codes.js';
 import { useRequestLog } from '../server/plugins/use-request-log.js';
 import { useRequestReadErrors } from '../server/plugins/use-request-read-errors.js';
@@ -90,13 +91,7 @@ export function gatewayPlugins(inputs: PluginInputs): GatewayPlugins {
   return [
     useCompiledExecution(),
     ...(options.tracing ? useTracing() : []),
-    useReadinessCheck({
-      endpoint: inputs.readinessPath,
-      check: () => {
-        const report = inputs.readinessReport();
-        return Response.json(report, { status: report.ready ? 200 : 503 });
-      },
-    }),
+    useReadiness({ endpoint: inputs.readinessPath, report: inputs.readinessReport }),
     useSettledReads(),
     ...useMetrics(metrics),
     ...(rateLimiter !== undefined ? [useClientRateLimit(rateLimiter)] : []),
