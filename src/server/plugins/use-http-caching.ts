@@ -26,6 +26,7 @@
 import { createHash } from 'node:crypto';
 import { type DocumentNode, getOperationAST, Kind, type SelectionSetNode } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
+import { requestPath } from '../../url-path.js';
 import { encodedData } from '../http/encoded-data.js';
 import type { RequestContext } from '../server-context.js';
 
@@ -75,7 +76,7 @@ export function useHttpCaching({
       if (selectsUncacheable(args.document, args.operationName)) uncacheable.add(request);
     },
     async onResponse({ request, response, setResponse }) {
-      if (new URL(request.url).pathname !== graphqlEndpoint) return;
+      if (requestPath(request.url) !== graphqlEndpoint) return;
       const type = response.headers.get('content-type') ?? '';
       if (!type.includes('json')) return; // GraphiQL's page, 406, 415…
       if (request.method !== 'GET' || response.status !== 200 || uncacheable.has(request)) {

@@ -5,6 +5,7 @@
 import { getOperationAST } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import type { Logger } from 'pino';
+import { requestPath } from '../../url-path.js';
 import { logRequest } from '../answer-parts/request-log.js';
 import type { RequestContext } from '../server-context.js';
 
@@ -36,7 +37,7 @@ export function useRequestLog(logger: Logger): Plugin<RequestContext> {
       const report = operation?.context.report;
       logRequest(logger, {
         method: request.method,
-        path: new URL(request.url).pathname,
+        path: requestPath(request.url),
         status: response.status,
         startedAt: started.get(request),
         ...(operation === undefined
