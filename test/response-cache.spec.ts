@@ -12,6 +12,7 @@ import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import { connectRedis } from '../src/redis/connection.js';
 import { reusingData } from '../src/server/response-cache/recorder.js';
 import { SHARED_RESPONSE_RETENTION_MS } from '../src/server/response-cache/stored-response.js';
+import { askTwice } from './support/admission.js';
 import { deleteUnder, keysUnder, SHARED_REDIS_URL, uniquePrefix } from './support/redis.js';
 import { until } from './support/replicas.js';
 import { CLIENT_KEY, type Stack, type StackOptions, startStack } from './support/stack.js';
@@ -39,6 +40,8 @@ it('answers a repeated operation from stored bytes: same data, 0 upstream calls,
   const first = await stack.query(query, { slug });
   expect(cost(first)).toMatchObject({ upstreamCalls: 1 });
   expect(cost(first).responseCache).toBeUndefined();
+  // Asked again: its key's second miss, which stores the answer.
+  await stack.query(query, { slug });
   const before = stack.upstreamCalls();
   const second = await stack.query(query, { slug });
   expect(second.body.data).toEqual(first.body.data);
@@ -59,12 +62,18 @@ it('never stores an answer with errors, an answer about the caller, or one serve
     '{ artist(slug: "no-such-artist-rc") { name } }',
     '{ apiUsage { used remaining } }',
   ]) {
-    await stack.query(query);
+    // Asked twice: an answer that may be stored would be, from this second miss on.
+    await askTwice(() => stack.query(query));
     expect(cost(await stack.query(query)).responseCache).toBeUndefined();
   }
   const slug = stack.simulator.data.allArtists()[8]!.slug;
   const query = `{ artist(slug: "${slug}") { name } }`;
   stack.simulator.injectFault({ kind: 'status', status: 500 }, { path: `/api/v1/artists/${slug}` });
+  expect((await stack.query(query)).body.data).toEqual({ artist: null });
+  // Failed again: its key's second miss, which would store an answer that may be stored. A read
+  // that succeeds in between keeps the circuit closed (five failures in a row open it).
+  const other = stack.simulator.data.allArtists()[9]!.slug;
+  expect((await stack.query(`{ artist(slug: "${other}") { name } }`)).body.errors).toBeUndefined();
   const failed = await stack.query(query);
   expect(failed.body.data).toEqual({ artist: null });
   stack.simulator.clearFaults();
@@ -79,6 +88,8 @@ it('GET hits keep the ETag, Cache-Control and 304 of the HTTP cache', async () =
   const first = await fetch(url, { headers });
   const etag = first.headers.get('etag');
   expect(etag).toMatch(/^W\//);
+  // Asked again: its key's second miss, which stores the answer.
+  await fetch(url, { headers });
   const hit = await fetch(url, { headers });
   expect(
     ((await hit.json()) as { extensions: { cost: { responseCache: string } } }).extensions.cost
@@ -93,7 +104,7 @@ it('GET hits keep the ETag, Cache-Control and 304 of the HTTP cache', async () =
 it('pass-through: only a key the upstream accepted is answered from the cache; any other is checked as before', async () => {
   const query = '{ topSongs(limit: 2) { rank } }';
   const good = { authorization: `Bearer ${CLIENT_KEY}` };
-  await passThrough.query(query, undefined, good);
+  await askTwice(() => passThrough.query(query, undefined, good));
   expect(cost(await passThrough.query(query, undefined, good)).responseCache).toBe('hit');
   const before = passThrough.upstreamCalls();
   const bogus = await passThrough.query(query, undefined, { authorization: 'Bearer made-up-key' });
@@ -175,9 +186,10 @@ it('answers that cost nothing never push out upstream answers that were paid for
     const slug = stack.simulator.data.allArtists()[21]!.slug;
     const paid = cost(await small.query(ARTIST_PAGE, { slug })).upstreamCalls as number;
     expect(paid).toBeGreaterThan(3);
-    // Eight distinct introspections, 640 KB in all: more than either bound holds.
+    // Eight distinct introspections, 640 KB in all: more than either bound holds. Each is asked
+    // twice, so that it is stored.
     for (let i = 0; i < 8; i++) {
-      const answer = await small.query(`${INTROSPECTION}\n# comment ${i}`);
+      const answer = await askTwice(() => small.query(`${INTROSPECTION}\n# comment ${i}`));
       expect(answer.body.errors).toBeUndefined();
       expect(cost(answer)).toMatchObject({ upstreamCalls: 0, cacheHits: 0 });
     }
@@ -212,13 +224,72 @@ it("counts a stored answer's gzip part from the first hit that makes it: an answ
   const gzip = { 'accept-encoding': 'gzip' };
   const seen = async (page: string) => cost(await bounded.query(page, {}, gzip)).responseCache;
   try {
-    expect([await seen(pages[0]!), await seen(pages[1]!)]).toEqual([undefined, undefined]);
+    // Each asked twice, so that it is stored.
+    for (let round = 0; round < 2; round++)
+      expect([await seen(pages[0]!), await seen(pages[1]!)]).toEqual([undefined, undefined]);
     // Both stored: the first hit in gzip compresses its answer, which then no longer fits beside the other.
     expect(await seen(pages[0]!)).toBe('hit');
     expect(await seen(pages[1]!)).toBeUndefined();
   } finally {
     await bounded.close();
   }
+});
+
+it("stores an answer from its key's second miss on: the second request is still a miss, the third a hit", async () => {
+  const query = '{ topSongs(limit: 4) { rank song { title } } } # asked once';
+  const seen: unknown[] = [];
+  for (let i = 0; i < 3; i++) {
+    const answer = await stack.query(query);
+    expect(answer.body.errors).toBeUndefined();
+    seen.push(cost(answer).responseCache);
+  }
+  expect(seen).toEqual([undefined, undefined, 'hit']);
+});
+
+it('never stores an answer whose request differs every time (an unused variable): it pushes nothing out', async () => {
+  const bounded = await startStack({
+    sharedSimulator: stack.simulator,
+    gateway: { cache: cacheWith({ responseMaxBytes: 256 * 1024 }) },
+  });
+  try {
+    const kept = '{ charts { name } } # kept';
+    await askTwice(() => bounded.query(kept));
+    expect(cost(await bounded.query(kept)).responseCache).toBe('hit');
+    // Eight introspections, 640 KB in all, each request its own: more than the bound holds,
+    // had any been stored.
+    for (let i = 0; i < 8; i++) {
+      const answer = await bounded.query(INTROSPECTION, { unused: i });
+      expect(answer.body.errors).toBeUndefined();
+      expect(cost(answer).responseCache).toBeUndefined();
+    }
+    // None was: the answer stored before them is still there.
+    expect(cost(await bounded.query(kept)).responseCache).toBe('hit');
+  } finally {
+    await bounded.close();
+  }
+});
+
+it('two first requests at once admit their key: both are misses, the next request a hit', async () => {
+  const slug = stack.simulator.data.allArtists()[30]!.slug;
+  const query = `{ artist(slug: "${slug}") { name } } # at once`;
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  stack.simulator.injectFault({ kind: 'hold', until: held }, { path: `/api/v1/artists/${slug}` });
+  const both = [stack.query(query), stack.query(query)];
+  // Both at Yoga before either answers: the upstream read they wait for is held.
+  const active = async () =>
+    Number(
+      /^gateway_answers\{[^}]*="active"\} (\d+)/m.exec(await stack.gateway.metrics.scrape())?.[1],
+    );
+  await until(async () => (await active()) === 2);
+  release();
+  expect((await Promise.all(both)).map((answer) => cost(answer).responseCache)).toEqual([
+    undefined,
+    undefined,
+  ]);
+  expect(cost(await stack.query(query))).toMatchObject({ upstreamCalls: 0, responseCache: 'hit' });
 });
 
 it('with Redis, only answers built from upstream reads are shared (under response:, for at most an hour)', async () => {
@@ -234,10 +305,11 @@ it('with Redis, only answers built from upstream reads are shared (under respons
   });
   try {
     const free = ['{ __typename }', INTROSPECTION];
-    for (const query of free) await shared.query(query);
+    // Each asked twice, so that it is stored.
+    for (const query of free) await askTwice(() => shared.query(query));
     for (const query of free) expect(cost(await shared.query(query)).responseCache).toBe('hit');
     const slug = stack.simulator.data.allArtists()[22]!.slug;
-    await shared.query(`{ artist(slug: "${slug}") { name } }`);
+    await askTwice(() => shared.query(`{ artist(slug: "${slug}") { name } }`));
     // Stored answers are written in turn on one connection: once this one is there, the others would be.
     const responseKeys = async () =>
       [...(await keysUnder(redis, prefix))].filter(([key]) => key.startsWith(`${prefix}response:`));
@@ -267,7 +339,8 @@ it('a POST is answered from stored bytes only in a media type Yoga reads as JSON
       body,
       headers: { 'content-type': contentType, accept: 'application/graphql-response+json' },
     });
-  expect((await post(stack.url, 'application/json')).status).toBe(200);
+  // Asked twice, so that its answer is stored.
+  expect((await askTwice(() => post(stack.url, 'application/json'))).status).toBe(200);
   for (const contentType of ['multipart/form-data; boundary=json', 'text/x-json-nope']) {
     const refused = await post(stack.url, contentType);
     expect(refused.status, contentType).toBe(415);

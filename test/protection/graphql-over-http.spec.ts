@@ -5,6 +5,7 @@
 import { createHash } from 'node:crypto';
 import { serverAudits } from 'graphql-http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { askTwice } from '../support/admission.js';
 import { CLIENT_KEY, type Stack, startStack } from '../support/stack.js';
 
 let stack: Stack;
@@ -143,6 +144,8 @@ describe('CORS and Vary', () => {
     const query = `{ artist(slug: "${slug}") { followers } }`;
     const miss = await get(query, { origin });
     const etag = miss.headers.get('etag')!;
+    // Asked again: its key's second miss, which stores the answer.
+    expect(corsOf(await get(query, { origin }))).toEqual(corsOf(miss));
     const hit = await get(query, { origin });
     expect((await hit.json()) as object).toMatchObject({
       extensions: { cost: { responseCache: 'hit' } },
@@ -192,6 +195,8 @@ describe('/graphql/ with a trailing slash', () => {
     expect(first.headers.get('vary')).toBe('Accept, Accept-Encoding');
     const etag = first.headers.get('etag')!;
     expect(etag).toMatch(/^W\//);
+    // Asked again: its key's second miss, which stores the answer.
+    await slashed(query);
     const plain = await get(query);
     expect(plain.headers.get('etag')).toBe(etag);
     expect((await plain.json()) as object).toMatchObject({
@@ -206,7 +211,7 @@ describe('/graphql/ with a trailing slash', () => {
         body,
         headers: { 'content-type': 'application/json' },
       }).then((response) => response.json() as Promise<{ extensions: { cost: object } }>);
-    await post();
+    await askTwice(post);
     expect((await post()).extensions.cost).toMatchObject({ responseCache: 'hit' });
   });
 

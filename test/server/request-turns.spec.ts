@@ -10,6 +10,7 @@
 import { createClient } from 'graphql-ws';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import WebSocket from 'ws';
+import { askTwice } from '../support/admission.js';
 import { until } from '../support/replicas.js';
 import { type GraphQLResponse, type Stack, startStack } from '../support/stack.js';
 
@@ -53,7 +54,7 @@ function holdProfile(slug: string): () => void {
 
 it('past CONCURRENT_ANSWERS a request waits its turn; hits and health checks never wait', async () => {
   const hit = '{ __typename }';
-  await stack.query(hit);
+  await askTwice(() => stack.query(hit));
   const release = holdProfile(slugs[0]!);
   const first = artistName(slugs[0]!);
   await until(() => stack.simulator.calls.some((call) => call.rawPath.endsWith(slugs[0]!)));

@@ -9,6 +9,7 @@
  * from the raw request (method, URL or body bytes, Accept, data generation)
  * and answered from stored bytes; everything else, and every miss, goes to
  * Yoga unchanged (a POST body already read is handed over as `req.body`).
+ * A miss's answer is stored from the second miss of its key on (MISSED_KEYS_KEPT).
  *
  * What a hit still does, as every answer must, through the same functions
  * Yoga's plugins use (answer-parts/, use-client-rate-limit.ts, use-http-caching.ts):
@@ -20,6 +21,7 @@
  */
 import { isUtf8 } from 'node:buffer';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { LRUCache } from 'lru-cache';
 import Negotiator from 'negotiator';
 import type { Logger } from 'pino';
 import type { CacheEntry, ResponseCache } from '../../cache/cache.js';
@@ -97,12 +99,23 @@ const BUDGET_MEMO_MS = 1_000;
 /** Pass-through keys whose digests are kept: hashing the key again on every hit cost as much as the lookup. */
 const KEY_IDS_KEPT = 1_000;
 
+/**
+ * Keys of missed answers remembered, for admission: an answer is stored only once its key has
+ * been missed before (cache on second request, as CDNs do). A page asked once (one user's own
+ * query, a body that differs every time) costs its building again if it ever comes back, and
+ * no upstream call: storing every such answer instead pushed out the ones asked again, and
+ * each stored one lived long enough to be collected at a major GC's price.
+ */
+const MISSED_KEYS_KEPT = 10_000;
+
 export function withResponseCache(yoga: NodeHandler, options: ResponseCacheOptions) {
   const endpoint = options.graphqlEndpoint ?? '/graphql';
   const now = options.now ?? (() => new Date());
   const budgets = new Map<string, { usage: BudgetUsage; until: number }>();
   const tails = hitTails(options.logger);
   const keyIds = new Map<string, string>();
+  /** How many times each recently missed key was missed, up to 2 (admission, see MISSED_KEYS_KEPT). */
+  const missed = new LRUCache<string, 1 | 2>({ max: MISSED_KEYS_KEPT });
   /** The freshness report's JSON, made again only when the generation changes. */
   let freshness: { generation: string; json: string } | undefined;
   const freshnessJson = (generation: string): string => {
@@ -196,7 +209,9 @@ export function withResponseCache(yoga: NodeHandler, options: ResponseCacheOptio
 
   const store = (key: string, slot: ResponseCacheSlot): void => {
     const { response, freshUntil } = slot;
-    if (response === undefined || freshUntil === undefined) return;
+    // Missed once only, so far: maybe never asked again (requests for it meanwhile count).
+    if (response === undefined || freshUntil === undefined || missed.peek(key) !== 2) return;
+    missed.delete(key);
     const stamp = Date.now();
     const until = Math.min(freshUntil, stamp + options.maxTtlMs);
     if (until <= stamp) return;
@@ -261,6 +276,7 @@ export function withResponseCache(yoga: NodeHandler, options: ResponseCacheOptio
     if (await answered(false)) return;
     // A miss takes its turn at Yoga; one that waited looks again: a request before it may have
     // stored the same answer meanwhile (a thousand clients asking for one page at once).
+    missed.set(key, missed.has(key) ? 2 : 1);
     const turn = await options.turns.take(res);
     if (turn === 'left') return;
     if (turn === 'waited') {
