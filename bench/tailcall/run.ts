@@ -13,7 +13,9 @@
  * Settings: LATENCY_MS (the simulator's, default 50), ROUND_SECONDS (5), WARM_SECONDS (2),
  * CONNECTIONS (10), ARTISTS (the varying page's slugs, default 100), FRESH_REPEATS (3),
  * ONLY (comma list of query keys: typename, artist, top20, chart, page, pages),
- * OURS_ENV (extra settings for ours, e.g. `WORKERS=2`), CHECK_ONLY=1 (answers only),
+ * OURS_ENV (extra settings for ours, e.g. `WORKERS=2`), OURS_NODE_ARGS and AGAINST_NODE_ARGS
+ * (Node and V8 flags for ours and for the other checkout: a runtime setting against the
+ * default, with AGAINST this very checkout), CHECK_ONLY=1 (answers only),
  * AGAINST (another checkout of ours, built, measured in Tailcall's place: a change to the request
  * path against the commit before it, in one sitting).
  * Ours runs from dist/ (built first with `npm run build`).
@@ -56,6 +58,9 @@ const OURS_ENV = Object.fromEntries(
     .map((pair) => [pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1)]),
 );
 const AGAINST = process.env.AGAINST?.trim() || undefined;
+const nodeArgs = (name: string) => (process.env[name] ?? '').split(/\s+/).filter(Boolean);
+const OURS_NODE_ARGS = nodeArgs('OURS_NODE_ARGS');
+const AGAINST_NODE_ARGS = nodeArgs('AGAINST_NODE_ARGS');
 const PEER = AGAINST === undefined ? 'Tailcall' : 'the other checkout';
 const KEY = 'bench-key';
 const HEADERS = {
@@ -224,11 +229,11 @@ async function main(): Promise<void> {
   const simulator = await startSimulator(LATENCY_MS, KEY);
   const running: Running[] = [simulator];
   const start: Record<Who, () => Promise<Running>> = {
-    ours: () => startOurs(simulator.url, OURS_ENV),
+    ours: () => startOurs(simulator.url, OURS_ENV, undefined, OURS_NODE_ARGS),
     tailcall: () =>
       AGAINST === undefined
         ? startTailcall(tailcallFiles!.binary, tailcallFiles!.preload, simulator.url, KEY)
-        : startOurs(simulator.url, OURS_ENV, AGAINST),
+        : startOurs(simulator.url, OURS_ENV, AGAINST, AGAINST_NODE_ARGS),
   };
   try {
     const servers = { ours: await start.ours(), tailcall: await start.tailcall() };
@@ -245,7 +250,10 @@ async function main(): Promise<void> {
         `${loadavg()
           .map((load) => load.toFixed(2))
           .join(' ')}; ours at ${commit}${dirty === '' ? '' : ' with changes in src/'}` +
-        `${Object.keys(OURS_ENV).length > 0 ? ` (${process.env.OURS_ENV})` : ''}; ${AGAINST === undefined ? 'Tailcall 1.6.14' : `against ${AGAINST}`}; ` +
+        `${Object.keys(OURS_ENV).length > 0 ? ` (${process.env.OURS_ENV})` : ''}` +
+        `${OURS_NODE_ARGS.length > 0 ? ` (node ${OURS_NODE_ARGS.join(' ')})` : ''}; ` +
+        `${AGAINST === undefined ? 'Tailcall 1.6.14' : `against ${AGAINST}`}` +
+        `${AGAINST_NODE_ARGS.length > 0 ? ` (node ${AGAINST_NODE_ARGS.join(' ')})` : ''}; ` +
         `simulator latency ${LATENCY_MS} ms; autocannon, ${CONNECTIONS} connections, rounds ` +
         `ours, ${PEER}, ${PEER}, ours of ${ROUND_SECONDS} s after ${WARM_SECONDS} s of each.\n`,
     );

@@ -4,7 +4,9 @@
  * ETag's hash all read the same encoding (a page's data is most of its
  * bytes: 180 KB for the top 20 with histories).
  */
-const encodings = new WeakMap<object, string>();
+import { objectSlot } from '../object-slot.js';
+
+const encodings = objectSlot<string>('data as JSON');
 
 export function encodedData(data: object): string {
   let json = encodings.get(data);

@@ -7,6 +7,7 @@ import type { Plugin } from 'graphql-yoga';
 import type { Logger } from 'pino';
 import { requestPath } from '../../url-path.js';
 import { logRequest } from '../answer-parts/request-log.js';
+import { objectSlot } from '../object-slot.js';
 import type { RequestContext } from '../server-context.js';
 
 interface Operation {
@@ -15,8 +16,8 @@ interface Operation {
 }
 
 export function useRequestLog(logger: Logger): Plugin<RequestContext> {
-  const started = new WeakMap<Request, number>();
-  const operations = new WeakMap<Request, Operation>();
+  const started = objectSlot<number>('request log: started at');
+  const operations = objectSlot<Operation>('request log: operation');
   return {
     onRequest({ request }) {
       started.set(request, performance.now());
