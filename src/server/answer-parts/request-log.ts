@@ -29,13 +29,10 @@ type Operation = NonNullable<RequestLogFields['operation']>;
 
 export function logRequest(logger: Logger, fields: RequestLogFields): void {
   const { operation } = fields;
-  logger.info(
-    {
-      ...requestFields(fields),
-      ...(operation === undefined ? {} : operationFields(operation)),
-    },
-    'request',
-  );
+  // One object, filled in place: spreading the two parts into a third cost as much as writing the line.
+  const line: Record<string, unknown> = requestFields(fields);
+  if (operation !== undefined) Object.assign(line, operationFields(operation));
+  logger.info(line, 'request');
 }
 
 /**
