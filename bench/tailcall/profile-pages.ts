@@ -2,7 +2,10 @@
  * A CPU profile of ours under the varying artist page (`npx tsx bench/tailcall/profile-pages.ts`):
  * ours from dist/ with --cpu-prof, the page's slug cycling over ARTISTS artists for SECONDS, then
  * the profile's functions by self time. PROFILE_DIR: where the .cpuprofile goes; QUERY: another
- * of bench/tailcall/queries.ts's keys (`artist`, `chart`…), repeated as it is unless it varies.
+ * of bench/tailcall/queries.ts's keys (`artist`, `chart`…), repeated as it is unless it varies;
+ * VARY=1: its body new on every request (an undeclared variable that changes), so that each is a
+ * response-cache miss; NODE_ARGS: more flags for ours (`--cpu-prof` is always given). The key is
+ * proven first (one artist read), as a client's would be: misses then run what a proven key's do.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -16,14 +19,33 @@ const DIR = process.env.PROFILE_DIR ?? '/tmp/prof-jit';
 const KEY = 'bench-key';
 const HEADERS = { 'content-type': 'application/json', authorization: `Bearer ${KEY}` };
 const page = PEER_QUERIES.find((query) => query.key === (process.env.QUERY ?? 'pages'))!;
+const VARY = process.env.VARY === '1';
+const NODE_ARGS = (process.env.NODE_ARGS ?? '').split(/\s+/).filter(Boolean);
+/** `body` with an undeclared variable `request` set to `request`: a new body, the same operation. */
+const varied = (body: string, request: number) => {
+  const parsed = JSON.parse(body) as { variables?: Record<string, unknown> };
+  return JSON.stringify({ ...parsed, variables: { ...parsed.variables, request } });
+};
 
 const simulator = await startSimulator(50, KEY);
-const ours = await startOurs(simulator.url, {}, undefined, ['--cpu-prof', `--cpu-prof-dir=${DIR}`]);
+const ours = await startOurs(simulator.url, {}, undefined, [
+  '--cpu-prof',
+  `--cpu-prof-dir=${DIR}`,
+  ...NODE_ARGS,
+]);
 try {
   const board = await fetch(`${simulator.url}/api/v1/leaderboard/streams?limit=${ARTISTS}`, {
     headers: HEADERS,
   });
   const slugs = ((await board.json()) as { slug: string }[]).map((artist) => artist.slug);
+  const artist = PEER_QUERIES.find((query) => query.key === 'artist')!;
+  await (
+    await fetch(ours.url, {
+      method: 'POST',
+      headers: HEADERS,
+      body: artist.body('ours', slugs[0]!),
+    })
+  ).text();
   let next = 0;
   const run = (seconds: number) =>
     autocannon({
@@ -38,7 +60,9 @@ try {
             ...request,
             body: page.varying
               ? page.body('ours', slugs[next % slugs.length]!, next++)
-              : page.body('ours', slugs[0]!),
+              : VARY
+                ? varied(page.body('ours', slugs[0]!), next++)
+                : page.body('ours', slugs[0]!),
           }),
         },
       ],
