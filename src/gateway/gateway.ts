@@ -5,7 +5,6 @@
  * it (listener.ts). Returns the listener and the parts tests and main.ts
  * need.
  */
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createYoga } from 'graphql-yoga';
 import type { GatewayContext } from '../schema/context.js';
 import { maskError } from '../schema/errors.js';
@@ -25,6 +24,7 @@ import { DEFAULT_MAX_UPSTREAM_COST } from '../server/plugins/use-upstream-cost-l
 import type { ServerContext } from '../server/server-context.js';
 import { graphqlOverWebSocket } from '../server/websocket/graphql-ws-server.js';
 import { withGraphQLPathOnly } from '../server/websocket/upgrade-path.js';
+import { yogaListener } from '../server/yoga-listener.js';
 import { yogaLogger } from '../server/yoga-logger.js';
 import { DEFAULT_ASSUMPTIONS } from '../upstream/endpoints.js';
 import type { GatewayOptions } from './gateway-config.js';
@@ -115,8 +115,7 @@ export function createGateway(options: GatewayOptions) {
   const handler = gatewayListener({
     options,
     readPath,
-    yoga: (req: IncomingMessage, res: ServerResponse, context: ServerContext) =>
-      yoga.handle(req, res, context),
+    yoga: yogaListener(yoga),
     rateLimiter,
     graphqlEndpoint: GRAPHQL_ENDPOINT,
     otherPaths: [HEALTH_PATH, READINESS_PATH, METRICS_PATH],
