@@ -3,7 +3,7 @@
  * what a WeakMap keyed by the object would hold, for objects made for one request (its Request,
  * its result's data). Why not a WeakMap: each entry of one is an ephemeron, which the garbage
  * collector traces apart from everything else, and entries made and dropped on every request
- * cost a trivial operation's answer a tenth of its time.
+ * cost every request a share of its time, spent in the collector.
  */
 export interface ObjectSlot<T> {
   get(owner: object): T | undefined;

@@ -2,8 +2,8 @@
  * Yoga's answer to a node:http request, written to its response: what Yoga's own listener
  * (`yoga.handle`, @whatwg-node/server's `requestListener`) does, given the server context
  * whole. Why not that listener: handed a context of ours, it merges it into one of its own by
- * copying every property's descriptor, on every request, which cost a trivial operation's miss
- * about a tenth of its time. A request Yoga fails to answer at all rejects here, and the
+ * copying every property's descriptor, on every request: a share of a trivial operation's miss
+ * that showed in its profile. A request Yoga fails to answer at all rejects here, and the
  * listener's caller answers 500 without Yoga's stack trace in the body.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
