@@ -115,7 +115,7 @@ export function createGateway(options: GatewayOptions) {
   const handler = gatewayListener({
     options,
     readPath,
-    yoga: yogaListener(yoga),
+    yoga: yogaListener(yoga, options.logger),
     rateLimiter,
     graphqlEndpoint: GRAPHQL_ENDPOINT,
     otherPaths: [HEALTH_PATH, READINESS_PATH, METRICS_PATH],
