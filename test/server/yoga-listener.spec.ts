@@ -41,7 +41,7 @@ it('hands the plugins the server context whole: the request, its response and th
   const slot: ResponseCacheSlot = {};
   const seen: ServerContext[] = [];
   const { url } = await serve(
-    { onRequest: ({ serverContext }) => void seen.push(serverContext) },
+    { onRequest: ({ serverContext }) => void seen.push(serverContext as ServerContext) },
     slot,
   );
   const answer = await fetch(url, {

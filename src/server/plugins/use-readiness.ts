@@ -18,7 +18,19 @@ export function useReadiness({ endpoint, report }: ReadinessOptions): Plugin {
   return {
     onRequest({ request, endResponse }) {
       if (requestPath(request.url) !== endpoint) return;
-      const body = report();
+      let body: ReturnType<ReadinessOptions['report']>;
+      try {
+        body = report();
+      } catch (error) {
+        // Not ready when readiness cannot be told, as Yoga's plugin answers a failed check.
+        endResponse(
+          new Response(error instanceof Error ? error.message : null, {
+            status: 503,
+            headers: error instanceof Error ? { 'content-type': 'text/plain; charset=utf-8' } : {},
+          }),
+        );
+        return;
+      }
       endResponse(Response.json(body, { status: body.ready ? 200 : 503 }));
     },
   };
