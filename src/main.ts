@@ -80,11 +80,8 @@ async function main(config: GatewayConfig): Promise<void> {
     redisTarget === undefined
       ? undefined
       : await connectRedis(redisTarget, redisKeyPrefix, logger, redisDurability);
-  // Before the gateway listens, so that its first requests find the request path warm. Not with
-  // Redis for now: replicas that warmed came back from a Redis outage unreliably
-  // (test/scale-out/redis-outage.spec.ts), for a cause not found yet.
-  if (redis === undefined)
-    await warmUp(config, upstream.apiKey === undefined ? 'pass-through' : 'server');
+  // Before the gateway listens, so that its first requests find the request path warm.
+  await warmUp(config, upstream.apiKey === undefined ? 'pass-through' : 'server');
   const gateway = createGateway({
     ...config,
     upstreamUrl: upstream.url,

@@ -92,7 +92,8 @@ export async function startOwnRedis(port: number): Promise<{ url: string; stop()
   return {
     url,
     async stop() {
-      if (child.exitCode !== null) return;
+      // Killed by a signal, a process has no exit code: its 'exit' has been and will not come again.
+      if (child.exitCode !== null || child.signalCode !== null) return;
       const exited = once(child, 'exit');
       child.kill('SIGKILL');
       await exited;
