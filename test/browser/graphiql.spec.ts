@@ -142,15 +142,23 @@ function runner(page: Page, url: string): (name: string) => Promise<void> {
   };
 }
 
-/** The answer the result pane shows once it holds one (an empty pane while the request runs). */
-async function shownAnswer(page: Page): Promise<Answer> {
+/**
+ * The answer the result pane shows once it holds one (an empty pane while the request runs) and
+ * `complete` says it is all there: an operation with @defer or @stream shows its first payload
+ * before the rest arrive, the cost report coming with the last.
+ */
+async function shownAnswer(
+  page: Page,
+  complete: (answer: Answer) => boolean = () => true,
+): Promise<Answer> {
   let shown = '';
   await expect
     .poll(
       async () => {
         shown = await editorText(page, '.result-window');
         try {
-          return typeof JSON.parse(shown) === 'object';
+          const answer = JSON.parse(shown) as unknown;
+          return typeof answer === 'object' && answer !== null && complete(answer as Answer);
         } catch {
           return false;
         }
@@ -215,7 +223,10 @@ it('runs every example tab as it opens, the first with no click before Run, the 
       .poll(() => editorText(page, '.graphiql-query-editor'), { timeout: UI_TIMEOUT_MS })
       .toContain('query ArtistPage($slug: String!)');
     await runTab('ArtistPage');
-    const artistPage = await shownAnswer(page);
+    const artistPage = await shownAnswer(
+      page,
+      (answer) => answer.errors !== undefined || answer.extensions?.cost !== undefined,
+    );
     expect(artistPage.errors, 'ArtistPage').toBeUndefined();
     const artist = (artistPage.data as { artist?: { slug: string; name: string } }).artist;
     expect(artist?.slug).toBe(slug);
