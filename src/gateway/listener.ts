@@ -78,7 +78,8 @@ export function gatewayListener({
           observer,
           httpCacheMaxAgeSeconds:
             protection.httpCacheMaxAgeSeconds ?? DEFAULT_HTTP_CACHE_MAX_AGE_SECONDS,
-          // Issue 11: a new data generation is a new key; answers read before any poll belong to generation 0.
+          // A new data generation is a new key, so no answer of an older one is served; answers read
+          // before any poll belong to generation 0.
           generation: () => String(generation.now()?.id ?? 0),
           freshness: () => {
             const current = generation.now();
