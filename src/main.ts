@@ -80,7 +80,8 @@ async function main(config: GatewayConfig): Promise<void> {
     redisTarget === undefined
       ? undefined
       : await connectRedis(redisTarget, redisKeyPrefix, logger, redisDurability);
-  // Before the gateway listens, so that its first requests find the request path warm.
+  // Before the gateway listens, so that its first requests find the request path warm; after
+  // Redis answered, so that a Redis that cannot be reached is refused without that wait.
   await warmUp(config, upstream.apiKey === undefined ? 'pass-through' : 'server');
   const gateway = createGateway({
     ...config,

@@ -8,8 +8,12 @@ export function urlPath(url: string): string {
   return queryAt < 0 ? url : url.slice(0, queryAt);
 }
 
-/** The path of an absolute URL (`http://host:port/graphql?…`): what follows its authority, before its query. */
+/**
+ * The path of a URL, absolute (`http://host:port/graphql?…`: what follows its authority) or a
+ * request target (`/graphql?…`), before its query.
+ */
 export function requestPath(url: string): string {
+  if (url.startsWith('/')) return urlPath(url);
   const authority = url.indexOf('//');
   const pathAt = authority < 0 ? 0 : url.indexOf('/', authority + 2);
   return pathAt < 0 ? '/' : urlPath(url.slice(pathAt));

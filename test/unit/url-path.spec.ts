@@ -13,4 +13,6 @@ it('finds the path of an absolute URL after its authority, before its query', ()
   expect(requestPath('http://host:1/a/ready')).toBe('/a/ready');
   expect(requestPath('http://host')).toBe('/');
   expect(requestPath('/metrics?x=1')).toBe('/metrics');
+  // A request target is a path already, whatever slashes it holds.
+  expect(requestPath('/graphql//x?y=1')).toBe('/graphql//x');
 });
