@@ -42,5 +42,6 @@ it('200 concurrent cold pages over three replicas: the allowance buys whole page
     pages,
     moved.simulator.calls.map((call) => call.rawPath),
     clientAllowanceAt(NOON),
+    moved.replicas.length,
   );
 });
