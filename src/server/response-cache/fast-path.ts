@@ -25,10 +25,11 @@ import { LRUCache } from 'lru-cache';
 import Negotiator from 'negotiator';
 import type { Logger } from 'pino';
 import type { CacheEntry, ResponseCache } from '../../cache/cache.js';
-import { type KeyRegistry, keyIdOf } from '../../coordination/key-registry.js';
+import { type KeyRegistry, type KeyStatus, keyIdOf } from '../../coordination/key-registry.js';
 import type { BudgetLedger, BudgetUsage } from '../../economy/ledger.js';
 import type { Popularity } from '../../economy/popularity.js';
 import { bodyNotUtf8, overloaded } from '../../http-errors.js';
+import { andThen, type MaybePromise } from '../../schema/maybe-promise.js';
 import type { UpstreamObserver } from '../../upstream/observer.js';
 import { urlPath } from '../../url-path.js';
 import { corsHeaders } from '../answer-parts/cors.js';
@@ -126,18 +127,20 @@ export function withResponseCache(yoga: NodeHandler, options: ResponseCacheOptio
     return freshness.json;
   };
 
-  const budgetOf = async (keyId: string): Promise<BudgetUsage> => {
+  const budgetOf = (keyId: string): MaybePromise<BudgetUsage> => {
     const memo = budgets.get(keyId);
     if (memo !== undefined && memo.until > performance.now()) return memo.usage;
-    const usage = await options.budget.usage(keyId);
-    if (budgets.size > 1_000) budgets.clear();
-    budgets.set(keyId, { usage, until: performance.now() + BUDGET_MEMO_MS });
-    return usage;
+    return options.budget.usage(keyId).then((usage) => {
+      if (budgets.size > 1_000) budgets.clear();
+      budgets.set(keyId, { usage, until: performance.now() + BUDGET_MEMO_MS });
+      return usage;
+    });
   };
 
-  /** The key whose budget a hit reports, when the request may be answered from the cache at all. */
-  const keyIdFor = async (req: IncomingMessage): Promise<string | undefined> => {
-    if (options.auth.kind === 'server') return keyIdOf(options.auth.apiKey);
+  const serverKeyId = options.auth.kind === 'server' ? keyIdOf(options.auth.apiKey) : undefined;
+  /** The id of the key a request is answered for; undefined for a pass-through request without one. */
+  const keyIdOfRequest = (req: IncomingMessage): string | undefined => {
+    if (serverKeyId !== undefined) return serverKeyId;
     const apiKey = bearerKey(req.headers.authorization);
     if (apiKey === undefined) return undefined;
     let keyId = keyIds.get(apiKey);
@@ -146,7 +149,20 @@ export function withResponseCache(yoga: NodeHandler, options: ResponseCacheOptio
       keyId = keyIdOf(apiKey);
       keyIds.set(apiKey, keyId);
     }
-    return (await options.keys.status(keyId)) === 'accepted' ? keyId : undefined;
+    return keyId;
+  };
+
+  /**
+   * The key whose budget a hit reports, when the request may be answered from the cache at all
+   * (null when it may not); without a promise when this process alone can tell.
+   */
+  const keyIdFor = (req: IncomingMessage): MaybePromise<string | null> => {
+    const keyId = keyIdOfRequest(req);
+    if (keyId === undefined) return null;
+    if (keyId === serverKeyId) return keyId;
+    const accepted = (status: KeyStatus) => (status === 'accepted' ? keyId : null);
+    const known = options.keys.statusNow?.(keyId);
+    return known !== undefined ? accepted(known) : options.keys.status(keyId).then(accepted);
   };
 
   /** Counts this request against the client's rate limit: whether it must go to Yoga to be refused. */
@@ -154,7 +170,7 @@ export function withResponseCache(yoga: NodeHandler, options: ResponseCacheOptio
     options.rateLimiter !== undefined &&
     (await requestRateLimitRefusal(options.rateLimiter, req)) !== null;
 
-  const serve = async (
+  const serve = (
     req: IncomingMessage,
     res: ServerResponse,
     key: string,
@@ -162,9 +178,9 @@ export function withResponseCache(yoga: NodeHandler, options: ResponseCacheOptio
     keyId: string,
     started: number,
     generation: string,
-  ) => {
+    budget: BudgetUsage,
+  ): true => {
     const stored = entry.value;
-    const budget = await budgetOf(keyId);
     if (stored.reads !== undefined) options.popularity?.record(stored.reads);
     const { tail, log: logLine } = tails(stored, keyId, budget, freshnessJson(generation));
     const headers: Record<string, string> = {
@@ -180,7 +196,7 @@ export function withResponseCache(yoga: NodeHandler, options: ResponseCacheOptio
       if (matches(req.headers['if-none-match'] ?? null, stored.etag)) {
         res.writeHead(304, headers).end();
         log(304);
-        return;
+        return true;
       }
     } else {
       headers['cache-control'] = 'no-store';
@@ -201,6 +217,7 @@ export function withResponseCache(yoga: NodeHandler, options: ResponseCacheOptio
     for (const part of body.slice(0, -1)) res.write(part);
     res.end(body.at(-1));
     log(200);
+    return true;
 
     function log(status: number) {
       logLine({ method: req.method, path: endpoint, status, startedAt: started });
@@ -264,16 +281,40 @@ export function withResponseCache(yoga: NodeHandler, options: ResponseCacheOptio
       accept: String(req.headers.accept ?? ''),
       generation,
     });
-    /** Answers from the cache when it holds the answer: whether it did. */
-    const answered = async (observeMiss: boolean): Promise<boolean> => {
-      const [entry, keyId] = await Promise.all([options.cache.get(key), keyIdFor(req)]);
+    /** Answers from the cache, once a held or looked-up entry and the key are known: whether it did. */
+    const answerWith = (
+      entry: CacheEntry | undefined,
+      keyId: string | null,
+      observeMiss: boolean,
+    ): MaybePromise<boolean> => {
       const fresh = entry !== undefined && entry.freshUntil > Date.now() && isStoredAnswer(entry);
       if (fresh || observeMiss) options.observer?.cacheLookup('response', fresh);
-      if (!fresh || keyId === undefined || (await rateLimited(req))) return false;
-      await serve(req, res, key, entry, keyId, started, generation);
-      return true;
+      if (!fresh || keyId === null) return false;
+      const send = () =>
+        andThen(budgetOf(keyId), (budget) =>
+          serve(req, res, key, entry, keyId, started, generation, budget),
+        );
+      if (options.rateLimiter === undefined) return send();
+      return rateLimited(req).then((limited) => (limited ? false : send()));
     };
-    if (await answered(false)) return;
+    /**
+     * Answers from the cache when it holds the answer: whether it did. A hit this process can
+     * tell by itself (an answer held in memory, the key's status known here) is answered
+     * without a promise: most hits, whose whole cost is otherwise the promises' own.
+     */
+    const answered = (observeMiss: boolean): MaybePromise<boolean> => {
+      const held = options.cache.peek?.(key);
+      const keyId = held === undefined ? undefined : keyIdFor(req);
+      if (held !== undefined && keyId !== undefined && !(keyId instanceof Promise)) {
+        options.cache.peeked?.(key);
+        return answerWith(held, keyId, observeMiss);
+      }
+      return Promise.all([options.cache.get(key), keyId ?? keyIdFor(req)]).then(([entry, keyId]) =>
+        answerWith(entry, keyId, observeMiss),
+      );
+    };
+    const first = answered(false);
+    if (first === true || (first !== false && (await first))) return;
     // A miss takes its turn at Yoga; one that waited looks again: a request before it may have
     // stored the same answer meanwhile (a thousand clients asking for one page at once).
     missed.set(key, missed.has(key) ? 2 : 1);
