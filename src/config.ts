@@ -12,7 +12,7 @@ import type { GatewayConfig } from './gateway/gateway-config.js';
 import { DEFAULT_CLIENT_BUDGET_SHARE } from './gateway/stores.js';
 import { DEFAULT_STALE_GRACE_MS } from './reads/grace.js';
 import { type ClusterSeeds, parseClusterSeeds } from './redis/cluster-nodes.js';
-import { CLUSTER_REPLICA_WAIT, type Durability, NO_REPLICA_WAIT } from './redis/connection.js';
+import { CLUSTER_REPLICA_WAIT, type Durability, NO_REPLICA_WAIT } from './redis/durability.js';
 import {
   DEFAULT_ANSWER_BACKLOG_TOTAL_BYTES,
   DEFAULT_COMPRESSION_MIN_BYTES,

@@ -15,7 +15,6 @@ import { createProcessLog } from './logger.js';
 import { joinGroupMetrics } from './observability/group-metrics.js';
 import { listenMetrics } from './observability/metrics-server.js';
 import { startTracing } from './observability/tracing.js';
-import { connectRedis } from './redis/connection.js';
 import { listen } from './server/http/http-server.js';
 import { type Simulator, startSimulator } from './simulator/index.js';
 import { PUBLISH_PATH } from './simulator/server.js';
@@ -79,7 +78,13 @@ async function main(config: GatewayConfig): Promise<void> {
   const redis =
     redisTarget === undefined
       ? undefined
-      : await connectRedis(redisTarget, redisKeyPrefix, logger, redisDurability);
+      : // Loaded only here: a process without Redis never holds the client's code.
+        await (await import('./redis/connection.js')).connectRedis(
+          redisTarget,
+          redisKeyPrefix,
+          logger,
+          redisDurability,
+        );
   // Before the gateway listens, so that its first requests find the request path warm; after
   // Redis answered, so that a Redis that cannot be reached is refused without that wait.
   await warmUp(config, upstream.apiKey === undefined ? 'pass-through' : 'server');
@@ -92,7 +97,10 @@ async function main(config: GatewayConfig): Promise<void> {
     channelPrefix: redisKeyPrefix,
     ...(redis ? { redis } : {}),
     stores: { clientBudgetShare, trustProxy, keyAcceptedTtlMs, ...(redis ? {} : { budgetFile }) },
-    tracing: tracing !== undefined,
+    // Its plugins (and @envelop/opentelemetry's SDK) are loaded only when traces are exported.
+    ...(tracing === undefined
+      ? {}
+      : { tracing: (await import('./server/plugins/use-tracing.js')).useTracing() }),
   });
   // A worker's scrape shows the whole group of workers (cluster.ts gathers it).
   if (cluster.isWorker) joinGroupMetrics(gateway.metrics);

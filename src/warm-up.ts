@@ -73,7 +73,6 @@ export async function warmUp(
         trustProxy: config.scaleOut.trustProxy,
         keyAcceptedTtlMs: config.scaleOut.keyAcceptedTtlMs,
       },
-      tracing: false,
     });
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);

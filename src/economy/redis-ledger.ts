@@ -20,7 +20,8 @@
 import { LRUCache } from 'lru-cache';
 import { runAcknowledged } from '../redis/acknowledged.js';
 import { joinedByKey } from '../redis/batched.js';
-import { type Durability, NO_REPLICA_WAIT, type RedisClient } from '../redis/connection.js';
+import type { RedisClient } from '../redis/connection.js';
+import { type Durability, NO_REPLICA_WAIT } from '../redis/durability.js';
 import { hashTag } from '../redis/hash-slot.js';
 import { isCluster } from '../redis/per-slot.js';
 import { redisScript, type ScriptCall } from '../redis/script.js';

@@ -6,15 +6,18 @@
  * URL, workers). Kept in the composition root, so that nothing below it
  * imports the environment parser.
  */
+
 import type { LevelWithSilent, Logger } from 'pino';
 import type { ResponseCache } from '../cache/cache.js';
 import type { CircuitOptions } from '../coordination/circuit-breaker.js';
 import type { ClusterSeeds } from '../redis/cluster-nodes.js';
-import type { Durability, SharedRedis } from '../redis/connection.js';
+import type { SharedRedis } from '../redis/connection.js';
+import type { Durability } from '../redis/durability.js';
 import type { MemoryOptions } from '../server/memory/memory-bounds.js';
 import type { ClientRateLimitOptions } from '../server/plugins/use-client-rate-limit.js';
 import type { PersistedOperationsMode } from '../server/plugins/use-persisted-operations.js';
 import type { ShapeLimitOptions } from '../server/plugins/use-shape-limits.js';
+import type { useTracing } from '../server/plugins/use-tracing.js';
 import type { UpstreamClientOptions } from '../upstream/client.js';
 import type { UpstreamAssumptions } from '../upstream/endpoints.js';
 import type { StoreOptions } from './stores.js';
@@ -62,8 +65,11 @@ export interface GatewayOptions {
   /** The stores replicas share; absent: every store in this process. */
   readonly redis?: SharedRedis;
   readonly stores?: StoreOptions;
-  /** Trace requests with the registered OpenTelemetry tracer provider (observability/tracing.ts). */
-  readonly tracing?: boolean;
+  /**
+   * Trace requests with the registered OpenTelemetry tracer provider (observability/tracing.ts):
+   * use-tracing.ts's plugins, imported only by a process that exports traces.
+   */
+  readonly tracing?: ReturnType<typeof useTracing>;
   /** What to send where the upstream description is silent (default: DEFAULT_ASSUMPTIONS). */
   readonly assumptions?: UpstreamAssumptions;
   /** How often the deployment polls for the upstream's daily refresh (server-key mode); absent: no poll. */

@@ -57,7 +57,6 @@ import { useSettledReads } from '../server/plugins/use-settled-reads.js';
 import { useShapeLimits } from '../server/plugins/use-shape-limits.js';
 import { useStreamArguments } from '../server/plugins/use-stream-arguments.js';
 import { useSubscriptionLimit } from '../server/plugins/use-subscription-limit.js';
-import { useTracing } from '../server/plugins/use-tracing.js';
 import { useUpstreamCostLimit } from '../server/plugins/use-upstream-cost-limit.js';
 import { useResponseCacheRecorder } from '../server/response-cache/recorder.js';
 import type { ServerContext } from '../server/server-context.js';
@@ -90,7 +89,7 @@ export function gatewayPlugins(inputs: PluginInputs): GatewayPlugins {
   const protection = options.protection ?? {};
   return [
     useCompiledExecution(),
-    ...(options.tracing ? useTracing() : []),
+    ...(options.tracing ?? []),
     useReadiness({ endpoint: inputs.readinessPath, report: inputs.readinessReport }),
     useSettledReads(),
     ...useMetrics(metrics),

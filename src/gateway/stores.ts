@@ -41,7 +41,8 @@ import {
 import { MemoryGenerationStore } from '../freshness/memory-generation-store.js';
 import { RedisGenerationStore } from '../freshness/redis-generation-store.js';
 import { createLiveFeed, type LiveFeed } from '../live/live-feed.js';
-import type { Durability, RedisClient } from '../redis/connection.js';
+import type { RedisClient } from '../redis/connection.js';
+import type { Durability } from '../redis/durability.js';
 import {
   type ClientRateLimiter,
   type ClientRateLimitOptions,

@@ -8,7 +8,8 @@
  * trip, and on a cluster to the node that ran the script (WAIT names no key
  * of its own, so sent alone it would go to any node).
  */
-import type { Durability, RedisClient } from './connection.js';
+import type { RedisClient } from './connection.js';
+import type { Durability } from './durability.js';
 import { queueScript } from './script.js';
 
 export interface Acknowledged {

@@ -17,23 +17,11 @@ import { ConfigError } from '../config-error.js';
 import { isCluster, type RedisClient } from './client.js';
 import { connectPrimaries, createClusterClient } from './cluster-client.js';
 import { type ClusterSeeds, redactedSeed } from './cluster-nodes.js';
+import { CLUSTER_REPLICA_WAIT, type Durability, NO_REPLICA_WAIT } from './durability.js';
 import { COMMAND_TIMEOUT_MS, CONNECT_TIMEOUT_MS, reconnectDelay } from './timeouts.js';
 
 export type { RedisClient } from './client.js';
-
-/**
- * How far a reservation must have travelled before its upstream call leaves:
- * `replicas` replicas acknowledged it (WAIT) within `timeoutMs`. 0: the
- * primary's word is enough (a failover may then lose the last counts).
- */
-export interface Durability {
-  readonly replicas: number;
-  readonly timeoutMs: number;
-}
-
-export const NO_REPLICA_WAIT: Durability = { replicas: 0, timeoutMs: 0 };
-/** A cluster's default: one replica holds every count before its call leaves. */
-export const CLUSTER_REPLICA_WAIT: Durability = { replicas: 1, timeoutMs: 100 };
+export type { Durability } from './durability.js';
 
 /** REDIS_URL, or REDIS_CLUSTER_NODES parsed. */
 export type RedisTarget = string | ClusterSeeds;

@@ -19,6 +19,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { traceFields } from '../../src/observability/log-trace.js';
 import { tracingRequested } from '../../src/observability/tracing.js';
 import { gatewayInstrumentations } from '../../src/observability/tracing-sdk.js';
+import { useTracing } from '../../src/server/plugins/use-tracing.js';
 import { type Stack, startStack } from '../support/stack.js';
 
 const exporter = new InMemorySpanExporter();
@@ -38,7 +39,10 @@ beforeAll(async () => {
   provider.register();
   for (const instrumentation of instrumentations) instrumentation.setTracerProvider(provider);
   stack = await startStack({
-    gateway: { tracing: true, logger: pino({ level: 'info', mixin: traceFields }, logStream) },
+    gateway: {
+      tracing: useTracing(),
+      logger: pino({ level: 'info', mixin: traceFields }, logStream),
+    },
   });
 });
 afterAll(async () => {
