@@ -66,6 +66,11 @@ export class KeyProofs {
    * with the upstream's failure when that ended it.
    */
   readonly #underWay = new Map<string, Promise<Ended>>();
+  /**
+   * Registry lookups under way, by key hash: the reads that ask at once (a page's first wave)
+   * share one, with Redis one round trip instead of one each.
+   */
+  readonly #asking = new Map<string, Promise<KeyStatus>>();
   /** The failure that ended each key's last proof, and when (performance.now()). */
   readonly #failed = new LRUCache<string, { readonly failure: unknown; readonly at: number }>({
     max: FAILED_PROOFS_KEPT,
@@ -88,7 +93,7 @@ export class KeyProofs {
         if (ended.failure !== undefined) throw ended.failure;
         continue;
       }
-      const status = await keys.status(keyId);
+      const status = await this.#status(keyId);
       if (status !== 'unknown') return status;
       if (this.#underWay.has(keyId)) continue;
       this.#failedRecently(keyId);
@@ -152,6 +157,15 @@ export class KeyProofs {
   }
 
   /** Throws the failure of the key's last proof while the upstream that failed it is still failing. */
+  #status(keyId: string): Promise<KeyStatus> {
+    let asking = this.#asking.get(keyId);
+    if (asking === undefined) {
+      asking = this.options.keys.status(keyId).finally(() => this.#asking.delete(keyId));
+      this.#asking.set(keyId, asking);
+    }
+    return asking;
+  }
+
   #failedRecently(keyId: string): void {
     const failed = this.#failed.get(keyId);
     if (failed === undefined) return;

@@ -11,6 +11,7 @@ import type { UpstreamRequest } from '../upstream/endpoints.js';
 import type { Caller } from './caller.js';
 import { totalKey } from './entries.js';
 import { isCurrent } from './entry-state.js';
+import type { RequestReport } from './request-report.js';
 import type { RequestReads } from './request-spending.js';
 
 export interface CachedFactsOptions {
@@ -24,8 +25,12 @@ export class CachedFacts {
   constructor(private readonly options: CachedFactsOptions) {}
 
   /** True when a current cached answer says the resource does not exist. */
-  async missing(request: UpstreamRequest<unknown>, caller: Caller): Promise<boolean> {
-    const cached = await this.#trustedEntry(request.key, caller);
+  async missing(
+    request: UpstreamRequest<unknown>,
+    caller: Caller,
+    { report }: RequestReads,
+  ): Promise<boolean> {
+    const cached = await this.#trustedEntry(request.key, caller, report);
     return cached?.outcome === 'not-found' && isCurrent(cached, this.options.generation);
   }
 
@@ -39,7 +44,7 @@ export class CachedFacts {
     { report }: RequestReads,
   ): Promise<number | undefined> {
     if (request.list === undefined) return undefined;
-    const cached = await this.#trustedEntry(totalKey(request.list.key), caller);
+    const cached = await this.#trustedEntry(totalKey(request.list.key), caller, report);
     if (
       cached === undefined ||
       !isCurrent(cached, this.options.generation) ||
@@ -51,8 +56,12 @@ export class CachedFacts {
     return cached.value;
   }
 
-  async #trustedEntry(key: string, caller: Caller): Promise<CacheEntry | undefined> {
-    if (caller.mode === 'client') {
+  async #trustedEntry(
+    key: string,
+    caller: Caller,
+    report: RequestReport,
+  ): Promise<CacheEntry | undefined> {
+    if (caller.mode === 'client' && !report.keyAccepted) {
       const status = await this.options.proofs
         .settled(caller.keyId, AbortSignal.timeout(this.options.deadlineMs))
         .catch(() => 'unknown' as const);

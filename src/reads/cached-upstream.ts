@@ -119,8 +119,12 @@ export class CachedUpstream {
   }
 
   /** True when a fresh cached answer says the resource does not exist; never calls the upstream. */
-  knownMissing(request: UpstreamRequest<unknown>, caller: Caller): Promise<boolean> {
-    return this.#facts.missing(request, caller);
+  knownMissing(
+    request: UpstreamRequest<unknown>,
+    caller: Caller,
+    reads: RequestReads,
+  ): Promise<boolean> {
+    return this.#facts.missing(request, caller, reads);
   }
 
   /** The length of the list `request` is a page of, when a current page told it; never calls. */
@@ -134,7 +138,8 @@ export class CachedUpstream {
 
   /** `read`'s answer when certain now (no proof to wait for, held here as current, the table's `answer`), counted once taken. */
   peek<T>(request: UpstreamRequest<T>, caller: Caller, { report }: RequestReads) {
-    if (caller.mode === 'client' && !this.#proofs.acceptedNow(caller.keyId)) return undefined;
+    if (caller.mode === 'client' && !report.keyAccepted && !this.#proofs.acceptedNow(caller.keyId))
+      return undefined;
     const found = this.options.cache.peek?.(request.key);
     const state = this.#stateOf(found?.outcome === 'value' ? found : undefined, request);
     const table = this.#policyFor(caller).table;
@@ -284,12 +289,15 @@ export class CachedUpstream {
     { report }: RequestReads,
     deadline: AbortSignal,
   ): Promise<Proof | undefined> {
+    if (report.keyAccepted) return undefined;
     const verdict = await this.#proofs.verdict(caller.keyId, deadline);
     if (verdict === 'rejected') {
       report.unauthenticated = true;
       throw new UpstreamError('UNAUTHENTICATED', 'Invalid or revoked API key');
     }
-    return verdict === 'accepted' ? undefined : verdict;
+    if (verdict !== 'accepted') return verdict;
+    report.keyAccepted = true;
+    return undefined;
   }
 
   /**

@@ -193,7 +193,7 @@ export class RequestLoader implements Loader {
 
   /** Whether the upstream recently answered not-found for this resource (no call is made to find out). */
   knownMissing(request: UpstreamRequest<unknown>): Promise<boolean> {
-    return this.upstream.knownMissing(request, this.caller);
+    return this.upstream.knownMissing(request, this.caller, this.reads);
   }
 
   forField(path: Path): Loader {

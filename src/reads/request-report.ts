@@ -46,6 +46,11 @@ export class RequestReport {
   revalidationDeferred = false;
   /** The upstream rejected the client's own key: the whole request must fail with 401. */
   unauthenticated = false;
+  /**
+   * A read of this request found the client's key accepted: its other reads take that verdict
+   * instead of asking the key registry again (with Redis, a round trip each).
+   */
+  keyAccepted = false;
   /** Until when (epoch ms) every upstream answer this request used stays fresh: how long its answer may be reused. */
   freshUntil = Number.POSITIVE_INFINITY;
   /** Keys of the upstream records this request read: a response-cache hit counts them as asked for again. */

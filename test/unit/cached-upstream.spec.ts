@@ -229,9 +229,9 @@ describe('CachedUpstream', () => {
     expect((await failureOf(upstream.read(request, caller, again))).code).toBe('NOT_FOUND');
     expect(again.report.cacheHits).toBe(1);
     expect(calls()).toBe(1);
-    expect(await upstream.knownMissing(request, caller)).toBe(true);
+    expect(await upstream.knownMissing(request, caller, backgroundReads())).toBe(true);
 
-    await until(async () => !(await upstream.knownMissing(request, caller)));
+    await until(async () => !(await upstream.knownMissing(request, caller, backgroundReads())));
     expect((await failureOf(upstream.read(request, caller, backgroundReads()))).code).toBe(
       'NOT_FOUND',
     );

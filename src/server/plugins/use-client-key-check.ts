@@ -54,6 +54,8 @@ export function useClientKeyCheck({
           setResultAndStopExecution({ errors: [unauthenticated('Invalid or revoked API key')] });
           return;
         }
+        // The request's reads take this verdict rather than each asking the registry again.
+        if (status === 'accepted') args.contextValue.report.keyAccepted = true;
         // A key whose acceptance merely lapsed is proven again, but it is no new key.
         if (
           status === 'unknown' &&
