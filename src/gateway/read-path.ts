@@ -40,7 +40,12 @@ export function createReadPath(options: GatewayOptions) {
   // Metrics read the budget at scrape time, from whichever ledger the stores hold.
   const budgetOf = { usage: (keyId: string) => stores.budget.usage(keyId) };
   const metrics = new GatewayMetrics({ budget: budgetOf, serverKeyId: server?.keyId });
-  const observer = observeAll(metrics.upstreamObserver, traceObserver);
+  // Read spans and their events only where traces are exported: otherwise each read would make
+  // a span that records nothing, and each decision an event for no span.
+  const traced = options.tracing !== undefined;
+  const observer = traced
+    ? observeAll(metrics.upstreamObserver, traceObserver)
+    : metrics.upstreamObserver;
   const client = new UpstreamClient({ baseUrl: options.upstreamUrl, ...options.client, observer });
   const generation = new GenerationView(options.now);
   const stores = createStores({
@@ -138,6 +143,8 @@ export function createReadPath(options: GatewayOptions) {
     stores,
     upstream,
     refreshPoll,
+    /** Whether each read of a request is a span (`upstream <resource>`). */
+    traced,
     /** Connections to the upstream opened ahead of the first calls (no request sent). */
     preconnect: (count: number) => client.preconnect(count),
     async close() {

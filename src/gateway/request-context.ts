@@ -49,7 +49,7 @@ export function requestContext({
   trustProxy,
   logger,
 }: RequestContextOptions) {
-  const { server, upstream, stores, generation, metrics } = readPath;
+  const { server, upstream, stores, generation, metrics, traced } = readPath;
 
   /** In server-key mode, who the call is for: each client may spend only its share of the key's day. */
   const withClientIdentity = (caller: Caller, initial: YogaInitialContext & ServerContext) =>
@@ -70,13 +70,13 @@ export function requestContext({
       assumptions,
       live: stores.live,
       generation,
-      loader: new RequestLoader(upstream, caller, reads, logger),
+      loader: new RequestLoader(upstream, caller, reads, { logger, traced }),
       /** A subscription runs for hours: each event gets a fresh loader and call cap, so links read today's cache. */
       renewForEvent() {
         const eventReads = readsOf(maxUpstreamCost, estimate);
         Object.assign(context, {
           ...eventReads,
-          loader: new RequestLoader(upstream, caller, eventReads, logger),
+          loader: new RequestLoader(upstream, caller, eventReads, { logger, traced }),
         });
       },
       boundedBacklog: <T>(events: AsyncIterableIterator<T>) =>

@@ -2,8 +2,8 @@
  * The upstream layer's decisions as events of the span in which they are
  * taken (the `upstream <resource>` read span, see tracing-loader.ts): why a
  * read did or did not reach the upstream. The HTTP request itself is a span
- * of the undici instrumentation. With tracing off there is no recording span
- * and this costs a lookup.
+ * of the undici instrumentation. Observed only where traces are exported
+ * (read-path.ts).
  */
 import { trace } from '@opentelemetry/api';
 import type { UpstreamObserver } from '../upstream/observer.js';

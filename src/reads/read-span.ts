@@ -1,8 +1,9 @@
 /**
  * One span per upstream read a request makes (`upstream <resource>`): the
  * cache, single-flight and stale decisions are its events (trace-observer.ts)
- * and the HTTP request, when one is sent, is its child. With tracing off the
- * tracer hands out non-recording spans.
+ * and the HTTP request, when one is sent, is its child. Made only where traces
+ * are exported (read-path.ts `traced`): a span that records nothing still costs
+ * its objects on every read.
  */
 import { SpanStatusCode, trace } from '@opentelemetry/api';
 import { SERVICE_NAME } from '../service-name.js';

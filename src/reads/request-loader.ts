@@ -72,13 +72,16 @@ export class RequestLoader implements Loader {
   readonly #held = new Map<string, unknown>();
   /** Reads started and not yet settled, those no field turned out to need included. */
   readonly #pending = new Set<Promise<unknown>>();
+  /** Whether each read is a span of its own (read-span.ts): only where traces are exported. */
+  readonly #traced: boolean;
 
   constructor(
     private readonly upstream: CachedUpstream,
     private readonly caller: Caller,
     private readonly reads: RequestReads,
-    logger?: Logger,
+    { logger, traced = false }: { readonly logger?: Logger; readonly traced?: boolean } = {},
   ) {
+    this.#traced = traced;
     const failed = (request: UpstreamRequest<unknown>, error: unknown): Error => {
       if (!(error instanceof UpstreamError))
         return error instanceof Error ? error : new Error(String(error));
@@ -101,8 +104,10 @@ export class RequestLoader implements Loader {
       // goes on (and its children's reads leave) without waiting for the slowest read of its batch.
       async (requests) =>
         requests.map((request) => {
-          const read = readSpan(request.resource, () =>
-            upstream.read(request, caller, reads),
+          const read = (
+            traced
+              ? readSpan(request.resource, () => upstream.read(request, caller, reads))
+              : upstream.read(request, caller, reads)
           ).catch((error: unknown) => {
             throw failed(request, error);
           });
@@ -162,7 +167,7 @@ export class RequestLoader implements Loader {
   #peekUpstream<T>(request: UpstreamRequest<T>): { value: T } | undefined {
     const held = this.upstream.peek(request, this.caller, this.reads);
     if (held === undefined) return undefined;
-    const value = heldReadSpan(request.resource, held.answer);
+    const value = this.#traced ? heldReadSpan(request.resource, held.answer) : held.answer();
     this.#held.set(request.key, value);
     return { value };
   }
