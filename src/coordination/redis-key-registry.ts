@@ -3,7 +3,16 @@
  * or `rejected`, expiring with its TTL, and `key-known:<key hash>` marks a
  * key accepted within KNOWN_KEY_TTL_MS. While Redis cannot answer, this
  * process's own memory stands in; what it learns then stays local.
+ *
+ * A status Redis gave is kept here for STATUS_KEPT_MS at most, and never past
+ * the Redis entry's own expiry, so that `statusNow` can answer: a
+ * response-cache hit and a request's held reads then need no round trip. A
+ * key another replica finds rejected is refused here that much later at most;
+ * an accepted key reads the cache for its whole acceptance TTL anyway, since
+ * revocations happen outside the gateway's view.
  */
+import { performance } from 'node:perf_hooks';
+import { LRUCache } from 'lru-cache';
 
 import type { RedisClient } from '../redis/connection.js';
 import {
@@ -14,8 +23,14 @@ import {
 } from './key-registry.js';
 import { MemoryKeyRegistry } from './memory-key-registry.js';
 
+const STATUS_KEPT_MS = 1_000;
+/** Statuses kept at once: far more keys than clients ask with in a second. */
+const STATUSES_KEPT = 10_000;
+
 export class RedisKeyRegistry implements KeyRegistry {
   readonly #local: MemoryKeyRegistry;
+  /** What Redis said of each key lately (lru-cache's TTLs run on performance.now()). */
+  readonly #told = new LRUCache<string, 'accepted' | 'rejected'>({ max: STATUSES_KEPT });
 
   constructor(
     private readonly redis: RedisClient,
@@ -25,12 +40,28 @@ export class RedisKeyRegistry implements KeyRegistry {
   }
 
   async status(keyId: string): Promise<KeyStatus> {
+    const told = this.#told.get(keyId);
+    if (told !== undefined) return told;
     try {
-      const value = await this.redis.get(`key:${keyId}`);
-      return value === 'accepted' || value === 'rejected' ? value : 'unknown';
+      const key = `key:${keyId}`;
+      const asked = performance.now();
+      const [read, expiry] = (await this.redis.pipeline().get(key).pttl(key).exec()) ?? [];
+      if (read?.[0] || expiry?.[0]) throw read?.[0] ?? expiry?.[0];
+      const value = read?.[1];
+      if (value !== 'accepted' && value !== 'rejected') return 'unknown';
+      // Counted from the question, and a millisecond short (lru-cache looks at its clock at that
+      // resolution): kept no longer than the entry lives in Redis.
+      const keptMs =
+        Math.floor(Math.min(STATUS_KEPT_MS, Number(expiry?.[1])) - (performance.now() - asked)) - 1;
+      if (keptMs >= 1) this.#told.set(keyId, value, { ttl: keptMs });
+      return value;
     } catch {
       return this.#local.status(keyId);
     }
+  }
+
+  statusNow(keyId: string): KeyStatus | undefined {
+    return this.#told.get(keyId);
   }
 
   async wasAccepted(keyId: string): Promise<boolean> {
@@ -42,6 +73,7 @@ export class RedisKeyRegistry implements KeyRegistry {
   }
 
   async markAccepted(keyId: string): Promise<void> {
+    this.#told.delete(keyId);
     await this.#local.markAccepted(keyId);
     await Promise.all([
       // NX: a key's acceptance is not prolonged by each success, so the TTL bounds how long a revoked key reads the cache.
@@ -53,6 +85,7 @@ export class RedisKeyRegistry implements KeyRegistry {
   }
 
   async markRejected(keyId: string): Promise<void> {
+    this.#told.set(keyId, 'rejected', { ttl: STATUS_KEPT_MS });
     await this.#local.markRejected(keyId);
     await Promise.all([
       this.redis

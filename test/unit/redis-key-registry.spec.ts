@@ -3,8 +3,9 @@
  * the shared Redis under a key prefix of each test's own: what one replica
  * learns of a key every other replica reads, each status expires with its
  * TTL (an acceptance is never prolonged by later successes), a key stays
- * known past its acceptance until it is rejected, and while Redis cannot
- * answer the process goes by what it learned itself.
+ * known past its acceptance until it is rejected, while Redis cannot
+ * answer the process goes by what it learned itself, and what Redis said is
+ * kept a second at most, never past its entry.
  */
 import { expect, it } from 'vitest';
 import { KNOWN_KEY_TTL_MS, keyIdOf } from '../../src/coordination/key-registry.js';
@@ -72,4 +73,27 @@ it('goes by what this process learned while Redis cannot answer', async () => {
   // What it learned then stays in this process: Redis never heard of it.
   expect(await new RedisKeyRegistry(shared.redis, TTLS).status(KEY)).toBe('unknown');
   expect((await shared.stored()).size).toBe(0);
+});
+
+it('keeps what Redis said for a second at most: a key rejected elsewhere is refused soon after', async () => {
+  const one = new RedisKeyRegistry(shared.redis, TTLS);
+  const other = new RedisKeyRegistry(shared.redis, TTLS);
+  await one.markAccepted(KEY);
+  expect(other.statusNow(KEY)).toBeUndefined();
+  expect(await other.status(KEY)).toBe('accepted');
+  // Told now, without asking Redis: a response-cache hit's question.
+  expect(other.statusNow(KEY)).toBe('accepted');
+  await one.markRejected(KEY);
+  await until(async () => (await other.status(KEY)) === 'rejected', 10);
+  expect(other.statusNow(KEY)).toBe('rejected');
+});
+
+it('never keeps an acceptance past its entry in Redis', async () => {
+  const writer = new RedisKeyRegistry(shared.redis, { acceptedTtlMs: 300, rejectedTtlMs: 60_000 });
+  const reader = new RedisKeyRegistry(shared.redis, TTLS);
+  await writer.markAccepted(KEY);
+  expect(await reader.status(KEY)).toBe('accepted');
+  await until(async () => (await shared.redis.exists(`key:${KEY}`)) === 0, 5);
+  expect(reader.statusNow(KEY)).toBeUndefined();
+  expect(await reader.status(KEY)).toBe('unknown');
 });
