@@ -11,6 +11,7 @@ import { maskError } from '../schema/errors.js';
 import { schema } from '../schema/index.js';
 import { OperationEstimates } from '../schema/operation-estimates.js';
 import { CORS_OPTIONS } from '../server/answer-parts/cors.js';
+import { ReportedBudget } from '../server/answer-parts/reported-budget.js';
 import { memoryBounds } from '../server/memory/memory-bounds.js';
 import { DEFAULT_SUBSCRIBER_BACKLOG_BYTES } from '../server/memory/subscriber-backlog.js';
 import { METRICS_PATH } from '../server/plugins/use-metrics.js';
@@ -52,6 +53,8 @@ export function createGateway(options: GatewayOptions) {
   const persisted = protection.persistedOperations ?? {};
   const persistedMode = persisted.mode ?? DEFAULT_PERSISTED_OPERATIONS_MODE;
   const bounds = memoryBounds(options.memory, metrics);
+  // What answers report of the key's day: hits and Yoga's answers read the ledger through it.
+  const reportedBudget = new ReportedBudget(stores.budget);
   let draining = false;
 
   const yoga = createYoga<ServerContext, GatewayContext>({
@@ -86,6 +89,7 @@ export function createGateway(options: GatewayOptions) {
       stores,
       metrics,
       keys: stores.keys,
+      reportedBudget,
       rateLimiter,
       persisted: {
         mode: persistedMode,
@@ -120,6 +124,7 @@ export function createGateway(options: GatewayOptions) {
     graphqlEndpoint: GRAPHQL_ENDPOINT,
     otherPaths: [HEALTH_PATH, READINESS_PATH, METRICS_PATH],
     bounds,
+    reportedBudget,
   });
   const sockets = graphqlOverWebSocket({
     relay: {

@@ -9,6 +9,7 @@
  * context (server-context.ts).
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { ReportedBudget } from '../server/answer-parts/reported-budget.js';
 import { withGraphiQL } from '../server/graphiql/graphiql.js';
 import {
   DEFAULT_COMPRESSION_MIN_BYTES,
@@ -37,6 +38,8 @@ export interface ListenerInputs {
   readonly otherPaths: readonly string[];
   /** Turns at Yoga, request bodies and answer backlogs, bounded (memory-bounds.ts). */
   readonly bounds: MemoryBounds;
+  /** The budget figures answers report, shared with Yoga's cost report. */
+  readonly reportedBudget: ReportedBudget;
 }
 
 export function gatewayListener({
@@ -47,6 +50,7 @@ export function gatewayListener({
   graphqlEndpoint,
   otherPaths,
   bounds,
+  reportedBudget,
 }: ListenerInputs): (req: IncomingMessage, res: ServerResponse) => void {
   const { auth, stores, generation, observer } = readPath;
   const protection = options.protection ?? {};
@@ -71,7 +75,7 @@ export function gatewayListener({
           cache: stores.answers,
           auth,
           keys: stores.keys,
-          budget: stores.budget,
+          budget: reportedBudget,
           logger: options.logger,
           maxRequestBytes: protection.maxRequestBytes ?? DEFAULT_MAX_REQUEST_BYTES,
           maxTtlMs: options.cache.ttlMs,

@@ -27,6 +27,7 @@ import type { YogaServerOptions } from 'graphql-yoga';
 import type { KeyRegistry } from '../coordination/key-registry.js';
 import type { GatewayMetrics } from '../observability/metrics.js';
 import type { GatewayContext } from '../schema/context.js';
+import type { ReportedBudget } from '../server/answer-parts/reported-budget.js';
 import type { AuthMode } from '../server/caller.js';
 import {
   DEFAULT_UNKNOWN_KEYS_PER_MINUTE,
@@ -69,6 +70,8 @@ export interface PluginInputs {
   readonly stores: Stores;
   readonly metrics: GatewayMetrics;
   readonly keys: KeyRegistry;
+  /** The budget figures answers report, shared with the response cache's hits. */
+  readonly reportedBudget: ReportedBudget;
   /** The per-client rate limit in server-key mode; absent: none. */
   readonly rateLimiter: ClientRateLimiter | undefined;
   readonly persisted: {
@@ -110,7 +113,7 @@ export function gatewayPlugins(inputs: PluginInputs): GatewayPlugins {
       compressed: options.compression !== false,
       ...(options.now ? { now: options.now } : {}),
     }),
-    useCostReport(),
+    useCostReport(inputs.reportedBudget),
     useFreshnessReport(),
     useResponseCacheRecorder(),
     useClientKeyCheck({

@@ -13,6 +13,7 @@ import { keyIdOf } from '../../src/coordination/key-registry.js';
 import { connectRedis, type SharedRedis } from '../../src/redis/connection.js';
 import { artistsQuery, bearer } from '../support/client-key-queries.js';
 import { deleteUnder, SHARED_REDIS_URL, uniquePrefix } from '../support/redis.js';
+import { commandsDuring } from '../support/redis-monitor.js';
 import { CLIENT_KEY, type Stack, startStack } from '../support/stack.js';
 
 let prefix: string;
@@ -34,30 +35,10 @@ afterAll(async () => {
 });
 
 /** The commands Redis ran on the key's registry entry while `during` ran, GETs apart. */
-async function keyCommandsDuring(
-  during: () => Promise<void>,
-): Promise<{ gets: number; all: number }> {
+async function keyCommandsDuring(during: () => Promise<void>): Promise<{ gets: number }> {
   const keyRecord = `${prefix}key:${keyIdOf(CLIENT_KEY)}`;
-  const marker = `${prefix}seen-all`;
-  const asked: string[] = [];
-  let markerSeen: () => void = () => {};
-  const seenAll = new Promise<void>((resolve) => {
-    markerSeen = resolve;
-  });
-  const monitor = await redis.monitor();
-  monitor.on('monitor', (_time: string, args: string[]) => {
-    if (args.includes(keyRecord)) asked.push(String(args[0]).toLowerCase());
-    if (args.includes(marker)) markerSeen();
-  });
-  try {
-    await during();
-    // Redis shows commands in the order it runs them: once the marker shows, so have the request's.
-    await redis.echo(marker);
-    await seenAll;
-  } finally {
-    monitor.disconnect();
-  }
-  return { gets: asked.filter((command) => command === 'get').length, all: asked.length };
+  const seen = await commandsDuring(redis, (args) => args.includes(keyRecord), during);
+  return { gets: seen.filter(([command]) => command === 'get').length };
 }
 
 it('a request of an accepted key reading twenty held records asks the registry for the key once at most', async () => {

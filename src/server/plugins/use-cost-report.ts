@@ -3,23 +3,28 @@
  * writes it, for response-cache hits too). Fields answered from held data that was not
  * current are listed in `extensions.stale`: each one's GraphQL path and the data's age.
  * `estimated` is the worst case the request's context was made with
- * (request-spending.ts).
+ * (request-spending.ts); the key's figures are read as reported-budget.ts says.
  * Records left out of lists are listed in `extensions.warnings`. With
  * @defer/@stream the report is on the last payload, deferred reads included.
  */
 import type { Plugin } from 'graphql-yoga';
 import type { GatewayContext } from '../../schema/context.js';
 import { costExtension } from '../answer-parts/cost-extension.js';
+import type { ReportedBudget } from '../answer-parts/reported-budget.js';
 import { onFinalResult } from './on-final-result.js';
 
-export function useCostReport(): Plugin<GatewayContext> {
+export function useCostReport(reported: ReportedBudget): Plugin<GatewayContext> {
   return {
     onExecute() {
       return {
         onExecuteDone: (done) =>
           onFinalResult(done, async ({ args, result, setResult }) => {
-            const { report, spending, budget, caller, loader } = args.contextValue;
-            const usage = await budget.usage(caller.keyId);
+            const { report, spending, caller, loader } = args.contextValue;
+            // A client sees its own spending, and the figures it was refused by, as they are now.
+            const usage =
+              report.upstreamCalls > 0 || (result.errors?.length ?? 0) > 0
+                ? await reported.now(caller.keyId)
+                : await reported.recent(caller.keyId);
             const stale = loader.staleFields();
             setResult({
               ...result,

@@ -26,13 +26,14 @@ import Negotiator from 'negotiator';
 import type { Logger } from 'pino';
 import type { CacheEntry, ResponseCache } from '../../cache/cache.js';
 import { type KeyRegistry, type KeyStatus, keyIdOf } from '../../coordination/key-registry.js';
-import type { BudgetLedger, BudgetUsage } from '../../economy/ledger.js';
+import type { BudgetUsage } from '../../economy/ledger.js';
 import type { Popularity } from '../../economy/popularity.js';
 import { bodyNotUtf8, overloaded } from '../../http-errors.js';
 import { andThen, type MaybePromise } from '../../schema/maybe-promise.js';
 import type { UpstreamObserver } from '../../upstream/observer.js';
 import { urlPath } from '../../url-path.js';
 import { corsHeaders } from '../answer-parts/cors.js';
+import type { ReportedBudget } from '../answer-parts/reported-budget.js';
 import { type AuthMode, bearerKey } from '../caller.js';
 import { refuse } from '../http/listener-refusal.js';
 import type { RequestBodies } from '../memory/request-bodies.js';
@@ -65,7 +66,8 @@ export interface ResponseCacheOptions {
   readonly cache: ResponseCache;
   readonly auth: AuthMode;
   readonly keys: KeyRegistry;
-  readonly budget: BudgetLedger;
+  /** The key's figures a hit reports, a second old at most (reported-budget.ts). */
+  readonly budget: ReportedBudget;
   readonly logger: Logger;
   /** Bodies larger than this are Yoga's to refuse; the fast path leaves them alone. */
   readonly maxRequestBytes: number;
@@ -94,9 +96,6 @@ export interface ResponseCacheOptions {
 /** How soon a request refused for the bodies the process holds may try again. */
 const OVERLOADED_RETRY_SECONDS = 1;
 
-/** The budget figures of a hit may lag this much: reading the shared ledger on every hit would cost a Redis round trip. */
-const BUDGET_MEMO_MS = 1_000;
-
 /** Pass-through keys whose digests are kept: hashing the key again on every hit cost as much as the lookup. */
 const KEY_IDS_KEPT = 1_000;
 
@@ -112,7 +111,6 @@ const MISSED_KEYS_KEPT = 10_000;
 export function withResponseCache(yoga: NodeHandler, options: ResponseCacheOptions) {
   const endpoint = options.graphqlEndpoint ?? '/graphql';
   const now = options.now ?? (() => new Date());
-  const budgets = new Map<string, { usage: BudgetUsage; until: number }>();
   const tails = hitTails(options.logger);
   const keyIds = new Map<string, string>();
   /** How many times each recently missed key was missed, up to 2 (admission, see MISSED_KEYS_KEPT). */
@@ -125,16 +123,6 @@ export function withResponseCache(yoga: NodeHandler, options: ResponseCacheOptio
       freshness = { generation, json: report === undefined ? '' : JSON.stringify(report) };
     }
     return freshness.json;
-  };
-
-  const budgetOf = (keyId: string): MaybePromise<BudgetUsage> => {
-    const memo = budgets.get(keyId);
-    if (memo !== undefined && memo.until > performance.now()) return memo.usage;
-    return options.budget.usage(keyId).then((usage) => {
-      if (budgets.size > 1_000) budgets.clear();
-      budgets.set(keyId, { usage, until: performance.now() + BUDGET_MEMO_MS });
-      return usage;
-    });
   };
 
   const serverKeyId = options.auth.kind === 'server' ? keyIdOf(options.auth.apiKey) : undefined;
@@ -291,7 +279,7 @@ export function withResponseCache(yoga: NodeHandler, options: ResponseCacheOptio
       if (fresh || observeMiss) options.observer?.cacheLookup('response', fresh);
       if (!fresh || keyId === null) return false;
       const send = () =>
-        andThen(budgetOf(keyId), (budget) =>
+        andThen(options.budget.recent(keyId), (budget) =>
           serve(req, res, key, entry, keyId, started, generation, budget),
         );
       if (options.rateLimiter === undefined) return send();

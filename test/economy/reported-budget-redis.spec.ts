@@ -1,0 +1,72 @@
+/**
+ * The budget figures answers report (`extensions.cost.budget`) with Redis: answers that made no
+ * call and met no error read the shared ledger at most once a second, where each read is a round
+ * trip; an answer that made calls reports them at once.
+ */
+import { performance } from 'node:perf_hooks';
+import { Redis } from 'ioredis';
+import pino from 'pino';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { connectRedis, type SharedRedis } from '../../src/redis/connection.js';
+import { artistsQuery } from '../support/client-key-queries.js';
+import { deleteUnder, SHARED_REDIS_URL, uniquePrefix } from '../support/redis.js';
+import { commandsDuring } from '../support/redis-monitor.js';
+import { type Stack, startStack } from '../support/stack.js';
+
+interface Cost {
+  readonly upstreamCalls: number;
+  readonly budget: { readonly remaining: number };
+}
+
+let prefix: string;
+let redis: Redis;
+let connection: SharedRedis;
+let stack: Stack;
+
+beforeAll(async () => {
+  prefix = uniquePrefix();
+  redis = new Redis(SHARED_REDIS_URL);
+  connection = await connectRedis(SHARED_REDIS_URL, prefix, pino({ level: 'silent' }));
+  stack = await startStack({ gateway: { redis: connection } });
+});
+afterAll(async () => {
+  await stack.close();
+  await connection.close();
+  await deleteUnder(redis, prefix);
+  redis.disconnect();
+});
+
+const costOf = async (query: string): Promise<Cost> => {
+  const answer = await stack.query(query);
+  expect(answer.body.errors).toBeUndefined();
+  return answer.body.extensions?.cost as Cost;
+};
+
+it('answers that spend nothing read the shared budget at most once a second; one that spends shows it at once', async () => {
+  const held = artistsQuery(stack.simulator, 0, 2);
+  const before = await costOf(held);
+  expect(before.upstreamCalls).toBeGreaterThan(0);
+
+  // Each its own shape: a response-cache miss answered from held records.
+  const shapes = ['slug', 'followers', 'monthlyListeners', 'country', 'isAfrobeats', 'imageUrl'];
+  let elapsedMs = 0;
+  const reads = await commandsDuring(
+    redis,
+    ([command, key]) => command?.toLowerCase() === 'hmget' && String(key).includes('budget:'),
+    async () => {
+      const started = performance.now();
+      for (const field of shapes) {
+        const cost = await costOf(held.replaceAll('name', `name ${field}`));
+        expect(cost.upstreamCalls).toBe(0);
+        expect(cost.budget.remaining).toBe(before.budget.remaining);
+      }
+      elapsedMs = performance.now() - started;
+    },
+  );
+  expect(reads.length).toBeLessThanOrEqual(Math.ceil(elapsedMs / 1_000));
+  expect(reads.length).toBeLessThan(shapes.length);
+
+  const spent = await costOf(artistsQuery(stack.simulator, 2, 1));
+  expect(spent.upstreamCalls).toBeGreaterThan(0);
+  expect(spent.budget.remaining).toBe(before.budget.remaining - spent.upstreamCalls);
+});
