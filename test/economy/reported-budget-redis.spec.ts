@@ -4,46 +4,26 @@
  * trip; an answer that made calls reports them at once.
  */
 import { performance } from 'node:perf_hooks';
-import { Redis } from 'ioredis';
-import pino from 'pino';
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { connectRedis, type SharedRedis } from '../../src/redis/connection.js';
+import { expect, it } from 'vitest';
 import { artistsQuery } from '../support/client-key-queries.js';
-import { deleteUnder, SHARED_REDIS_URL, uniquePrefix } from '../support/redis.js';
 import { commandsDuring } from '../support/redis-monitor.js';
-import { type Stack, startStack } from '../support/stack.js';
+import { useRedisStack } from '../support/redis-stack.js';
 
 interface Cost {
   readonly upstreamCalls: number;
   readonly budget: { readonly remaining: number };
 }
 
-let prefix: string;
-let redis: Redis;
-let connection: SharedRedis;
-let stack: Stack;
-
-beforeAll(async () => {
-  prefix = uniquePrefix();
-  redis = new Redis(SHARED_REDIS_URL);
-  connection = await connectRedis(SHARED_REDIS_URL, prefix, pino({ level: 'silent' }));
-  stack = await startStack({ gateway: { redis: connection } });
-});
-afterAll(async () => {
-  await stack.close();
-  await connection.close();
-  await deleteUnder(redis, prefix);
-  redis.disconnect();
-});
+const shared = useRedisStack();
 
 const costOf = async (query: string): Promise<Cost> => {
-  const answer = await stack.query(query);
+  const answer = await shared.stack.query(query);
   expect(answer.body.errors).toBeUndefined();
   return answer.body.extensions?.cost as Cost;
 };
 
 it('answers that spend nothing read the shared budget at most once a second; one that spends shows it at once', async () => {
-  const held = artistsQuery(stack.simulator, 0, 2);
+  const held = artistsQuery(shared.stack.simulator, 0, 2);
   const before = await costOf(held);
   expect(before.upstreamCalls).toBeGreaterThan(0);
 
@@ -51,7 +31,7 @@ it('answers that spend nothing read the shared budget at most once a second; one
   const shapes = ['slug', 'followers', 'monthlyListeners', 'country', 'isAfrobeats', 'imageUrl'];
   let elapsedMs = 0;
   const reads = await commandsDuring(
-    redis,
+    shared.redis,
     ([command, key]) => command?.toLowerCase() === 'hmget' && String(key).includes('budget:'),
     async () => {
       const started = performance.now();
@@ -66,7 +46,7 @@ it('answers that spend nothing read the shared budget at most once a second; one
   expect(reads.length).toBeLessThanOrEqual(Math.ceil(elapsedMs / 1_000));
   expect(reads.length).toBeLessThan(shapes.length);
 
-  const spent = await costOf(artistsQuery(stack.simulator, 2, 1));
+  const spent = await costOf(artistsQuery(shared.stack.simulator, 2, 1));
   expect(spent.upstreamCalls).toBeGreaterThan(0);
   expect(spent.budget.remaining).toBe(before.budget.remaining - spent.upstreamCalls);
 });

@@ -6,49 +6,30 @@
  */
 
 import { performance } from 'node:perf_hooks';
-import { Redis } from 'ioredis';
-import pino from 'pino';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { keyIdOf } from '../../src/coordination/key-registry.js';
-import { connectRedis, type SharedRedis } from '../../src/redis/connection.js';
 import { artistsQuery, bearer } from '../support/client-key-queries.js';
-import { deleteUnder, SHARED_REDIS_URL, uniquePrefix } from '../support/redis.js';
 import { commandsDuring } from '../support/redis-monitor.js';
-import { CLIENT_KEY, type Stack, startStack } from '../support/stack.js';
+import { useRedisStack } from '../support/redis-stack.js';
+import { CLIENT_KEY } from '../support/stack.js';
 
-let prefix: string;
-let redis: Redis;
-let connection: SharedRedis;
-let stack: Stack;
-
-beforeAll(async () => {
-  prefix = uniquePrefix();
-  redis = new Redis(SHARED_REDIS_URL);
-  connection = await connectRedis(SHARED_REDIS_URL, prefix, pino({ level: 'silent' }));
-  stack = await startStack({ passThrough: true, gateway: { redis: connection } });
-});
-afterAll(async () => {
-  await stack.close();
-  await connection.close();
-  await deleteUnder(redis, prefix);
-  redis.disconnect();
-});
+const shared = useRedisStack({ passThrough: true });
 
 /** The commands Redis ran on the key's registry entry while `during` ran, GETs apart. */
 async function keyCommandsDuring(during: () => Promise<void>): Promise<{ gets: number }> {
-  const keyRecord = `${prefix}key:${keyIdOf(CLIENT_KEY)}`;
-  const seen = await commandsDuring(redis, (args) => args.includes(keyRecord), during);
+  const keyRecord = `${shared.prefix}key:${keyIdOf(CLIENT_KEY)}`;
+  const seen = await commandsDuring(shared.redis, (args) => args.includes(keyRecord), during);
   return { gets: seen.filter(([command]) => command === 'get').length };
 }
 
 it('a request of an accepted key reading twenty held records asks the registry for the key once at most', async () => {
-  const query = artistsQuery(stack.simulator, 0, 5);
-  const first = await stack.query(query, undefined, bearer(CLIENT_KEY));
+  const query = artistsQuery(shared.stack.simulator, 0, 5);
+  const first = await shared.stack.query(query, undefined, bearer(CLIENT_KEY));
   expect(first.body.errors).toBeUndefined();
 
   const asked = await keyCommandsDuring(async () => {
     // The same records in another shape: not the stored answer, every record held.
-    const again = await stack.query(
+    const again = await shared.stack.query(
       query.replaceAll('name', 'name followers'),
       undefined,
       bearer(CLIENT_KEY),
@@ -62,17 +43,19 @@ it('a request of an accepted key reading twenty held records asks the registry f
 });
 
 it('response-cache hits of an accepted key ask Redis for it at most once a second', async () => {
-  const query = artistsQuery(stack.simulator, 5, 2);
+  const query = artistsQuery(shared.stack.simulator, 5, 2);
   // Stored from its second miss on: the third is a hit.
   for (let i = 0; i < 3; i++)
-    expect((await stack.query(query, undefined, bearer(CLIENT_KEY))).body.errors).toBeUndefined();
+    expect(
+      (await shared.stack.query(query, undefined, bearer(CLIENT_KEY))).body.errors,
+    ).toBeUndefined();
 
   let elapsedMs = 0;
   const hits = 20;
   const asked = await keyCommandsDuring(async () => {
     const started = performance.now();
     for (let i = 0; i < hits; i++) {
-      const hit = await stack.query(query, undefined, bearer(CLIENT_KEY));
+      const hit = await shared.stack.query(query, undefined, bearer(CLIENT_KEY));
       expect(hit.body.extensions?.cost).toMatchObject({ responseCache: 'hit' });
     }
     elapsedMs = performance.now() - started;
