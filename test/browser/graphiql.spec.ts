@@ -147,6 +147,13 @@ function runner(page: Page, url: string): (name: string) => Promise<void> {
  * `complete` says it is all there: an operation with @defer or @stream shows its first payload
  * before the rest arrive, the cost report coming with the last.
  */
+/**
+ * Whether an answer is whole: an operation that defers parts shows its first payload before the
+ * rest arrive, and the cost report comes with the last (or errors end it).
+ */
+const reported = (answer: Answer) =>
+  answer.errors !== undefined || answer.extensions?.cost !== undefined;
+
 async function shownAnswer(
   page: Page,
   complete: (answer: Answer) => boolean = () => true,
@@ -223,10 +230,7 @@ it('runs every example tab as it opens, the first with no click before Run, the 
       .poll(() => editorText(page, '.graphiql-query-editor'), { timeout: UI_TIMEOUT_MS })
       .toContain('query ArtistPage($slug: String!)');
     await runTab('ArtistPage');
-    const artistPage = await shownAnswer(
-      page,
-      (answer) => answer.errors !== undefined || answer.extensions?.cost !== undefined,
-    );
+    const artistPage = await shownAnswer(page, reported);
     expect(artistPage.errors, 'ArtistPage').toBeUndefined();
     const artist = (artistPage.data as { artist?: { slug: string; name: string } }).artist;
     expect(artist?.slug).toBe(slug);
@@ -241,7 +245,7 @@ it('runs every example tab as it opens, the first with no click before Run, the 
     for (const name of queries) {
       await openTab(page, name);
       await runTab(name);
-      const answer = await shownAnswer(page);
+      const answer = await shownAnswer(page, reported);
       expect(answer.errors, name).toBeUndefined();
       expect(Object.keys(answer.data ?? {}), name).not.toHaveLength(0);
       expect(answer.extensions?.cost, name).toBeDefined();
@@ -293,7 +297,7 @@ it('keeps its tabs over a reload: the tab on view reopens with its own variables
     await expect.poll(() => tabTitles(page), { timeout: UI_TIMEOUT_MS }).toEqual(TAB_NAMES);
     expect(await page.locator('.graphiql-tab-active').innerText()).toContain(name);
     await runTab(name);
-    const answer = await shownAnswer(page);
+    const answer = await shownAnswer(page, reported);
     expect(answer.errors, name).toBeUndefined();
     expect(answer.extensions?.cost, name).toBeDefined();
   };
