@@ -156,7 +156,7 @@ export class KeyProofs {
     }
   }
 
-  /** Throws the failure of the key's last proof while the upstream that failed it is still failing. */
+  /** The registry's answer for the key, shared by the reads that ask while it is under way. */
   #status(keyId: string): Promise<KeyStatus> {
     let asking = this.#asking.get(keyId);
     if (asking === undefined) {
@@ -166,6 +166,7 @@ export class KeyProofs {
     return asking;
   }
 
+  /** Throws the failure of the key's last proof while the upstream that failed it is still failing. */
   #failedRecently(keyId: string): void {
     const failed = this.#failed.get(keyId);
     if (failed === undefined) return;

@@ -126,9 +126,8 @@ export function withResponseCache(yoga: NodeHandler, options: ResponseCacheOptio
   };
 
   const serverKeyId = options.auth.kind === 'server' ? keyIdOf(options.auth.apiKey) : undefined;
-  /** The id of the key a request is answered for; undefined for a pass-through request without one. */
-  const keyIdOfRequest = (req: IncomingMessage): string | undefined => {
-    if (serverKeyId !== undefined) return serverKeyId;
+  /** The id of the client's own key (pass-through mode); undefined when it sent none. */
+  const clientKeyIdOf = (req: IncomingMessage): string | undefined => {
     const apiKey = bearerKey(req.headers.authorization);
     if (apiKey === undefined) return undefined;
     let keyId = keyIds.get(apiKey);
@@ -145,9 +144,9 @@ export function withResponseCache(yoga: NodeHandler, options: ResponseCacheOptio
    * (null when it may not); without a promise when this process alone can tell.
    */
   const keyIdFor = (req: IncomingMessage): MaybePromise<string | null> => {
-    const keyId = keyIdOfRequest(req);
+    if (serverKeyId !== undefined) return serverKeyId;
+    const keyId = clientKeyIdOf(req);
     if (keyId === undefined) return null;
-    if (keyId === serverKeyId) return keyId;
     const accepted = (status: KeyStatus) => (status === 'accepted' ? keyId : null);
     const known = options.keys.statusNow?.(keyId);
     return known !== undefined ? accepted(known) : options.keys.status(keyId).then(accepted);
@@ -167,7 +166,7 @@ export function withResponseCache(yoga: NodeHandler, options: ResponseCacheOptio
     started: number,
     generation: string,
     budget: BudgetUsage,
-  ): true => {
+  ): void => {
     const stored = entry.value;
     if (stored.reads !== undefined) options.popularity?.record(stored.reads);
     const { tail, log: logLine } = tails(stored, keyId, budget, freshnessJson(generation));
@@ -184,7 +183,7 @@ export function withResponseCache(yoga: NodeHandler, options: ResponseCacheOptio
       if (matches(req.headers['if-none-match'] ?? null, stored.etag)) {
         res.writeHead(304, headers).end();
         log(304);
-        return true;
+        return;
       }
     } else {
       headers['cache-control'] = 'no-store';
@@ -205,7 +204,6 @@ export function withResponseCache(yoga: NodeHandler, options: ResponseCacheOptio
     for (const part of body.slice(0, -1)) res.write(part);
     res.end(body.at(-1));
     log(200);
-    return true;
 
     function log(status: number) {
       logLine({ method: req.method, path: endpoint, status, startedAt: started });
@@ -279,9 +277,10 @@ export function withResponseCache(yoga: NodeHandler, options: ResponseCacheOptio
       if (fresh || observeMiss) options.observer?.cacheLookup('response', fresh);
       if (!fresh || keyId === null) return false;
       const send = () =>
-        andThen(options.budget.recent(keyId), (budget) =>
-          serve(req, res, key, entry, keyId, started, generation, budget),
-        );
+        andThen(options.budget.recent(keyId), (budget) => {
+          serve(req, res, key, entry, keyId, started, generation, budget);
+          return true;
+        });
       if (options.rateLimiter === undefined) return send();
       return rateLimited(req).then((limited) => (limited ? false : send()));
     };
