@@ -35,6 +35,7 @@ import { urlPath } from '../../url-path.js';
 import { corsHeaders } from '../answer-parts/cors.js';
 import type { ReportedBudget } from '../answer-parts/reported-budget.js';
 import { type AuthMode, bearerKey } from '../caller.js';
+import { sendWholeAnswer } from '../http/compressed-responses.js';
 import { refuse } from '../http/listener-refusal.js';
 import type { RequestBodies } from '../memory/request-bodies.js';
 import type { RequestTurns } from '../memory/request-turns.js';
@@ -181,7 +182,7 @@ export function withResponseCache(yoga: NodeHandler, options: ResponseCacheOptio
       if (stored.vary !== null)
         headers.vary = headers.vary === undefined ? stored.vary : `${stored.vary}, ${headers.vary}`;
       if (matches(req.headers['if-none-match'] ?? null, stored.etag)) {
-        res.writeHead(304, headers).end();
+        sendWholeAnswer(res, 304, headers, []);
         log(304);
         return;
       }
@@ -199,10 +200,7 @@ export function withResponseCache(yoga: NodeHandler, options: ResponseCacheOptio
       if (first) options.cache.reweigh?.(key, weighed(entry));
       headers['content-encoding'] = 'gzip';
     }
-    headers['content-length'] = String(body.reduce((length, part) => length + part.length, 0));
-    res.writeHead(200, headers);
-    for (const part of body.slice(0, -1)) res.write(part);
-    res.end(body.at(-1));
+    sendWholeAnswer(res, 200, headers, body);
     log(200);
 
     function log(status: number) {
