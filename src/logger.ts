@@ -1,4 +1,5 @@
 import pino, { type Logger } from 'pino';
+import { LineBatches, linesIn } from './line-batches.js';
 import { traceFields } from './observability/log-trace.js';
 
 /** What a log write may hold in memory while the reader is slow; past it, lines are dropped and counted. */
@@ -6,23 +7,29 @@ const MAX_BUFFERED_BYTES = 4 * 1024 * 1024;
 
 const OPTIONS = {
   base: { service: 'music-stats-gateway' },
-  mixin: traceFields,
   redact: ['req.headers.authorization', 'headers.authorization', 'apiKey'],
 };
 
-/** JSON lines on `destination` (tests pass a sink); the Authorization header is never logged, whatever a plugin passes. */
-export function createLogger(level: string, destination?: pino.DestinationStream): Logger {
-  return destination === undefined
-    ? pino({ level, ...OPTIONS })
-    : pino({ level, ...OPTIONS }, destination);
+/**
+ * JSON lines on `destination` (tests pass a sink); the Authorization header is never logged,
+ * whatever a plugin passes. `traced`: lines carry the trace they are written in; asking for
+ * it on every line of a process that exports no trace would find none, on every request.
+ */
+export function createLogger(
+  level: string,
+  destination?: pino.DestinationStream,
+  { traced = false }: { readonly traced?: boolean } = {},
+): Logger {
+  const options = { level, ...OPTIONS, ...(traced ? { mixin: traceFields } : {}) };
+  return destination === undefined ? pino(options) : pino(options, destination);
 }
 
 /**
- * Lines are written in batches of at least this many bytes (or every FLUSH_EVERY_MS): a write
- * per line, one for every request the response cache answers, cost the hit path more than
- * forming the line did.
+ * Lines are written in batches of at least this many characters (or every FLUSH_EVERY_MS): a
+ * write per line, one for every request the response cache answers, cost the hit path more
+ * than forming the line did (line-batches.ts).
  */
-const BATCHED_BYTES = 8 * 1024;
+const BATCHED_CHARS = 8 * 1024;
 const FLUSH_EVERY_MS = 100;
 
 export interface ProcessLog {
@@ -41,20 +48,25 @@ export interface ProcessLog {
  * asynchronous into a bounded buffer (a stalled reader costs dropped lines, not blocked
  * requests), and the first write error (EPIPE once the reader is gone) turns logging off for good.
  */
-export function createProcessLog(level: string): ProcessLog {
-  const destination = pino.destination({
-    dest: 1,
-    sync: false,
-    minLength: BATCHED_BYTES,
-    maxLength: MAX_BUFFERED_BYTES,
-  });
-  const logger = createLogger(level, destination);
+export function createProcessLog(
+  level: string,
+  { traced = false }: { readonly traced?: boolean } = {},
+): ProcessLog {
+  // At an exit nobody closed the log for (a fatal error, then exit), the lines of the batch
+  // still gathering go to the destination before pino's own exit hook writes what it holds:
+  // this listener is added first, so it runs first.
+  const handOverAtExit = () => batches.flush();
+  process.once('exit', handOverAtExit);
+  // Batches are written as they come, one write at a time: the next waits for the last.
+  const destination = pino.destination({ dest: 1, sync: false, maxLength: MAX_BUFFERED_BYTES });
+  const batches = new LineBatches(destination, BATCHED_CHARS);
+  const logger = createLogger(level, batches, { traced });
   let broken = false;
   let released = false;
   let dropped = 0;
   // Lines wait for a batch to fill, but never longer than this: a quiet gateway's log stays current.
   const flusher = setInterval(() => {
-    if (!broken && !released) destination.flush();
+    if (!broken && !released) batches.flush();
   }, FLUSH_EVERY_MS);
   flusher.unref();
 
@@ -64,8 +76,8 @@ export function createProcessLog(level: string): ProcessLog {
     broken = true;
     logger.level = 'silent';
   });
-  destination.on('drop', () => {
-    dropped += 1;
+  destination.on('drop', (batch: unknown) => {
+    dropped += linesIn(batch);
   });
   destination.on('drain', () => {
     if (dropped === 0 || broken) return;
@@ -80,8 +92,10 @@ export function createProcessLog(level: string): ProcessLog {
     if (released) return;
     released = true;
     clearInterval(flusher);
+    process.off('exit', handOverAtExit);
     // A line logged after this (a signal repeated by npm, say) is dropped, not thrown.
     logger.level = 'silent';
+    batches.discard();
     destination.destroy();
   };
 
@@ -98,6 +112,7 @@ export function createProcessLog(level: string): ProcessLog {
           };
           destination.once('close', done);
           destination.once('error', done);
+          batches.flush();
           destination.end();
         });
       }

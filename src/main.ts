@@ -51,7 +51,7 @@ async function embeddedSimulator(config: GatewayConfig): Promise<Upstream> {
 
 async function main(config: GatewayConfig): Promise<void> {
   const tracing = await startTracing();
-  const log = createProcessLog(config.logLevel);
+  const log = createProcessLog(config.logLevel, { traced: tracing !== undefined });
   const { logger } = log;
   const upstream: Upstream =
     config.upstreamUrl === undefined
