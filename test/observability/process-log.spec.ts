@@ -9,7 +9,9 @@ import { describe, expect, it } from 'vitest';
 const run = promisify(execFile);
 const LOGGER = new URL('../../src/logger.ts', import.meta.url).pathname;
 
-async function stdoutOf(script: string): Promise<{ lines: Record<string, unknown>[]; code: number }> {
+async function stdoutOf(
+  script: string,
+): Promise<{ lines: Record<string, unknown>[]; code: number }> {
   const child = run(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
     encoding: 'utf8',
   });
