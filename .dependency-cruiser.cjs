@@ -4,7 +4,7 @@
  * `npm run lint` runs this (depcruise), so an import that points up fails CI.
  *
  *   0 leaves        config-error.ts, error-codes.ts, http-errors.ts, time.ts, digest.ts,
- *                   production-mode.ts, service-name.ts, url-path.ts
+ *                   production-mode.ts, service-name.ts, url-path.ts, line-batches.ts
  *   1 redis/        connections, scripts, batched reads, key names
  *   2 upstream/     the REST API alone: endpoints, records, readers, client
  *   3 cache/ economy/ coordination/ freshness/   stores, each an interface
@@ -32,7 +32,7 @@
  */
 const LAYERS = [
   [
-    '^src/(config-error|error-codes|http-errors|time|digest|production-mode|service-name|url-path)\\.ts$',
+    '^src/(config-error|error-codes|http-errors|time|digest|production-mode|service-name|url-path|line-batches)\\.ts$',
   ],
   ['^src/redis/'],
   ['^src/upstream/'],
