@@ -25,11 +25,12 @@ export function createLogger(
 }
 
 /**
- * Lines are written in batches of at least this many characters (or every FLUSH_EVERY_MS): a
- * write per line, one for every request the response cache answers, cost the hit path more
- * than forming the line did (line-batches.ts).
+ * Lines are written in batches of at least this many characters (or every FLUSH_EVERY_MS): each
+ * asynchronous write costs the process a hand-over to libuv's threads and back, about what
+ * forming dozens of lines costs, and there is one line for every request the response cache
+ * answers (line-batches.ts).
  */
-const BATCHED_CHARS = 8 * 1024;
+const BATCHED_CHARS = 64 * 1024;
 const FLUSH_EVERY_MS = 100;
 
 export interface ProcessLog {
