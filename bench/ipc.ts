@@ -7,6 +7,7 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
+import { constants, PerformanceObserver } from 'node:perf_hooks';
 
 /** What a server process has spent since it started. */
 export interface Usage {
@@ -14,6 +15,11 @@ export interface Usage {
   readonly cpuMicros: number;
   /** Largest resident set size so far, in bytes. */
   readonly peakRssBytes: number;
+  /**
+   * Time in young-generation collections (scavenges) so far, in milliseconds: what requests
+   * leave alive past their answer shows here first (every scavenge copies it, then promotes it).
+   */
+  readonly scavengeMs: number;
 }
 
 export type Question = { readonly type: string } & Record<string, unknown>;
@@ -25,9 +31,23 @@ interface Envelope {
   readonly error?: string;
 }
 
+let scavengeMs = 0;
+/** Counts this process's scavenges from the first question on. */
+const scavenges = new PerformanceObserver((entries) => {
+  for (const entry of entries.getEntries())
+    if (
+      (entry as { detail?: { kind?: number } }).detail?.kind === constants.NODE_PERFORMANCE_GC_MINOR
+    )
+      scavengeMs += entry.duration;
+});
+
 export function usage(): Usage {
   const cpu = process.cpuUsage();
-  return { cpuMicros: cpu.user + cpu.system, peakRssBytes: process.resourceUsage().maxRSS * 1024 };
+  return {
+    cpuMicros: cpu.user + cpu.system,
+    peakRssBytes: process.resourceUsage().maxRSS * 1024,
+    scavengeMs,
+  };
 }
 
 /**
@@ -40,6 +60,7 @@ export function answerQuestions(
 ): void {
   if (process.send === undefined)
     throw new Error('this script is started by bench/run.ts, with an IPC channel');
+  scavenges.observe({ entryTypes: ['gc'] });
   const reply = (envelope: Envelope, then?: () => void) =>
     process.send!(envelope, undefined, {}, then);
   process.on('message', (raw: { id: number; question: Question }) => {

@@ -19,6 +19,8 @@ export interface Round {
   readonly requests: number;
   readonly seconds: number;
   readonly cpuMicros: number;
+  /** The server's time in scavenges during the round (ipc.ts `Usage`). */
+  readonly scavengeMs: number;
   readonly p50Ms: number;
   readonly p99Ms: number;
   /** Connection errors, timeouts and answers other than 2xx. */
@@ -45,6 +47,7 @@ export async function loadRound(
     requests: result['2xx'],
     seconds: result.duration,
     cpuMicros: after.cpuMicros - before.cpuMicros,
+    scavengeMs: after.scavengeMs - before.scavengeMs,
     p50Ms: result.latency.p50,
     p99Ms: result.latency.p99,
     errors: result.errors + result.timeouts + result.non2xx,
@@ -57,4 +60,9 @@ export const perSecond = (rounds: readonly Round[]) =>
 
 export const cpuMicrosPerRequest = (rounds: readonly Round[]) =>
   rounds.reduce((sum, round) => sum + round.cpuMicros, 0) /
+  rounds.reduce((sum, round) => sum + round.requests, 0);
+
+/** Milliseconds spent in scavenges per thousand requests over `rounds`. */
+export const scavengeMsPerThousand = (rounds: readonly Round[]) =>
+  (1000 * rounds.reduce((sum, round) => sum + round.scavengeMs, 0)) /
   rounds.reduce((sum, round) => sum + round.requests, 0);

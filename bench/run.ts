@@ -42,6 +42,7 @@ import {
   loadRound,
   perSecond,
   type Round,
+  scavengeMsPerThousand,
   type Target,
 } from './load-round.js';
 import {
@@ -335,13 +336,14 @@ async function warmAgainstBare(gateway: Target, bare: Target, slug: string): Pro
           1,
         )} % ` +
         `| ${format(cpuMicrosPerRequest(ofGateway))} | ${format(cpuMicrosPerRequest(ofBare))} ` +
+        `| ${format(scavengeMsPerThousand(ofGateway), 1)} ` +
         `| ${Math.max(...ofGateway.map((round) => round.p99Ms))} | ${errors} |`,
     );
   }
   console.log(
-    '| query | answer bytes | gateway req/s | bare req/s | gateway / bare | per round | gateway CPU µs/req | bare CPU µs/req | gateway p99 ms | errors |',
+    '| query | answer bytes | gateway req/s | bare req/s | gateway / bare | per round | gateway CPU µs/req | bare CPU µs/req | gateway scavenge ms per 1,000 req | gateway p99 ms | errors |',
   );
-  console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
+  console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
   for (const row of rows) console.log(row);
   console.log('\nResponse cache on the measured answer (`extensions.cost.responseCache`):\n');
   for (const line of cacheLines) console.log(line);
