@@ -20,7 +20,9 @@
  *   Yoga writes a Buffer), then written with its length in one go: whoever
  *   writes it never waits for a slow client's socket to drain. That is the
  *   moment the answer is handed over (`answerHandedOver`): the request's
- *   turn (request-turns.ts) ends there.
+ *   turn (request-turns.ts) ends there. A maker that has its answer whole
+ *   before writing (a response-cache hit) hands it over in one call
+ *   (`sendWholeAnswer`), the same way, without its being held.
  * - What a socket has not taken of its answer yet is the answer backlog:
  *   all of them together are bounded (ANSWER_BACKLOG_TOTAL_BYTES,
  *   furthest-behind-first.ts); past it, the connection furthest behind is closed.
