@@ -1,0 +1,181 @@
+/**
+ * `npm run bench:hits`: what one response-cache hit costs the gateway, measured where nothing
+ * else competes for its core. The gateway runs from dist/ as `npm start` runs it (pass-through,
+ * production, log at info), pinned with all its threads to the first core, and autocannon (in
+ * this process) and the simulator to the second, with `taskset`: its CPU time per request is
+ * then its own work, not a share of a core it fought the load generator for. Where `taskset`
+ * or a second core is missing, nothing is pinned, and the output says so.
+ *
+ * Per query (the repeated ones of bench:tailcall): req/s, CPU µs per hit, the p99, and the
+ * gateway's scavenges per thousand hits (their count and milliseconds, from its /metrics):
+ * requests that leave objects alive past their answer show there first.
+ *
+ * Settings: ROUND_SECONDS (5), ROUNDS (2), CONNECTIONS (10), ONLY (typename, artist, top20,
+ * chart, page), AGAINST (another built checkout, measured the same way in alternate rounds: a
+ * change to the hit path against the commit before it, in one sitting).
+ */
+import { execFileSync } from 'node:child_process';
+import { availableParallelism, loadavg } from 'node:os';
+import autocannon from 'autocannon';
+import { cpuMicros, type Running, startOurs, startSimulator } from './tailcall/processes.js';
+import { PEER_QUERIES } from './tailcall/queries.js';
+
+const number = (name: string, fallback: number) => {
+  const raw = process.env[name];
+  const value = raw === undefined || raw === '' ? fallback : Number(raw);
+  if (!Number.isFinite(value) || value < 1) throw new Error(`${name} must be a number: ${raw}`);
+  return value;
+};
+const ROUND_SECONDS = number('ROUND_SECONDS', 5);
+const ROUNDS = number('ROUNDS', 2);
+const CONNECTIONS = number('CONNECTIONS', 10);
+const ONLY = process.env.ONLY?.split(',').map((key) => key.trim());
+const AGAINST = process.env.AGAINST?.trim() || undefined;
+const KEY = 'bench-key';
+const HEADERS = {
+  'content-type': 'application/json',
+  accept: 'application/json',
+  authorization: `Bearer ${KEY}`,
+};
+const QUERIES = PEER_QUERIES.filter(
+  (query) => !query.varying && (ONLY === undefined || ONLY.includes(query.key)),
+);
+
+function canPin(): boolean {
+  if (availableParallelism() < 2) return false;
+  try {
+    execFileSync('taskset', ['-p', String(process.pid)], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+const pin = (pid: number, core: number) =>
+  execFileSync('taskset', ['-a', '-cp', String(core), String(pid)], { stdio: 'ignore' });
+
+/** Young-generation collections of `server` so far, from its own /metrics. */
+async function scavenges(server: Running): Promise<{ count: number; ms: number }> {
+  const text = await (await fetch(new URL('/metrics', server.url))).text();
+  const read = (name: string) =>
+    Number(new RegExp(`^${name}\\{kind="minor"\\} (\\S+)$`, 'm').exec(text)?.[1] ?? Number.NaN);
+  return {
+    count: read('nodejs_gc_duration_seconds_count'),
+    ms: 1000 * read('nodejs_gc_duration_seconds_sum'),
+  };
+}
+
+interface Round {
+  readonly requests: number;
+  readonly seconds: number;
+  readonly cpuMicros: number;
+  readonly scavenges: number;
+  readonly scavengeMs: number;
+  readonly p99: number;
+  readonly errors: number;
+}
+
+async function load(server: Running, body: string, seconds: number): Promise<Round> {
+  const cpuBefore = cpuMicros(server.pid);
+  const gcBefore = await scavenges(server);
+  const result = await autocannon({
+    url: server.url,
+    method: 'POST',
+    headers: HEADERS,
+    body,
+    connections: CONNECTIONS,
+    duration: seconds,
+  });
+  const gcAfter = await scavenges(server);
+  return {
+    requests: result['2xx'],
+    seconds: result.duration,
+    cpuMicros: cpuMicros(server.pid) - cpuBefore,
+    scavenges: gcAfter.count - gcBefore.count,
+    scavengeMs: gcAfter.ms - gcBefore.ms,
+    p99: result.latency.p99,
+    errors: result.errors + result.timeouts + result.non2xx,
+  };
+}
+
+const format = (value: number, digits = 0) =>
+  value.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
+
+async function main(): Promise<void> {
+  // Read before pinning: this process's own affinity is then one core.
+  const cores = availableParallelism();
+  const pinned = canPin();
+  const simulator = await startSimulator(50, KEY);
+  const sides = [{ name: 'this checkout', checkout: undefined as string | undefined }];
+  if (AGAINST !== undefined) sides.push({ name: AGAINST, checkout: AGAINST });
+  const servers: Running[] = [];
+  try {
+    for (const side of sides) servers.push(await startOurs(simulator.url, {}, side.checkout));
+    if (pinned) {
+      pin(process.pid, 1);
+      pin(simulator.pid, 1);
+      for (const server of servers) pin(server.pid, 0);
+    }
+    const leaderboard = await fetch(`${simulator.url}/api/v1/leaderboard/streams?limit=1`, {
+      headers: { authorization: `Bearer ${KEY}` },
+    });
+    const slug = ((await leaderboard.json()) as { slug: string }[])[0]?.slug ?? 'burna-boy';
+    // Pass-through mode answers from the cache only for a key the upstream has accepted: one
+    // read proves it, before any query that makes no call of its own.
+    const proof = JSON.stringify({ query: `{ artist(slug: ${JSON.stringify(slug)}) { name } }` });
+    for (const server of servers)
+      await fetch(server.url, { method: 'POST', headers: HEADERS, body: proof });
+    console.log('# What a response-cache hit costs (npm run bench:hits)\n');
+    console.log(
+      `${cores} cores, Node ${process.version}, load average ${loadavg()
+        .map((load) => load.toFixed(2))
+        .join(' ')}; ${
+        pinned
+          ? 'the gateway pinned to core 0, autocannon and the simulator to core 1'
+          : 'nothing pinned (no taskset or one core): figures include the load generator competing'
+      }; ${ROUNDS} rounds of ${ROUND_SECONDS} s per query and side, ${CONNECTIONS} connections.\n`,
+    );
+    console.log(
+      '| query | side | req/s | CPU µs per hit | scavenges per 1,000 hits | scavenge ms per 1,000 hits | p99 ms | errors |',
+    );
+    console.log('|---|---|---:|---:|---:|---:|---:|---:|');
+    for (const query of QUERIES) {
+      const body = query.body('ours', slug);
+      const rounds: Round[][] = servers.map(() => []);
+      for (const server of servers) {
+        // A key proven by an upstream call, then the answer stored at its second miss.
+        const answer = await fetch(server.url, { method: 'POST', headers: HEADERS, body });
+        if (!answer.ok) throw new Error(`${query.name}: ${answer.status} ${await answer.text()}`);
+        await fetch(server.url, {
+          method: 'POST',
+          headers: HEADERS,
+          body: query.body('ours', slug),
+        });
+        await load(server, body, 2);
+      }
+      for (let round = 0; round < ROUNDS; round += 1) {
+        // Sides alternate their order round by round: a drift of the machine falls on both.
+        const order = round % 2 === 0 ? servers.keys() : [...servers.keys()].reverse();
+        for (const index of order)
+          rounds[index]!.push(await load(servers[index]!, body, ROUND_SECONDS));
+      }
+      for (const [index, side] of sides.entries()) {
+        const of = rounds[index]!;
+        const sum = (key: keyof Round) => of.reduce((total, round) => total + round[key], 0);
+        const requests = sum('requests');
+        console.log(
+          `| ${query.name} | ${side.name} | ${format(requests / sum('seconds'))} | ${format(
+            sum('cpuMicros') / requests,
+          )} | ${format((1000 * sum('scavenges')) / requests, 2)} | ${format(
+            (1000 * sum('scavengeMs')) / requests,
+            1,
+          )} | ${Math.max(...of.map((round) => round.p99))} | ${sum('errors')} |`,
+        );
+      }
+    }
+  } finally {
+    await Promise.allSettled([...servers, simulator].map((running) => running.stop()));
+  }
+}
+
+await main();
