@@ -17,15 +17,11 @@
 import { execFileSync } from 'node:child_process';
 import { availableParallelism, loadavg } from 'node:os';
 import autocannon from 'autocannon';
+import { numberSetting } from './settings.js';
 import { cpuMicros, type Running, startOurs, startSimulator } from './tailcall/processes.js';
 import { PEER_QUERIES } from './tailcall/queries.js';
 
-const number = (name: string, fallback: number) => {
-  const raw = process.env[name];
-  const value = raw === undefined || raw === '' ? fallback : Number(raw);
-  if (!Number.isFinite(value) || value < 1) throw new Error(`${name} must be a number: ${raw}`);
-  return value;
-};
+const number = (name: string, fallback: number) => numberSetting(name, fallback, 1);
 const ROUND_SECONDS = number('ROUND_SECONDS', 5);
 const ROUNDS = number('ROUNDS', 2);
 const CONNECTIONS = number('CONNECTIONS', 10);

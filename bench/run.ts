@@ -51,18 +51,11 @@ import {
   type ReferenceQuery,
   WARM_REFERENCE_QUERIES,
 } from './reference-queries.js';
+import { numberSetting } from './settings.js';
 import { startSimulatorProcess } from './simulator-process.js';
 
-function setting(name: string, fallback: number, min: number): number {
-  const raw = process.env[name];
-  if (raw === undefined || raw.trim() === '') return fallback;
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value < min) {
-    console.error(`${name} must be a whole number of at least ${min}, got "${raw}"`);
-    process.exit(2);
-  }
-  return value;
-}
+const setting = (name: string, fallback: number, min: number) =>
+  numberSetting(name, fallback, min, true);
 
 const LATENCY_MS = setting('BENCH_LATENCY_MS', 50, 1);
 const DURATION_S = setting('BENCH_DURATION_S', 5, 1);

@@ -26,6 +26,7 @@ import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import autocannon from 'autocannon';
+import { numberSetting } from '../settings.js';
 import {
   cpuMicros,
   prepareTailcall,
@@ -38,12 +39,7 @@ import {
 } from './processes.js';
 import { PEER_QUERIES, type PeerQuery } from './queries.js';
 
-const number = (name: string, fallback: number) => {
-  const raw = process.env[name];
-  const value = raw === undefined || raw === '' ? fallback : Number(raw);
-  if (!Number.isFinite(value) || value < 0) throw new Error(`${name} must be a number: ${raw}`);
-  return value;
-};
+const number = (name: string, fallback: number) => numberSetting(name, fallback);
 const LATENCY_MS = number('LATENCY_MS', 50);
 const ROUND_SECONDS = number('ROUND_SECONDS', 5);
 const WARM_SECONDS = number('WARM_SECONDS', 2);
