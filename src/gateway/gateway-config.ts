@@ -6,7 +6,6 @@
  * URL, workers). Kept in the composition root, so that nothing below it
  * imports the environment parser.
  */
-
 import type { LevelWithSilent, Logger } from 'pino';
 import type { ResponseCache } from '../cache/cache.js';
 import type { CircuitOptions } from '../coordination/circuit-breaker.js';

@@ -21,7 +21,6 @@ import { CLUSTER_REPLICA_WAIT, type Durability, NO_REPLICA_WAIT } from './durabi
 import { COMMAND_TIMEOUT_MS, CONNECT_TIMEOUT_MS, reconnectDelay } from './timeouts.js';
 
 export type { RedisClient } from './client.js';
-export type { Durability } from './durability.js';
 
 /** REDIS_URL, or REDIS_CLUSTER_NODES parsed. */
 export type RedisTarget = string | ClusterSeeds;
