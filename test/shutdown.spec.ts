@@ -80,8 +80,9 @@ describe('with the log reader paused (a full pipe)', () => {
     });
     try {
       gateway.pauseReader();
-      // A long operation name makes each request's log line long: a few hundred fill the pipe.
-      const operation = 'PausedReader'.repeat(30);
+      // A long operation name makes each request's log line long: a few hundred hold far more
+      // than the pipe (a socket pair, whose buffers take hundreds of KB) and the reader's buffer.
+      const operation = 'PausedReader'.repeat(300);
       const named = `query ${operation} ${QUERY}`;
       const statuses: (number | string)[] = [];
       for (let request = 0; request < REQUESTS; request += 1)
