@@ -1,30 +1,36 @@
 /**
- * `npm run bench:hits`: what one response-cache hit costs the gateway, measured where nothing
- * else competes for its core. The gateway runs from dist/ as `npm start` runs it (pass-through,
+ * `npm run bench:hits`: what one request costs the gateway, a response-cache hit or a miss over
+ * records it already holds, measured where nothing else competes for its core. The gateway runs from dist/ as `npm start` runs it (pass-through,
  * production, log at info), pinned with all its threads to the first core, and autocannon (in
  * this process) and the simulator to the second, with `taskset`: its CPU time per request is
  * then its own work, not a share of a core it fought the load generator for. Where `taskset`
  * or a second core is missing, nothing is pinned, and the output says so.
  *
- * Per query (the repeated ones of bench:tailcall): req/s, CPU µs per hit, the p99, and the
- * gateway's scavenges per thousand hits (their count and milliseconds, from its /metrics):
- * requests that leave objects alive past their answer show there first.
+ * Per query (those of bench:tailcall): req/s, CPU µs per request, the p99, and the gateway's
+ * scavenges per thousand requests (their count and milliseconds, from its /metrics): requests
+ * that leave objects alive past their answer show there first. A repeated query is a hit; the
+ * varying page (its slug cycling over ARTISTS artists, each read once before) is a miss over held
+ * records, as is every query with VARY=1 (its body new on every request: an undeclared variable
+ * that changes), which shows what Yoga's path costs a query that reads nothing.
  *
- * Settings: ROUND_SECONDS (5), ROUNDS (2), CONNECTIONS (10), ONLY (typename, artist, top20,
- * chart, page), AGAINST (another built checkout, measured the same way in alternate rounds: a
- * change to the hit path against the commit before it, in one sitting).
+ * Settings: ROUND_SECONDS (5), ROUNDS (2), CONNECTIONS (10), ARTISTS (100), ONLY (typename,
+ * artist, top20, chart, page, pages), VARY=1, AGAINST (another built checkout, measured the same
+ * way in alternate rounds: a change to the request path against the commit before it, in one
+ * sitting).
  */
 import { execFileSync } from 'node:child_process';
 import { availableParallelism, loadavg } from 'node:os';
 import autocannon from 'autocannon';
 import { numberSetting } from './settings.js';
 import { cpuMicros, type Running, startOurs, startSimulator } from './tailcall/processes.js';
-import { PEER_QUERIES } from './tailcall/queries.js';
+import { PEER_QUERIES, type PeerQuery } from './tailcall/queries.js';
 
 const number = (name: string, fallback: number) => numberSetting(name, fallback, 1);
 const ROUND_SECONDS = number('ROUND_SECONDS', 5);
 const ROUNDS = number('ROUNDS', 2);
 const CONNECTIONS = number('CONNECTIONS', 10);
+const ARTISTS = number('ARTISTS', 100);
+const VARY = process.env.VARY === '1';
 const ONLY = process.env.ONLY?.split(',').map((key) => key.trim());
 const AGAINST = process.env.AGAINST?.trim() || undefined;
 const KEY = 'bench-key';
@@ -33,9 +39,23 @@ const HEADERS = {
   accept: 'application/json',
   authorization: `Bearer ${KEY}`,
 };
-const QUERIES = PEER_QUERIES.filter(
-  (query) => !query.varying && (ONLY === undefined || ONLY.includes(query.key)),
-);
+const QUERIES = PEER_QUERIES.filter((query) => ONLY === undefined || ONLY.includes(query.key));
+
+/** `body` with an undeclared variable `request` set to `request`: a new body, the same operation. */
+function varied(body: string, request: number): string {
+  const parsed = JSON.parse(body) as { variables?: Record<string, unknown> };
+  return JSON.stringify({ ...parsed, variables: { ...parsed.variables, request } });
+}
+
+/** The body of a query's `request`th request: the same every time for a hit, new for a miss. */
+function bodies(query: PeerQuery, slugs: readonly string[]): (request: number) => string {
+  if (query.varying)
+    return (request) => query.body('ours', slugs[request % slugs.length]!, request);
+  const body = query.body('ours', slugs[0]!);
+  return VARY ? (request) => varied(body, request) : () => body;
+}
+
+const missesOnly = (query: PeerQuery) => query.varying === true || VARY;
 
 function canPin(): boolean {
   if (availableParallelism() < 2) return false;
@@ -71,16 +91,28 @@ interface Round {
   readonly errors: number;
 }
 
-async function load(server: Running, body: string, seconds: number): Promise<Round> {
+async function load(
+  server: Running,
+  body: (request: number) => string,
+  seconds: number,
+): Promise<Round> {
   const cpuBefore = cpuMicros(server.pid);
   const gcBefore = await scavenges(server);
+  let request = 0;
   const result = await autocannon({
     url: server.url,
     method: 'POST',
     headers: HEADERS,
-    body,
     connections: CONNECTIONS,
     duration: seconds,
+    requests: [
+      {
+        setupRequest: (next) => {
+          request += 1;
+          return { ...next, body: body(request) };
+        },
+      },
+    ],
   });
   const gcAfter = await scavenges(server);
   return {
@@ -112,16 +144,18 @@ async function main(): Promise<void> {
       pin(simulator.pid, 1);
       for (const server of servers) pin(server.pid, 0);
     }
-    const leaderboard = await fetch(`${simulator.url}/api/v1/leaderboard/streams?limit=1`, {
-      headers: { authorization: `Bearer ${KEY}` },
-    });
-    const slug = ((await leaderboard.json()) as { slug: string }[])[0]?.slug ?? 'burna-boy';
+    const leaderboard = await fetch(
+      `${simulator.url}/api/v1/leaderboard/streams?limit=${ARTISTS}`,
+      { headers: { authorization: `Bearer ${KEY}` } },
+    );
+    const slugs = ((await leaderboard.json()) as { slug: string }[]).map((artist) => artist.slug);
+    const slug = slugs[0] ?? 'burna-boy';
     // Pass-through mode answers from the cache only for a key the upstream has accepted: one
     // read proves it, before any query that makes no call of its own.
     const proof = JSON.stringify({ query: `{ artist(slug: ${JSON.stringify(slug)}) { name } }` });
     for (const server of servers)
       await fetch(server.url, { method: 'POST', headers: HEADERS, body: proof });
-    console.log('# What a response-cache hit costs (npm run bench:hits)\n');
+    console.log('# What a request costs the gateway alone on a core (npm run bench:hits)\n');
     console.log(
       `${cores} cores, Node ${process.version}, load average ${loadavg()
         .map((load) => load.toFixed(2))
@@ -132,16 +166,22 @@ async function main(): Promise<void> {
       }; ${ROUNDS} rounds of ${ROUND_SECONDS} s per query and side, ${CONNECTIONS} connections.\n`,
     );
     console.log(
-      '| query | side | req/s | CPU µs per hit | scavenges per 1,000 hits | scavenge ms per 1,000 hits | p99 ms | errors |',
+      '| query | answered | side | req/s | CPU µs per request | scavenges per 1,000 requests | scavenge ms per 1,000 requests | p99 ms | errors |',
     );
-    console.log('|---|---|---:|---:|---:|---:|---:|---:|');
+    console.log('|---|---|---|---:|---:|---:|---:|---:|---:|');
     for (const query of QUERIES) {
-      const body = query.body('ours', slug);
+      const body = bodies(query, slugs);
       const rounds: Round[][] = servers.map(() => []);
       for (const server of servers) {
-        // Two misses (an answer is stored at its key's second), then a warm-up of hits.
-        for (let miss = 0; miss < 2; miss += 1) {
-          const answer = await fetch(server.url, { method: 'POST', headers: HEADERS, body });
+        // A hit: two misses (an answer is stored at its key's second). A miss over held records:
+        // each slug's records read once. Then a warm-up of what is measured.
+        const firsts = query.varying ? slugs.length : 2;
+        for (let request = 0; request < firsts; request += 1) {
+          const answer = await fetch(server.url, {
+            method: 'POST',
+            headers: HEADERS,
+            body: body(request),
+          });
           if (!answer.ok) throw new Error(`${query.name}: ${answer.status} ${await answer.text()}`);
         }
         await load(server, body, 2);
@@ -157,7 +197,7 @@ async function main(): Promise<void> {
         const sum = (key: keyof Round) => of.reduce((total, round) => total + round[key], 0);
         const requests = sum('requests');
         console.log(
-          `| ${query.name} | ${side.name} | ${format(requests / sum('seconds'))} | ${format(
+          `| ${query.name} | ${missesOnly(query) ? 'miss, records held' : 'hit'} | ${side.name} | ${format(requests / sum('seconds'))} | ${format(
             sum('cpuMicros') / requests,
           )} | ${format((1000 * sum('scavenges')) / requests, 2)} | ${format(
             (1000 * sum('scavengeMs')) / requests,
