@@ -50,7 +50,7 @@ export interface Loader {
   /** Starts a read that a field further down will need; its failure is that field's to report. */
   prefetch(request: UpstreamRequest<unknown>): void;
   /** Resolves once every read this request started has settled. */
-  settled(): Promise<void>;
+  settled(): Promise<void> | undefined;
   /** The length of the list `page` belongs to, if a current page of it has told it. */
   knownTotal(page: UpstreamRequest<unknown>): Promise<number | undefined>;
   /** Whether the upstream recently answered not-found for this resource. */
@@ -187,7 +187,12 @@ export class RequestLoader implements Loader {
    * artist's children): the answer waits for them, so that its cost report
    * counts every call made for it and no call outlives its request.
    */
-  async settled(): Promise<void> {
+  settled(): Promise<void> | undefined {
+    // Nothing out (every read was held): no promise, so the answer goes on at once.
+    return this.#pending.size === 0 ? undefined : this.#whenSettled();
+  }
+
+  async #whenSettled(): Promise<void> {
     while (this.#pending.size > 0) await Promise.allSettled([...this.#pending]);
   }
 
@@ -244,7 +249,7 @@ class FieldLoader implements Loader {
     this.loader.prefetch(request);
   }
 
-  settled(): Promise<void> {
+  settled(): Promise<void> | undefined {
     return this.loader.settled();
   }
 

@@ -90,13 +90,19 @@ export class WholeRequestHold {
   }
 
   /** Gives back what the request held and did not use; its reads have settled. */
-  async settle(): Promise<void> {
+  settle(): Promise<void> | undefined {
     const unused = this.#held;
     this.#held = 0;
     const terms = this.#terms;
     if (terms === undefined) return;
-    if (unused > 0) await terms.release(unused, this.#heldOn);
+    // Nothing to give back (the usual case): the holds close at once, without a promise.
+    if (unused === 0) return this.#close(terms);
+    return terms.release(unused, this.#heldOn).then(() => this.#close(terms));
+  }
+
+  #close(terms: HoldTerms): undefined {
     for (; this.#opened > 0; this.#opened -= 1) terms.holds.closed();
+    return undefined;
   }
 
   async #hold(terms: HoldTerms): Promise<void> {

@@ -18,17 +18,29 @@ export interface CostFigures {
   readonly responseCache?: 'hit';
 }
 
-export function costExtension(figures: CostFigures, usage: BudgetUsage) {
-  return {
-    ...(figures.estimated === undefined ? {} : { estimated: figures.estimated }),
-    upstreamCalls: figures.upstreamCalls,
-    cacheHits: figures.cacheHits,
-    deduplicated: figures.deduplicated,
-    ...(figures.responseCache === undefined ? {} : { responseCache: figures.responseCache }),
-    budget: {
-      dailyLimit: usage.dailyLimit,
-      remaining: usage.remaining,
-      resetsAt: usage.resetsAt,
-    },
+/** `extensions.cost` as its JSON reads: the figures, then the key's budget. */
+export interface CostReport {
+  estimated?: number;
+  upstreamCalls: number;
+  cacheHits: number;
+  deduplicated: number;
+  responseCache?: 'hit';
+  budget: { readonly dailyLimit: number; readonly remaining: number; readonly resetsAt: string };
+}
+
+export function costExtension(figures: CostFigures, usage: BudgetUsage): CostReport {
+  // Built member by member, optional ones only when present: spreading an empty or a one-member
+  // object in their place made every answer's report one of several shapes, each spread slow.
+  const report = {} as CostReport;
+  if (figures.estimated !== undefined) report.estimated = figures.estimated;
+  report.upstreamCalls = figures.upstreamCalls;
+  report.cacheHits = figures.cacheHits;
+  report.deduplicated = figures.deduplicated;
+  if (figures.responseCache !== undefined) report.responseCache = figures.responseCache;
+  report.budget = {
+    dailyLimit: usage.dailyLimit,
+    remaining: usage.remaining,
+    resetsAt: usage.resetsAt,
   };
+  return report;
 }

@@ -8,7 +8,9 @@
  * @defer/@stream the report is on the last payload, deferred reads included.
  */
 import type { Plugin } from 'graphql-yoga';
+import type { BudgetUsage } from '../../economy/ledger.js';
 import type { GatewayContext } from '../../schema/context.js';
+import { andThen } from '../../schema/maybe-promise.js';
 import { costExtension } from '../answer-parts/cost-extension.js';
 import type { ReportedBudget } from '../answer-parts/reported-budget.js';
 import { onFinalResult } from './on-final-result.js';
@@ -18,17 +20,11 @@ export function useCostReport(reported: ReportedBudget): Plugin<GatewayContext> 
     onExecute() {
       return {
         onExecuteDone: (done) =>
-          onFinalResult(done, async ({ args, result, setResult }) => {
+          onFinalResult(done, ({ args, result, setResult }) => {
             const { report, spending, caller, loader } = args.contextValue;
-            // A client sees its own spending, and the figures it was refused by, as they are now.
-            const usage =
-              report.upstreamCalls > 0 || (result.errors?.length ?? 0) > 0
-                ? await reported.now(caller.keyId)
-                : await reported.recent(caller.keyId);
-            const stale = loader.staleFields();
-            setResult({
-              ...result,
-              extensions: {
+            const finish = (usage: BudgetUsage) => {
+              const stale = loader.staleFields();
+              const extensions: Record<string, unknown> = {
                 ...result.extensions,
                 cost: costExtension(
                   {
@@ -39,10 +35,15 @@ export function useCostReport(reported: ReportedBudget): Plugin<GatewayContext> 
                   },
                   usage,
                 ),
-                ...(stale.length > 0 ? { stale } : {}),
-                ...(report.warnings.length > 0 ? { warnings: report.warnings } : {}),
-              },
-            });
+              };
+              if (stale.length > 0) extensions.stale = stale;
+              if (report.warnings.length > 0) extensions.warnings = report.warnings;
+              setResult({ ...result, extensions });
+            };
+            // A client sees its own spending, and the figures it was refused by, as they are now.
+            if (report.upstreamCalls > 0 || (result.errors?.length ?? 0) > 0)
+              return reported.now(caller.keyId).then(finish);
+            return andThen(reported.recent(caller.keyId), finish);
           }),
       };
     },

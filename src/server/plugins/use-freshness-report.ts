@@ -22,32 +22,21 @@ export function useFreshnessReport(): Plugin<GatewayContext> {
             const current = generation.now();
             const held = report.oldestRead;
             if (current === undefined && held === undefined) return;
-            setResult({
-              ...result,
-              extensions: {
-                ...result.extensions,
-                freshness: {
-                  ...generationReport(current),
-                  ...(report.previousGeneration > 0
-                    ? { previousGeneration: report.previousGeneration }
-                    : {}),
-                  ...(held === undefined
-                    ? {}
-                    : {
-                        oldestRead: {
-                          generation: held.generation,
-                          readAt: new Date(held.storedAt).toISOString(),
-                        },
-                      }),
-                  ...(report.revalidationDeferred
-                    ? {
-                        budgetLow: true,
-                        note: 'The daily budget is low: answers of the previous data generation are served without refreshing them',
-                      }
-                    : {}),
-                },
-              },
-            });
+            // Member by member, optional ones only when present (no spread of empty objects).
+            const freshness: Record<string, unknown> = generationReport(current);
+            if (report.previousGeneration > 0)
+              freshness.previousGeneration = report.previousGeneration;
+            if (held !== undefined)
+              freshness.oldestRead = {
+                generation: held.generation,
+                readAt: new Date(held.storedAt).toISOString(),
+              };
+            if (report.revalidationDeferred) {
+              freshness.budgetLow = true;
+              freshness.note =
+                'The daily budget is low: answers of the previous data generation are served without refreshing them';
+            }
+            setResult({ ...result, extensions: { ...result.extensions, freshness } });
           }),
       };
     },

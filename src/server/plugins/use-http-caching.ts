@@ -75,7 +75,7 @@ export function useHttpCaching({
       const { request } = args.contextValue;
       if (selectsUncacheable(args.document, args.operationName)) uncacheable.add(request);
     },
-    async onResponse({ request, response, setResponse }) {
+    onResponse({ request, response, setResponse }) {
       if (requestPath(request.url) !== graphqlEndpoint) return;
       const type = response.headers.get('content-type') ?? '';
       if (!type.includes('json')) return; // GraphiQL's page, 406, 415…
@@ -83,36 +83,46 @@ export function useHttpCaching({
         response.headers.set('cache-control', 'no-store');
         return;
       }
-      // As bytes: the answer is usually bytes already (response-cache/recorder.ts), and stays so.
-      const answer = await response.arrayBuffer();
-      const body = Buffer.isBuffer(answer) ? answer : Buffer.from(answer);
-      const headers = new Headers(response.headers);
-      // Known from the result itself, without reading the answer back (a page's is 180 KB).
-      const data = complete.get(request) ?? completeDataOf(body.toString('utf8'));
-      if (data === undefined) {
-        headers.set('cache-control', 'no-store');
-        setResponse(new Response(body, { status: response.status, headers }));
-        return;
-      }
-      const etag = `W/"${createHash('sha256').update(type.split(';')[0]!).update('\n').update(data).digest('base64url').slice(0, 32)}"`;
-      headers.set('etag', etag);
-      headers.set(
-        'cache-control',
-        `${perClient ? 'private' : 'public'}, max-age=${maxAge(now(), maxAgeSeconds)}`,
-      );
-      headers.set('vary', varyWith(vary, headers.get('vary')));
-      if (matches(request.headers.get('if-none-match'), etag)) {
-        const notModified = new Headers();
-        for (const name of NOT_MODIFIED_HEADERS) {
-          const value = headers.get(name);
-          if (value !== null) notModified.set(name, value);
-        }
-        setResponse(new Response(null, { status: 304, headers: notModified }));
-        return;
-      }
-      setResponse(new Response(body, { status: response.status, headers }));
+      // Only a GET's answer is read back, for its ETag: every other returns without a promise.
+      return validated(request, response, type, setResponse);
     },
   };
+
+  async function validated(
+    request: Request,
+    response: Response,
+    type: string,
+    setResponse: (response: Response) => void,
+  ): Promise<void> {
+    // As bytes: the answer is usually bytes already (response-cache/recorder.ts), and stays so.
+    const answer = await response.arrayBuffer();
+    const body = Buffer.isBuffer(answer) ? answer : Buffer.from(answer);
+    const headers = new Headers(response.headers);
+    // Known from the result itself, without reading the answer back (a page's is 180 KB).
+    const data = complete.get(request) ?? completeDataOf(body.toString('utf8'));
+    if (data === undefined) {
+      headers.set('cache-control', 'no-store');
+      setResponse(new Response(body, { status: response.status, headers }));
+      return;
+    }
+    const etag = `W/"${createHash('sha256').update(type.split(';')[0]!).update('\n').update(data).digest('base64url').slice(0, 32)}"`;
+    headers.set('etag', etag);
+    headers.set(
+      'cache-control',
+      `${perClient ? 'private' : 'public'}, max-age=${maxAge(now(), maxAgeSeconds)}`,
+    );
+    headers.set('vary', varyWith(vary, headers.get('vary')));
+    if (matches(request.headers.get('if-none-match'), etag)) {
+      const notModified = new Headers();
+      for (const name of NOT_MODIFIED_HEADERS) {
+        const value = headers.get(name);
+        if (value !== null) notModified.set(name, value);
+      }
+      setResponse(new Response(null, { status: 304, headers: notModified }));
+      return;
+    }
+    setResponse(new Response(body, { status: response.status, headers }));
+  }
 }
 
 /** The encoded `data` of an answer read back, when it is complete and without errors. */

@@ -15,10 +15,13 @@ export function useSettledReads(): Plugin<GatewayContext> {
     onExecute() {
       return {
         onExecuteDone: (done) =>
-          onFinalResult(done, async ({ args }) => {
-            await args.contextValue.loader.settled();
-            // What the request held for new records and did not need goes back to the day.
-            await args.contextValue.spending.hold?.settle();
+          onFinalResult(done, ({ args }) => {
+            const { loader, spending } = args.contextValue;
+            // What the request held for new records and did not need goes back to the day. Both
+            // answer without a promise when nothing is out, as for a page of held records.
+            const settled = loader.settled();
+            if (settled === undefined) return spending.hold?.settle();
+            return settled.then(() => spending.hold?.settle());
           }),
       };
     },
