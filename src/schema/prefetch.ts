@@ -27,7 +27,7 @@ import type { GatewayContext } from './context.js';
 import { type FieldReads, fieldReadsOf } from './field-reads.js';
 
 /** The fields selected directly under the resolving field, by name, through fragments. */
-export function selectedChildren(info: GraphQLResolveInfo): Map<string, FieldNode[]> {
+function childrenOf(info: GraphQLResolveInfo): ReadonlyMap<string, readonly FieldNode[]> {
   const fields = new Map<string, FieldNode[]>();
   const visit = (selectionSet: SelectionSetNode | undefined, seenFragments: Set<string>): void => {
     for (const selection of selectionSet?.selections ?? []) {
@@ -45,6 +45,39 @@ export function selectedChildren(info: GraphQLResolveInfo): Map<string, FieldNod
   };
   for (const node of info.fieldNodes as readonly FieldNode[]) visit(node.selectionSet, new Set());
   return fields;
+}
+
+interface Children {
+  readonly fieldNodes: readonly FieldNode[];
+  readonly children: ReadonlyMap<string, readonly FieldNode[]>;
+}
+
+/**
+ * What childrenOf found for each selection, by its first node: a parsed document is one object
+ * for every request that sends its text, so a page asked again walks nothing, and a node's
+ * fragments are its own document's. Each node keeps the field node lists it was first of (under
+ * an abstract type, runtime types merge different selections after the same first node).
+ */
+const childrenByNode = new WeakMap<FieldNode, Children[]>();
+
+export function selectedChildren(
+  info: GraphQLResolveInfo,
+): ReadonlyMap<string, readonly FieldNode[]> {
+  const { fieldNodes } = info;
+  const first = fieldNodes[0];
+  if (first === undefined) return childrenOf(info);
+  const known = childrenByNode.get(first);
+  const found = known?.find(
+    (entry) =>
+      entry.fieldNodes.length === fieldNodes.length &&
+      entry.fieldNodes.every((node, index) => node === fieldNodes[index]),
+  );
+  if (found !== undefined) return found.children;
+  const children = childrenOf(info);
+  const entry = { fieldNodes: [...fieldNodes], children };
+  if (known === undefined) childrenByNode.set(first, [entry]);
+  else known.push(entry);
+  return children;
 }
 
 /** Whether the child's resolver accepts this selection's arguments, with the request's variables. */

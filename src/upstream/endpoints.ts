@@ -207,6 +207,39 @@ function songsUpTo(artistSlug: string, limit: number): Reader<RecordList<SongSum
   };
 }
 
+/**
+ * Requests of one record each, at most this many per endpoint kept made: a page of one artist
+ * asks for the same few records in several fields, and pages of the same artists follow one
+ * another, so a request is looked up far more often than built. Past it, all are built again.
+ */
+const REQUESTS_KEPT = 2_048;
+
+/**
+ * `build`, made once per argument: a request is an immutable descriptor, and building one (the
+ * path's checks and encoding, its reader) cost more than a lookup. A value `build` refuses
+ * throws each time, and nothing is kept for it.
+ */
+function kept<A extends string | number, T>(
+  build: (argument: A) => UpstreamRequest<T>,
+): (argument: A) => UpstreamRequest<T> {
+  const made = new Map<A, UpstreamRequest<T>>();
+  return (argument) => {
+    let request = made.get(argument);
+    if (request === undefined) {
+      request = build(argument);
+      if (made.size >= REQUESTS_KEPT) made.clear();
+      made.set(argument, request);
+    }
+    return request;
+  };
+}
+
+/** The songs of each artist, made once per artist and limit (the limit is a setting: one). */
+const songsOfArtistByLimit = new Map<
+  number,
+  (artistSlug: string) => UpstreamRequest<RecordList<SongSummary>>
+>();
+
 export const endpoints = {
   artistsPage: (page: number, filter: ArtistFilter) =>
     pageRequest(
@@ -223,21 +256,26 @@ export const endpoints = {
       pageOf(readArtistSummary),
       filter.letter == null ? LETTER_OPTIONAL : undefined,
     ),
-  artist: (slug: string) => request('artist', ['artists', slug], {}, readArtistProfile),
-  artistHistory: (slug: string) =>
+  artist: kept((slug: string) => request('artist', ['artists', slug], {}, readArtistProfile)),
+  artistHistory: kept((slug: string) =>
     request('artist history', ['artists', slug, 'history'], {}, readHistory),
+  ),
 
   // All songs of the artist in one call (paged locally); a full answer may have been cut at the limit.
-  songsOfArtist: (artistSlug: string, limit: number) =>
-    request(
-      'songs of artist',
-      ['songs', artistSlug, 'songs'],
-      { limit },
-      songsUpTo(artistSlug, limit),
-    ),
-  song: (slug: string) => request('song', ['songs', slug], {}, readSong),
-  songHistory: (slug: string) =>
+  songsOfArtist: (artistSlug: string, limit: number) => {
+    let ofLimit = songsOfArtistByLimit.get(limit);
+    if (ofLimit === undefined) {
+      ofLimit = kept((slug: string) =>
+        request('songs of artist', ['songs', slug, 'songs'], { limit }, songsUpTo(slug, limit)),
+      );
+      songsOfArtistByLimit.set(limit, ofLimit);
+    }
+    return ofLimit(artistSlug);
+  },
+  song: kept((slug: string) => request('song', ['songs', slug], {}, readSong)),
+  songHistory: kept((slug: string) =>
     request('song history', ['songs', slug, 'history'], {}, readHistory),
+  ),
   searchSongs: (title: string, artistName: string) =>
     request('song search', ['songs', 'search'], { title, artistName }, listOf(readSongSummary)),
 
@@ -253,7 +291,7 @@ export const endpoints = {
       },
       pageOf(readAlbumSummary),
     ),
-  album: (slug: string) => request('album', ['albums', slug], {}, readAlbum),
+  album: kept((slug: string) => request('album', ['albums', slug], {}, readAlbum)),
 
   recentMilestonesPage: (page: number, isAfrobeats: boolean | null | undefined) =>
     pageRequest(
@@ -274,7 +312,7 @@ export const endpoints = {
     ),
   songsByTierPage: (tier: string, page: number) =>
     pageRequest('songs by tier', ['milestones', 'songs', tier], page, {}, pageOf(readTierSong)),
-  timeline: (artistSlug: string) => ({
+  timeline: kept((artistSlug: string) => ({
     ...request(
       'milestone timeline',
       ['milestones', 'timeline', artistSlug],
@@ -282,7 +320,7 @@ export const endpoints = {
       readTimeline(artistSlug),
     ),
     changesOnlyWithMilestonesOf: artistSlug,
-  }),
+  })),
   artistStreamFact: (artistSlug: string, threshold: number) =>
     request(
       'milestone fact',

@@ -303,7 +303,9 @@ export function withResponseCache(yoga: NodeHandler, options: ResponseCacheOptio
     if (first === true || (first !== false && (await first))) return;
     // A miss takes its turn at Yoga; one that waited looks again: a request before it may have
     // stored the same answer meanwhile (a thousand clients asking for one page at once).
-    missed.set(key, missed.has(key) ? 2 : 1);
+    const misses = missed.has(key) ? 2 : 1;
+    missed.set(key, misses);
+    slot.admitted = misses === 2;
     const turn = await options.turns.take(res);
     if (turn === 'left') return;
     if (turn === 'waited') {

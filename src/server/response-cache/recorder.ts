@@ -56,7 +56,7 @@ export function useResponseCacheRecorder(): Plugin<RequestContext, ServerContext
   return {
     onExecute({ args }) {
       const slot = args.contextValue.responseCacheSlot;
-      if (slot === undefined || selectsUncacheable(args.document, args.operationName)) return;
+      if (slot?.admitted !== true || selectsUncacheable(args.document, args.operationName)) return;
       return {
         onExecuteDone({ result, setResult }) {
           if (Symbol.asyncIterator in result || result.errors !== undefined || result.data == null)

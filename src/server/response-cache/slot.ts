@@ -8,6 +8,12 @@ import type { StoredResponse } from './stored-response.js';
 
 /** Filled by the recorder during a miss, read by the fast path once the answer is sent. */
 export interface ResponseCacheSlot {
+  /**
+   * Set by the fast path when the answer would be stored: its key was missed before (admission,
+   * fast-path.ts). A key missed once only, so far, records nothing: most such answers are never
+   * asked again, and recording cost every one-off miss a copy of its data and its headers.
+   */
+  admitted?: boolean;
   record?: {
     data: string;
     /** `data` as the bytes the miss wrote, once it has been written. */
