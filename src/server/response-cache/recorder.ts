@@ -56,11 +56,20 @@ export function useResponseCacheRecorder(): Plugin<RequestContext, ServerContext
   return {
     onExecute({ args }) {
       const slot = args.contextValue.responseCacheSlot;
-      if (slot?.admitted !== true || selectsUncacheable(args.document, args.operationName)) return;
+      if (slot === undefined || selectsUncacheable(args.document, args.operationName)) return;
+      // A key's first miss is not stored, so nothing is recorded; but a GET's ETag encodes its
+      // data (use-http-caching.ts), which Yoga then writes rather than encoding it again.
+      const recorded = slot.admitted === true;
+      if (!recorded && args.contextValue.request.method !== 'GET') return;
       return {
         onExecuteDone({ result, setResult }) {
           if (Symbol.asyncIterator in result || result.errors !== undefined || result.data == null)
             return;
+          if (!recorded) {
+            const stringify = reusingData(result.data, encodedData(result.data));
+            setResult({ ...result, stringify } as typeof result);
+            return;
+          }
           const { report, spending } = args.contextValue;
           if (report.stale.length > 0 || report.warnings.length > 0 || report.unauthenticated)
             return;
