@@ -16,7 +16,7 @@
  * Settings: ROUND_SECONDS (5), ROUNDS (2), CONNECTIONS (10), ARTISTS (100), ONLY (typename,
  * artist, top20, chart, page, pages), VARY=1, AGAINST (another built checkout, measured the same
  * way in alternate rounds: a change to the request path against the commit before it, in one
- * sitting).
+ * sitting; a last table gives, per query, the median of the rounds' CPU ratios).
  */
 import { execFileSync } from 'node:child_process';
 import { availableParallelism, loadavg } from 'node:os';
@@ -126,6 +126,20 @@ async function load(
   };
 }
 
+/** Each round's CPU per request of `ours` over `theirs`, paired by round: their median and range. */
+function roundRatios(ours: readonly Round[], theirs: readonly Round[]): string {
+  const perRequest = (round: Round) => round.cpuMicros / round.requests;
+  const ratios = ours
+    .map((round, index) => perRequest(round) / perRequest(theirs[index]!))
+    .sort((a, b) => a - b);
+  const middle = ratios.length / 2;
+  const median =
+    ratios.length % 2 === 1
+      ? ratios[Math.floor(middle)]!
+      : (ratios[middle - 1]! + ratios[middle]!) / 2;
+  return `${format(median, 2)} (${format(ratios[0]!, 2)}-${format(ratios.at(-1)!, 2)})`;
+}
+
 const format = (value: number, digits = 0) =>
   value.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
 
@@ -169,6 +183,7 @@ async function main(): Promise<void> {
       '| query | answered | side | req/s | CPU µs per request | scavenges per 1,000 requests | scavenge ms per 1,000 requests | p99 ms | errors |',
     );
     console.log('|---|---|---|---:|---:|---:|---:|---:|---:|');
+    const ratios: string[] = [];
     for (const query of QUERIES) {
       const body = bodies(query, slugs);
       const rounds: Round[][] = servers.map(() => []);
@@ -205,6 +220,17 @@ async function main(): Promise<void> {
           )} | ${Math.max(...of.map((round) => round.p99))} | ${sum('errors')} |`,
         );
       }
+      if (rounds.length === 2)
+        ratios.push(`| ${query.name} | ${roundRatios(rounds[0]!, rounds[1]!)} |`);
+    }
+    if (ratios.length > 0) {
+      // A machine whose speed drifts moves both sides' totals; each round's pair is measured
+      // moments apart, so the median of their ratios is the steadier comparison.
+      console.log(
+        `\n| query | CPU per request, this checkout / ${AGAINST}: median of the rounds' ratios (range) |`,
+      );
+      console.log('|---|---:|');
+      for (const row of ratios) console.log(row);
     }
   } finally {
     await Promise.allSettled([...servers, simulator].map((running) => running.stop()));
