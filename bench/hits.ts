@@ -20,10 +20,16 @@
  */
 import { execFileSync } from 'node:child_process';
 import { availableParallelism, loadavg } from 'node:os';
-import autocannon from 'autocannon';
 import { numberSetting } from './settings.js';
+import { postLoad } from './tailcall/post-load.js';
 import { cpuMicros, type Running, startOurs, startSimulator } from './tailcall/processes.js';
-import { PEER_QUERIES, type PeerQuery } from './tailcall/queries.js';
+import {
+  type Bodies,
+  bodyOf,
+  loadBodies,
+  PEER_QUERIES,
+  type PeerQuery,
+} from './tailcall/queries.js';
 
 const number = (name: string, fallback: number) => numberSetting(name, fallback, 1);
 const ROUND_SECONDS = number('ROUND_SECONDS', 5);
@@ -40,20 +46,6 @@ const HEADERS = {
   authorization: `Bearer ${KEY}`,
 };
 const QUERIES = PEER_QUERIES.filter((query) => ONLY === undefined || ONLY.includes(query.key));
-
-/** `body` with an undeclared variable `request` set to `request`: a new body, the same operation. */
-function varied(body: string, request: number): string {
-  const parsed = JSON.parse(body) as { variables?: Record<string, unknown> };
-  return JSON.stringify({ ...parsed, variables: { ...parsed.variables, request } });
-}
-
-/** The body of a query's `request`th request: the same every time for a hit, new for a miss. */
-function bodies(query: PeerQuery, slugs: readonly string[]): (request: number) => string {
-  if (query.varying)
-    return (request) => query.body('ours', slugs[request % slugs.length]!, request);
-  const body = query.body('ours', slugs[0]!);
-  return VARY ? (request) => varied(body, request) : () => body;
-}
 
 const missesOnly = (query: PeerQuery) => query.varying === true || VARY;
 
@@ -91,28 +83,15 @@ interface Round {
   readonly errors: number;
 }
 
-async function load(
-  server: Running,
-  body: (request: number) => string,
-  seconds: number,
-): Promise<Round> {
+async function load(server: Running, bodies: Bodies, seconds: number): Promise<Round> {
   const cpuBefore = cpuMicros(server.pid);
   const gcBefore = await scavenges(server);
-  let request = 0;
-  const result = await autocannon({
+  const result = await postLoad({
     url: server.url,
-    method: 'POST',
     headers: HEADERS,
     connections: CONNECTIONS,
-    duration: seconds,
-    requests: [
-      {
-        setupRequest: (next) => {
-          request += 1;
-          return { ...next, body: body(request) };
-        },
-      },
-    ],
+    seconds,
+    bodies,
   });
   const gcAfter = await scavenges(server);
   return {
@@ -185,7 +164,7 @@ async function main(): Promise<void> {
     console.log('|---|---|---|---:|---:|---:|---:|---:|---:|');
     const ratios: string[] = [];
     for (const query of QUERIES) {
-      const body = bodies(query, slugs);
+      const bodies = loadBodies(query, 'ours', slugs, VARY);
       const rounds: Round[][] = servers.map(() => []);
       for (const server of servers) {
         // A hit: two misses (an answer is stored at its key's second). A miss over held records:
@@ -195,17 +174,17 @@ async function main(): Promise<void> {
           const answer = await fetch(server.url, {
             method: 'POST',
             headers: HEADERS,
-            body: body(request),
+            body: bodyOf(bodies, request),
           });
           if (!answer.ok) throw new Error(`${query.name}: ${answer.status} ${await answer.text()}`);
         }
-        await load(server, body, 2);
+        await load(server, bodies, 2);
       }
       for (let round = 0; round < ROUNDS; round += 1) {
         // Sides alternate their order round by round: a drift of the machine falls on both.
         const order = round % 2 === 0 ? servers.keys() : [...servers.keys()].reverse();
         for (const index of order)
-          rounds[index]!.push(await load(servers[index]!, body, ROUND_SECONDS));
+          rounds[index]!.push(await load(servers[index]!, bodies, ROUND_SECONDS));
       }
       for (const [index, side] of sides.entries()) {
         const of = rounds[index]!;

@@ -9,9 +9,9 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import autocannon from 'autocannon';
+import { postLoad } from './post-load.js';
 import { startOurs, startSimulator } from './processes.js';
-import { PEER_QUERIES } from './queries.js';
+import { loadBodies, PEER_QUERIES } from './queries.js';
 
 const SECONDS = Number(process.env.SECONDS ?? 10);
 const ARTISTS = Number(process.env.ARTISTS ?? 100);
@@ -21,11 +21,6 @@ const HEADERS = { 'content-type': 'application/json', authorization: `Bearer ${K
 const page = PEER_QUERIES.find((query) => query.key === (process.env.QUERY ?? 'pages'))!;
 const VARY = process.env.VARY === '1';
 const NODE_ARGS = (process.env.NODE_ARGS ?? '').split(/\s+/).filter(Boolean);
-/** `body` with an undeclared variable `request` set to `request`: a new body, the same operation. */
-const varied = (body: string, request: number) => {
-  const parsed = JSON.parse(body) as { variables?: Record<string, unknown> };
-  return JSON.stringify({ ...parsed, variables: { ...parsed.variables, request } });
-};
 
 const simulator = await startSimulator(50, KEY);
 const ours = await startOurs(simulator.url, {}, undefined, [
@@ -46,26 +41,13 @@ try {
       body: artist.body('ours', slugs[0]!),
     })
   ).text();
-  let next = 0;
   const run = (seconds: number) =>
-    autocannon({
+    postLoad({
       url: ours.url,
-      method: 'POST',
       headers: HEADERS,
       connections: 10,
-      duration: seconds,
-      requests: [
-        {
-          setupRequest: (request) => ({
-            ...request,
-            body: page.varying
-              ? page.body('ours', slugs[next % slugs.length]!, next++)
-              : VARY
-                ? varied(page.body('ours', slugs[0]!), next++)
-                : page.body('ours', slugs[0]!),
-          }),
-        },
-      ],
+      seconds,
+      bodies: loadBodies(page, 'ours', slugs, VARY),
     });
   await run(3);
   const result = await run(SECONDS);

@@ -101,3 +101,31 @@ export const PEER_QUERIES: readonly PeerQuery[] = [
     normalize: normalizePage,
   },
 ];
+
+/** A load's request bodies: one body throughout, or a new one per request (given its number). */
+export type Bodies = string | ((request: number) => string);
+
+/** The body of request number `request` of a load. */
+export const bodyOf = (bodies: Bodies, request: number): string =>
+  typeof bodies === 'string' ? bodies : bodies(request);
+
+/** `body` with an undeclared variable `request` set to `request`: a new body, the same operation. */
+function varied(body: string, request: number): string {
+  const parsed = JSON.parse(body) as { variables?: Record<string, unknown> };
+  return JSON.stringify({ ...parsed, variables: { ...parsed.variables, request } });
+}
+
+/**
+ * The bodies `who` is asked `query` with in a load: the varying page's slug cycles over `slugs`;
+ * `vary` makes any other query's body new on every request too (a miss each time).
+ */
+export function loadBodies(
+  query: PeerQuery,
+  who: 'ours' | 'tailcall',
+  slugs: readonly string[],
+  vary = false,
+): Bodies {
+  if (query.varying) return (request) => query.body(who, slugs[request % slugs.length]!, request);
+  const body = query.body(who, slugs[0]!);
+  return vary ? (request) => varied(body, request) : body;
+}

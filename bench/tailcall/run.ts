@@ -25,8 +25,8 @@ import { writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
-import autocannon from 'autocannon';
 import { numberSetting } from '../settings.js';
+import { postLoad } from './post-load.js';
 import {
   cpuMicros,
   prepareTailcall,
@@ -37,7 +37,7 @@ import {
   startSimulator,
   startTailcall,
 } from './processes.js';
-import { PEER_QUERIES, type PeerQuery } from './queries.js';
+import { type Bodies, loadBodies, PEER_QUERIES, type PeerQuery } from './queries.js';
 
 const number = (name: string, fallback: number) => numberSetting(name, fallback);
 const LATENCY_MS = number('LATENCY_MS', 50);
@@ -89,21 +89,15 @@ interface Round {
   readonly errors: number;
 }
 
-/** A load round of one body, or of a new body each request (`bodies` given a request number). */
-type Bodies = string | ((request: number) => string);
-
+/** A load round of one body, or of a new body each request. */
 async function load(server: Running, bodies: Bodies, seconds: number): Promise<Round> {
-  let next = 0;
   const before = cpuMicros(server.pid);
-  const result = await autocannon({
+  const result = await postLoad({
     url: server.url,
-    method: 'POST',
     headers: HEADERS,
     connections: CONNECTIONS,
-    duration: seconds,
-    ...(typeof bodies === 'string'
-      ? { body: bodies }
-      : { requests: [{ setupRequest: (request) => ({ ...request, body: bodies(next++) }) }] }),
+    seconds,
+    bodies,
   });
   return {
     requests: result['2xx'],
@@ -163,10 +157,7 @@ async function warm(
   query: PeerQuery,
   slugs: readonly string[],
 ): Promise<Warm> {
-  const bodies = (who: Who): Bodies =>
-    query.varying
-      ? (request) => query.body(asked(who), slugs[request % slugs.length]!, request)
-      : query.body(asked(who), slugs[0]!);
+  const bodies = (who: Who): Bodies => loadBodies(query, asked(who), slugs);
   for (const who of WHO) await load(servers[who], bodies(who), WARM_SECONDS);
   const rounds: Record<Who, Round[]> = { ours: [], tailcall: [] };
   for (const who of ['ours', 'tailcall', 'tailcall', 'ours'] as const)

@@ -96,13 +96,13 @@ export class WholeRequestHold {
     const terms = this.#terms;
     if (terms === undefined) return;
     // Nothing to give back (the usual case): the holds close at once, without a promise.
-    if (unused === 0) return this.#close(terms);
-    return terms.release(unused, this.#heldOn).then(() => this.#close(terms));
+    if (unused > 0) return terms.release(unused, this.#heldOn).then(() => this.#close(terms));
+    this.#close(terms);
+    return undefined;
   }
 
-  #close(terms: HoldTerms): undefined {
+  #close(terms: HoldTerms): void {
     for (; this.#opened > 0; this.#opened -= 1) terms.holds.closed();
-    return undefined;
   }
 
   async #hold(terms: HoldTerms): Promise<void> {
