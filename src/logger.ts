@@ -1,3 +1,4 @@
+import cluster from 'node:cluster';
 import pino, { type Logger } from 'pino';
 import { LineBatches, linesIn } from './line-batches.js';
 import { traceFields } from './observability/log-trace.js';
@@ -6,7 +7,11 @@ import { traceFields } from './observability/log-trace.js';
 const MAX_BUFFERED_BYTES = 4 * 1024 * 1024;
 
 const OPTIONS = {
-  base: { service: 'music-stats-gateway' },
+  // In a group of workers (WORKERS > 1), each line names the worker that wrote it.
+  base: {
+    service: 'music-stats-gateway',
+    ...(cluster.worker === undefined ? {} : { worker: cluster.worker.id }),
+  },
   redact: ['req.headers.authorization', 'headers.authorization', 'apiKey'],
 };
 
@@ -58,6 +63,11 @@ export function createProcessLog(
   // this listener is added first, so it runs first.
   const handOverAtExit = () => batches.flush();
   process.once('exit', handOverAtExit);
+  // Node's stdout stream, once made, puts a pipe or socket in non-blocking mode: a stalled reader
+  // then makes a write come back to be tried again, rather than hold one of libuv's threads,
+  // which the process's exit would wait for. A cluster's workers inherit the mode from their
+  // primary and put it back as they found it when they exit.
+  void process.stdout.fd;
   // Batches are written as they come, one write at a time: the next waits for the last.
   const destination = pino.destination({ dest: 1, sync: false, maxLength: MAX_BUFFERED_BYTES });
   const batches = new LineBatches(destination, BATCHED_CHARS);
