@@ -6,6 +6,7 @@
  *   0 leaves        config-error.ts, error-codes.ts, http-errors.ts, time.ts, digest.ts,
  *                   production-mode.ts, service-name.ts, url-path.ts, line-batches.ts
  *   1 redis/        connections, scripts, batched reads, key names
+ *     machine/      a cluster's workers and the stores their primary keeps: the messages
  *   2 upstream/     the REST API alone: endpoints, records, readers, client
  *   3 cache/ economy/ coordination/ freshness/   stores, each an interface
  *                   with its memory and Redis implementations side by side
@@ -15,7 +16,8 @@
  *   7 observability/ server/   metrics, tracing, logs; Yoga's plugins, the HTTP edge
  *   8 gateway/      the composition root: the stores chosen, the read path,
  *                   the plugins and the listener put in order, one gateway
- *   9 config.ts main.ts cluster.ts logger.ts stop-on-signals.ts warm-up.ts
+ *   9 config.ts main.ts serve.ts embedded-simulator.ts cluster.ts logger.ts stop-on-signals.ts
+ *                   warm-up.ts
  *
  * The simulator (src/simulator/) stands apart: it is the upstream's stand-in
  * and may use leaves only, and no gateway module imports it but the
@@ -34,7 +36,7 @@ const LAYERS = [
   [
     '^src/(config-error|error-codes|http-errors|time|digest|production-mode|service-name|url-path|line-batches)\\.ts$',
   ],
-  ['^src/redis/'],
+  ['^src/(redis|machine)/'],
   ['^src/upstream/'],
   ['^src/(cache|economy|coordination|freshness)/'],
   ['^src/reads/'],
@@ -42,7 +44,7 @@ const LAYERS = [
   ['^src/schema/'],
   ['^src/(observability|server)/'],
   ['^src/gateway/'],
-  ['^src/(config|main|cluster|logger|stop-on-signals|warm-up)\\.ts$'],
+  ['^src/(config|main|serve|embedded-simulator|cluster|logger|stop-on-signals|warm-up)\\.ts$'],
 ];
 
 const above = (index) => LAYERS.slice(index + 1).flat();
@@ -50,7 +52,7 @@ const above = (index) => LAYERS.slice(index + 1).flat();
 const SIMULATOR = '^src/simulator/';
 
 const STORE_IMPLEMENTATIONS =
-  '^src/(cache|economy|coordination|freshness)/(memory|redis|two-level)-[^/]+\\.ts$';
+  '^src/(cache|economy|coordination|freshness)/(memory|redis|machine|two-level)-[^/]+\\.ts$';
 
 /** The room that creates the stores and hands them to everything else. */
 const COMPOSITION_ROOT = ['^src/gateway/'];
@@ -113,7 +115,10 @@ module.exports = {
     {
       name: 'only-entry-points-start-the-simulator',
       severity: 'error',
-      from: { path: '^src/', pathNot: ['^src/simulator/', '^src/(main|cluster|warm-up)\\.ts$'] },
+      from: {
+        path: '^src/',
+        pathNot: ['^src/simulator/', '^src/(serve|embedded-simulator|warm-up)\\.ts$'],
+      },
       to: { path: '^src/simulator/' },
     },
   ],

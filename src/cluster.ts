@@ -1,19 +1,21 @@
 /**
- * `WORKERS=N` (N > 1): N gateway processes on one machine, sharing the port
- * through node:cluster and their cache, budget and keys through Redis
- * (config.ts refuses N > 1 without REDIS_URL or REDIS_CLUSTER_NODES). The
- * primary serves no request itself: it starts the embedded simulator when
- * there is no UPSTREAM_URL (so all workers read one upstream), forks the
- * workers, replaces one that crashes, gathers the workers' metrics for
- * whichever of them is scraped (group-metrics.ts), and passes SIGTERM/SIGINT
- * on for a graceful stop (stop-on-signals.ts).
+ * `WORKERS=N` (N > 1, one per core by default): N gateway processes on one
+ * machine, sharing the port through node:cluster and their cache, budget and
+ * keys through Redis when it is set, or through the stores this primary keeps
+ * for them otherwise (gateway/machine-stores.ts). The primary serves no
+ * request itself: it starts the embedded simulator when there is no
+ * UPSTREAM_URL (so all workers read one upstream), forks the workers,
+ * replaces one that crashes, gathers the workers' metrics for whichever of
+ * them is scraped (group-metrics.ts), and passes SIGTERM/SIGINT on for a
+ * graceful stop (stop-on-signals.ts).
  */
 import cluster, { type Worker } from 'node:cluster';
 import { once } from 'node:events';
+import { EMBEDDED_SIMULATOR, type Upstream } from './embedded-simulator.js';
 import type { GatewayConfig } from './gateway/gateway-config.js';
+import { hostMachineStores } from './gateway/machine-stores.js';
 import { createProcessLog } from './logger.js';
 import { serveGroupMetrics } from './observability/group-metrics.js';
-import type { Simulator } from './simulator/index.js';
 import { PRIMARY_CLOSE_ALLOWANCE_MS, stopOnSignals } from './stop-on-signals.js';
 
 /** A worker that refuses its configuration (exit status 2) would refuse it again: stop instead of re-forking. */
@@ -21,15 +23,20 @@ const CONFIG_REFUSED = 2;
 
 export async function runPrimary(
   config: GatewayConfig,
-  startEmbeddedSimulator: () => Promise<{
-    url: string;
-    apiKey: string | undefined;
-    simulator: Simulator | undefined;
-  }>,
+  startEmbeddedSimulator: () => Promise<Upstream>,
 ): Promise<void> {
   const embedded = config.upstreamUrl === undefined ? await startEmbeddedSimulator() : undefined;
+  const { redisUrl, redisCluster } = config.scaleOut;
+  const machineStores =
+    redisUrl === undefined && redisCluster === undefined ? hostMachineStores(config) : undefined;
   const workerEnv =
-    embedded === undefined ? {} : { UPSTREAM_URL: embedded.url, UPSTREAM_API_KEY: embedded.apiKey };
+    embedded === undefined
+      ? {}
+      : {
+          UPSTREAM_URL: embedded.url,
+          UPSTREAM_API_KEY: embedded.apiKey,
+          [EMBEDDED_SIMULATOR]: String(embedded.exampleVariables.ArtistPage?.slug ?? ''),
+        };
   let stopping = false;
 
   const fork = (): Worker => cluster.fork(workerEnv);
@@ -64,6 +71,7 @@ export async function runPrimary(
           await exited;
         }),
       );
+      await machineStores?.close();
       await embedded?.simulator?.close();
     },
   });

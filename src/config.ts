@@ -357,15 +357,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig 
 }
 
 /**
- * Gateway processes on this machine. `auto`: one per core the machine gives this process when
- * the workers can share their budget, flights and caches through Redis; one without Redis,
- * where every store is the process's own memory and a second process would spend the day's
- * calls a second time.
+ * Gateway processes on this machine. `auto`: one per core the machine gives this process; the
+ * workers share their budget, flights and caches through Redis when it is set, and through the
+ * primary that keeps them otherwise (src/machine/).
  */
 function workersOf(e: Environment): number {
-  if (e.WORKERS !== 'auto') return e.WORKERS;
-  const shared = e.REDIS_URL !== undefined || e.REDIS_CLUSTER_NODES !== undefined;
-  return shared ? Math.min(MAX_WORKERS, availableParallelism()) : 1;
+  return e.WORKERS === 'auto' ? Math.min(MAX_WORKERS, availableParallelism()) : e.WORKERS;
 }
 
 /** What the Redis variables may not say together, or undefined when they agree. */
@@ -373,8 +370,6 @@ function refusedRedisCombination(e: Environment): string | undefined {
   const clustered = e.REDIS_CLUSTER_NODES !== undefined;
   if (clustered && e.REDIS_URL !== undefined)
     return 'REDIS_CLUSTER_NODES: is set with REDIS_URL; set one of them (a cluster or one Redis)';
-  if (e.WORKERS !== 'auto' && e.WORKERS > 1 && e.REDIS_URL === undefined && !clustered)
-    return 'WORKERS: more than 1 needs REDIS_URL or REDIS_CLUSTER_NODES (workers share their cache and budget through Redis)';
   // ioredis puts the prefix before every key, and a slot is decided by a key's first {…}: a brace
   // in the prefix would override the keys' own hash tags (the whole deployment in one slot, or
   // a ledger's keys in different slots).

@@ -2,6 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/config.js';
 import { ConfigError } from '../src/config-error.js';
 
+/** The bounds as one process holds them: by default they are the machine's, shared by its workers. */
+const ONE_PROCESS = { WORKERS: '1' } as const;
+
 describe('configuration from the environment', () => {
   it('defaults to the embedded simulator on port 4000, an hourly refresh poll and a 48 h cache bound', () => {
     const config = loadConfig({});
@@ -116,7 +119,7 @@ describe('configuration from the environment', () => {
 
   it('the memory bounds: 16 answers at once, 16 MiB of request bodies, of answer and of subscriber backlogs', () => {
     const MiB = 1024 * 1024;
-    expect(loadConfig({}).memory).toEqual({
+    expect(loadConfig(ONE_PROCESS).memory).toEqual({
       concurrentAnswers: 16,
       requestBodiesBytes: 16 * MiB,
       answerBacklogBytes: 16 * MiB,
@@ -124,6 +127,7 @@ describe('configuration from the environment', () => {
     });
     expect(
       loadConfig({
+        ...ONE_PROCESS,
         CONCURRENT_ANSWERS: '64',
         REQUEST_BODIES_TOTAL_BYTES: '1048576',
         ANSWER_BACKLOG_TOTAL_BYTES: '2097152',
@@ -205,13 +209,13 @@ describe('SHUTDOWN_TIMEOUT_MS', () => {
 
 describe('RESPONSE_CACHE_MAX_BYTES', () => {
   it('defaults to 32 MiB, apart from CACHE_MAX_BYTES (96 MiB), and reads whole bytes', () => {
-    expect(loadConfig({}).cache).toMatchObject({
+    expect(loadConfig(ONE_PROCESS).cache).toMatchObject({
       maxBytes: 96 * 1024 * 1024,
       responseMaxBytes: 32 * 1024 * 1024,
     });
-    expect(loadConfig({ RESPONSE_CACHE_MAX_BYTES: '1048576' }).cache.responseMaxBytes).toBe(
-      1_048_576,
-    );
+    expect(
+      loadConfig({ ...ONE_PROCESS, RESPONSE_CACHE_MAX_BYTES: '1048576' }).cache.responseMaxBytes,
+    ).toBe(1_048_576);
   });
 
   it('refuses what is not a whole number of at least 1 KiB', () => {

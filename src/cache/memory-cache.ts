@@ -78,4 +78,9 @@ export class MemoryCache implements ResponseCache {
   async delete(key: string): Promise<void> {
     this.#lru.delete(key);
   }
+
+  /** The keys held now, most recently used first. */
+  keys(): string[] {
+    return [...this.#lru.keys()];
+  }
 }

@@ -6,9 +6,11 @@
  * URL, workers). Kept in the composition root, so that nothing below it
  * imports the environment parser.
  */
+
 import type { LevelWithSilent, Logger } from 'pino';
 import type { ResponseCache } from '../cache/cache.js';
 import type { CircuitOptions } from '../coordination/circuit-breaker.js';
+import type { PrimaryLink } from '../machine/primary-link.js';
 import type { ClusterSeeds } from '../redis/cluster-nodes.js';
 import type { SharedRedis } from '../redis/connection.js';
 import type { Durability } from '../redis/durability.js';
@@ -61,8 +63,10 @@ export interface GatewayOptions {
   readonly compression?: false | { readonly minBytes?: number };
   /** Repeated operations answered from stored bytes (response-cache/); default true. */
   readonly answerCache?: boolean;
-  /** The stores replicas share; absent: every store in this process. */
+  /** The stores replicas share; absent: every store in this process (or the machine's primary). */
   readonly redis?: SharedRedis;
+  /** Without Redis, in a worker of several: the primary that keeps the machine's stores. */
+  readonly machine?: PrimaryLink;
   readonly stores?: StoreOptions;
   /**
    * Trace requests with the registered OpenTelemetry tracer provider (observability/tracing.ts):

@@ -52,6 +52,7 @@ export function createReadPath(options: GatewayOptions) {
     generation,
     redis: options.redis?.client,
     ...(options.redis === undefined ? {} : { durability: options.redis.durability }),
+    ...(options.machine === undefined ? {} : { machine: options.machine }),
     cache: options.responseCache ?? new MemoryCache({ ...options.cache, observer }),
     answers: new MemoryCache({
       maxEntries: options.cache.maxEntries,

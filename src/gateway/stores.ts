@@ -1,8 +1,9 @@
 /**
  * Every choice between memory and Redis, in one place: with Redis (one, or
  * a cluster: every store sends the same commands to either), the
- * deployment's replicas share each store; without it, the process keeps its
- * own. The upstream answers' cache (Redis as L2 behind the in-process L1),
+ * deployment's replicas share each store; without it, the workers of one
+ * machine share the stores their primary keeps (src/machine/), behind the
+ * same in-process first levels as with Redis; a process alone keeps its own. The upstream answers' cache (Redis as L2 behind the in-process L1),
  * the response cache of whole answers (its own L1; in Redis, only answers
  * built from upstream reads, for at most an hour), the budget ledger (in
  * Redis, or in memory written through to a file), the key registry, the
@@ -12,6 +13,7 @@
  */
 import type { Logger } from 'pino';
 import type { CacheEntry, ResponseCache } from '../cache/cache.js';
+import { MachineCache } from '../cache/machine-cache.js';
 import { MemoryCache } from '../cache/memory-cache.js';
 import { RedisCache } from '../cache/redis-cache.js';
 import { TwoLevelCache } from '../cache/two-level-cache.js';
@@ -19,6 +21,9 @@ import type { CircuitBreaker, CircuitOptions } from '../coordination/circuit-bre
 import type { FlightLocks } from '../coordination/flight-locks.js';
 import { DEFAULT_KEY_TTLS, type KeyRegistry } from '../coordination/key-registry.js';
 import { LocalCircuitBreaker } from '../coordination/local-circuit-breaker.js';
+import { MachineFlightLocks } from '../coordination/machine-flight-locks.js';
+import { MachineKeyRegistry } from '../coordination/machine-key-registry.js';
+import { MachinePollLease } from '../coordination/machine-poll-lease.js';
 import { LocalFlightLocks } from '../coordination/memory-flight-locks.js';
 import { MemoryKeyRegistry } from '../coordination/memory-key-registry.js';
 import { LocalPollLease } from '../coordination/memory-poll-lease.js';
@@ -28,6 +33,8 @@ import { RedisFlightLocks } from '../coordination/redis-flight-locks.js';
 import { RedisKeyRegistry } from '../coordination/redis-key-registry.js';
 import { RedisPollLease } from '../coordination/redis-poll-lease.js';
 import type { BudgetLedger, BudgetOptions } from '../economy/ledger.js';
+import { MachineBudgetLedger } from '../economy/machine-ledger.js';
+import { MachinePopularity } from '../economy/machine-popularity.js';
 import { MemoryBudgetLedger } from '../economy/memory-ledger.js';
 import { MemoryPopularity } from '../economy/memory-popularity.js';
 import type { Popularity } from '../economy/popularity.js';
@@ -38,9 +45,11 @@ import {
   type GenerationView,
   isCurrentGeneration,
 } from '../freshness/generation.js';
+import { MachineGenerationStore } from '../freshness/machine-generation-store.js';
 import { MemoryGenerationStore } from '../freshness/memory-generation-store.js';
 import { RedisGenerationStore } from '../freshness/redis-generation-store.js';
 import { createLiveFeed, type LiveFeed } from '../live/live-feed.js';
+import type { PrimaryLink } from '../machine/primary-link.js';
 import type { RedisClient } from '../redis/connection.js';
 import type { Durability } from '../redis/durability.js';
 import {
@@ -67,6 +76,8 @@ export interface StoreOptions {
 interface StoreInputs extends StoreOptions {
   /** One Redis or a cluster (REDIS_URL or REDIS_CLUSTER_NODES); absent: every store in memory. */
   readonly redis: RedisClient | undefined;
+  /** Without Redis, in a worker: the primary that keeps the machine's stores. */
+  readonly machine?: PrimaryLink;
   /** Replicas that acknowledge a reservation before its call leaves (the ledger's); default none. */
   readonly durability?: Durability;
   /** The in-process cache: the only level without Redis, L1 with it (a custom one is used as given). */
@@ -101,6 +112,9 @@ export interface Stores {
 
 export const DEFAULT_CLIENT_BUDGET_SHARE = 0.5;
 
+/** Keys of the machine's stored answers a worker remembers: far more than its answer cache holds. */
+const MACHINE_ANSWER_KEYS = 100_000;
+
 export function createStores(inputs: StoreInputs): Stores {
   const { redis, budget, clientBudgetShare, keyAcceptedTtlMs, logger } = inputs;
   const ledgerOptions: BudgetOptions = {
@@ -112,12 +126,40 @@ export function createStores(inputs: StoreInputs): Stores {
     ...(keyAcceptedTtlMs === undefined ? {} : { acceptedTtlMs: keyAcceptedTtlMs }),
   };
   const localCircuit = new LocalCircuitBreaker(inputs.circuit, logger);
+  const { machine } = inputs;
   const shared = {
-    live: createLiveFeed(redis, inputs.channelPrefix, logger),
+    live: createLiveFeed(redis, inputs.channelPrefix, logger, machine),
     rateLimiter: (options: Omit<ClientRateLimitOptions, 'redis'>) =>
-      createClientRateLimiter({ ...options, ...(redis === undefined ? {} : { redis }) }),
+      createClientRateLimiter({
+        ...options,
+        ...(redis === undefined ? { machine: machine !== undefined } : { redis }),
+      }),
     capsClients: ledgerOptions.clientShare < 1,
   };
+  const isCurrent = (entry: CacheEntry) =>
+    isCurrentGeneration(entry.generation, inputs.generation.now());
+  if (redis === undefined && machine !== undefined) {
+    return {
+      ...shared,
+      cache:
+        inputs.cache instanceof MemoryCache
+          ? new TwoLevelCache(inputs.cache, new MachineCache(machine, 'cache'), { isCurrent })
+          : inputs.cache,
+      answers: new TwoLevelCache(
+        inputs.answers,
+        new MachineCache(machine, 'answers', { announced: { maxKeys: MACHINE_ANSWER_KEYS } }),
+        { shared: isShared },
+      ),
+      budget: new MachineBudgetLedger(machine, budget.now),
+      keys: new MachineKeyRegistry(machine),
+      locks: new MachineFlightLocks(machine),
+      generations: new MachineGenerationStore(machine),
+      popularity: new MachinePopularity(machine),
+      // Each worker's own: an upstream that fails is seen failing by each within a few calls.
+      circuit: localCircuit,
+      pollLease: new MachinePollLease(machine),
+    };
+  }
   if (redis === undefined) {
     return {
       ...shared,
@@ -132,8 +174,6 @@ export function createStores(inputs: StoreInputs): Stores {
       pollLease: new LocalPollLease(),
     };
   }
-  const isCurrent = (entry: CacheEntry) =>
-    isCurrentGeneration(entry.generation, inputs.generation.now());
   return {
     ...shared,
     cache:

@@ -14,14 +14,15 @@
  * pub/sub works on every Redis and managed offering the gateway supports.
  */
 
-import { setMaxListeners } from 'node:events';
 import { createRedisEventTarget } from '@graphql-yoga/redis-event-target';
 import { createPubSub } from 'graphql-yoga';
 import type { Logger } from 'pino';
 import type { Generation } from '../freshness/generation.js';
+import type { PrimaryLink } from '../machine/primary-link.js';
 import type { RedisClient } from '../redis/connection.js';
 import { isCluster } from '../redis/per-slot.js';
 import type { MilestoneRecord } from '../upstream/records.js';
+import { machineEventTarget, manyListeners } from './machine-event-target.js';
 import { type SteadySubscriptions, steadySubscriptions } from './steady-subscriptions.js';
 
 type Topics = {
@@ -42,14 +43,15 @@ export function createLiveFeed(
   redis: RedisClient | undefined,
   prefix: string,
   logger: Logger,
+  /** Without Redis, the primary of this machine's workers, which relays announcements to them all. */
+  machine?: PrimaryLink,
 ): LiveFeed {
   const milestoneTopic = `${prefix}milestone-crossed`;
   const generationTopic = `${prefix}generation`;
   let subscriber: RedisClient | undefined;
   let subscriptions: SteadySubscriptions | undefined;
-  // Thousands of subscribers each listen for milestones: Node's warning of more than ten listeners is no leak here.
-  const local = new EventTarget();
-  setMaxListeners(0, local);
+  const local =
+    machine === undefined ? manyListeners(new EventTarget()) : machineEventTarget(machine);
   let pubSub = createPubSub<Topics>({ eventTarget: local });
   if (redis !== undefined) {
     // A connection in subscriber mode can send nothing else: one Redis gets a second connection,

@@ -20,10 +20,12 @@ describe('starting with scale-out settings', () => {
     expect(output).toContain(`REDIS_URL: cannot reach Redis at redis://127.0.0.1:${port}/2`);
   });
 
-  it('refuses WORKERS above 1 without REDIS_URL, and bad scale-out values', () => {
-    expect(() => loadConfig({ WORKERS: '3' })).toThrow(
-      /WORKERS: more than 1 needs REDIS_URL or REDIS_CLUSTER_NODES/,
-    );
+  it('takes WORKERS above 1 without Redis (the primary keeps the stores), and refuses bad scale-out values', () => {
+    expect(loadConfig({ WORKERS: '3' }).scaleOut).toMatchObject({
+      workers: 3,
+      redisUrl: undefined,
+      redisCluster: undefined,
+    });
     expect(() => loadConfig({ CLIENT_BUDGET_SHARE: '1.5', REDIS_URL: 'http://x' })).toThrow(
       /REDIS_URL: must be a redis:\/\/ or rediss:\/\/ URL\n {2}CLIENT_BUDGET_SHARE: must be at most 1/,
     );
@@ -110,10 +112,10 @@ describe('REDIS_CLUSTER_NODES', () => {
     expect(loadConfig({ REDIS_CLUSTER_NODES: 'a:6379', WORKERS: '4' }).scaleOut.workers).toBe(4);
   });
 
-  it('runs one process per core by default when the workers can share through Redis, one without', () => {
+  it('runs one process per core by default, with Redis or without', () => {
     const cores = Math.min(64, availableParallelism());
-    expect(loadConfig({}).scaleOut.workers).toBe(1);
-    expect(loadConfig({ WORKERS: 'auto' }).scaleOut.workers).toBe(1);
+    expect(loadConfig({}).scaleOut.workers).toBe(cores);
+    expect(loadConfig({ WORKERS: 'auto' }).scaleOut.workers).toBe(cores);
     expect(loadConfig({ REDIS_URL: 'redis://127.0.0.1:6379' }).scaleOut.workers).toBe(cores);
     expect(loadConfig({ REDIS_CLUSTER_NODES: 'a:6379', WORKERS: ' AUTO ' }).scaleOut.workers).toBe(
       cores,

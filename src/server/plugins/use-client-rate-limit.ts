@@ -7,13 +7,16 @@
  *
  * Counted by rate-limiter-flexible: in Redis when the gateway has one, so
  * the limit holds across replicas, with an in-memory limiter standing in
- * while Redis is unreachable; in memory otherwise.
+ * while Redis is unreachable; in the primary's memory for the workers of one
+ * machine without Redis (its RateLimiterClusterMaster, gateway/machine-stores.ts);
+ * in memory otherwise.
  */
 import type { IncomingMessage } from 'node:http';
 import type { GraphQLError } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import {
   type RateLimiterAbstract,
+  RateLimiterCluster,
   RateLimiterMemory,
   RateLimiterRedis,
   RateLimiterRes,
@@ -32,6 +35,8 @@ export interface ClientRateLimitOptions {
   readonly trustProxy?: boolean;
   /** Shared counts across replicas (one Redis or a cluster: one key per client); absent: this process's memory. */
   readonly redis?: RedisClient;
+  /** Without Redis, counted by the primary of this machine's workers (node:cluster). */
+  readonly machine?: boolean;
   /** Where the counts live, so that several limiters do not share them. */
   readonly keyPrefix?: string;
 }
@@ -50,6 +55,7 @@ export function createClientRateLimiter({
   windowSeconds = DEFAULT_RATE_LIMIT_WINDOW_SECONDS,
   trustProxy = false,
   redis,
+  machine = false,
   keyPrefix = 'rate-limit',
 }: ClientRateLimitOptions = {}): ClientRateLimiter {
   if (!Number.isSafeInteger(requests) || requests < 1)
@@ -60,7 +66,9 @@ export function createClientRateLimiter({
   const limits = { points: requests, duration: windowSeconds, keyPrefix };
   const limiter: RateLimiterAbstract =
     redis === undefined
-      ? new RateLimiterMemory(limits)
+      ? machine
+        ? new RateLimiterCluster(limits)
+        : new RateLimiterMemory(limits)
       : new RateLimiterRedis({
           ...limits,
           storeClient: redis,

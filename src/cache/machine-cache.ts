@@ -1,0 +1,68 @@
+/**
+ * The second level shared by the workers of one machine without Redis: the
+ * primary keeps it (gateway/machine-stores.ts) and each worker asks it over
+ * node:cluster's channel, behind its own first level (two-level-cache.ts) as
+ * it would ask Redis. Every process of the machine reads one clock, so an
+ * entry travels with its instants. Like the Redis level it never rejects: a
+ * write goes without waiting, and a read the primary cannot answer is a miss.
+ *
+ * A level whose keys are announced (the answers: most of their lookups are
+ * of operations nobody asked before) asks the primary only for a key it
+ * knows the primary stored: the keys held when this worker started, and each
+ * key stored since. One it evicted costs one round trip, then is forgotten.
+ */
+import { LRUCache } from 'lru-cache';
+import type { PrimaryLink } from '../machine/primary-link.js';
+import type { CacheEntry, ResponseCache } from './cache.js';
+
+export interface MachineCacheOptions {
+  /** Whether the primary tells every worker each key it stores here (store-host.ts `announced`). */
+  readonly announced?: { readonly maxKeys: number };
+}
+
+export class MachineCache implements ResponseCache {
+  /** Keys the primary stored, when they are announced; undefined: every key is asked for. */
+  readonly #held: LRUCache<string, true> | undefined;
+
+  constructor(
+    private readonly primary: PrimaryLink,
+    private readonly store: 'cache' | 'answers',
+    { announced }: MachineCacheOptions = {},
+  ) {
+    if (announced === undefined) return;
+    const held = new LRUCache<string, true>({ max: announced.maxKeys });
+    this.#held = held;
+    primary.onHeld((from, key) => {
+      if (from === store) held.set(key, true);
+    });
+    primary.call<string[]>(store, 'keys').then(
+      // Oldest first, so that the most recently used end up most recent here too.
+      (keys) => {
+        for (const key of keys.reverse()) if (!held.has(key)) held.set(key, true);
+      },
+      () => undefined,
+    );
+  }
+
+  async get(key: string): Promise<CacheEntry | undefined> {
+    if (this.#held !== undefined && !this.#held.has(key)) return undefined;
+    try {
+      const entry =
+        (await this.primary.call<CacheEntry | null>(this.store, 'get', key)) ?? undefined;
+      if (entry === undefined) this.#held?.delete(key);
+      return entry;
+    } catch {
+      return undefined;
+    }
+  }
+
+  async set(key: string, entry: CacheEntry): Promise<void> {
+    this.#held?.set(key, true);
+    this.primary.note(this.store, 'set', key, entry);
+  }
+
+  async delete(key: string): Promise<void> {
+    this.#held?.delete(key);
+    this.primary.note(this.store, 'delete', key);
+  }
+}

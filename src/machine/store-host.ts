@@ -1,0 +1,94 @@
+/**
+ * The primary's side of the machine's stores: it answers each worker's
+ * calls from the stores it keeps (gateway/machine-stores.ts), applies their notes,
+ * and relays every live announcement to all workers. Workers are the
+ * primary's own children running this same code, so a message names a store
+ * and one of its methods directly.
+ */
+import type { Serializable } from 'node:child_process';
+import cluster from 'node:cluster';
+import {
+  CALL,
+  type Call,
+  HELD,
+  type HeldMessage,
+  type Invocation,
+  isMessage,
+  LIVE,
+  type LiveMessage,
+  NOTES,
+  type Notes,
+  REPLY,
+  type Reply,
+  type StoreName,
+  sentError,
+} from './messages.js';
+
+/** How the primary hears its workers: node:cluster, or a stand-in in a test. */
+export interface Workers {
+  onMessage(listener: (message: unknown, reply: (message: unknown) => void) => void): void;
+  broadcast(message: unknown): void;
+}
+
+export function clusterWorkers(): Workers {
+  return {
+    onMessage: (listener) =>
+      cluster.on('message', (worker, message) =>
+        listener(message, (answer) => {
+          if (worker.isConnected()) worker.send(answer as Serializable);
+        }),
+      ),
+    broadcast: (message) => {
+      for (const worker of Object.values(cluster.workers ?? {}))
+        if (worker?.isConnected()) worker.send(message as Serializable);
+    },
+  };
+}
+
+export type HostedStores = Readonly<Record<StoreName, object>>;
+
+/**
+ * `announced`: the stores whose every `set` is told to all workers, so that a worker asks for an
+ * entry only once it knows the primary holds one (machine-cache.ts); asking for each key that no
+ * worker ever stored would cost every response-cache miss a round trip.
+ */
+export function hostStores(
+  stores: HostedStores,
+  workers: Workers = clusterWorkers(),
+  announced: ReadonlySet<StoreName> = new Set(),
+): void {
+  const invoke = ({ store, method, args }: Invocation): unknown => {
+    const target = stores[store] as Record<string, unknown> | undefined;
+    const fn = target?.[method];
+    if (typeof fn !== 'function') throw new Error(`no store method ${store}.${method}`);
+    const result = fn.apply(target, args);
+    if (method === 'set' && announced.has(store) && typeof args[0] === 'string')
+      workers.broadcast({ type: HELD, store, key: args[0] } satisfies HeldMessage);
+    return result;
+  };
+  workers.onMessage((message, reply) => {
+    if (isMessage<Call>(message, CALL)) {
+      const { id } = message;
+      // Invoked at once, not in a later turn: a worker's notes sent after this call must not overtake it.
+      let result: unknown;
+      try {
+        result = invoke(message);
+      } catch (error) {
+        result = Promise.reject(error);
+      }
+      Promise.resolve(result).then(
+        (value) => reply({ type: REPLY, id, value } satisfies Reply),
+        (error: unknown) => reply({ type: REPLY, id, error: sentError(error) } satisfies Reply),
+      );
+    } else if (isMessage<Notes>(message, NOTES)) {
+      for (const note of message.notes) {
+        try {
+          // A note is best effort, as the store's own method says: nobody waits to hear it failed.
+          Promise.resolve(invoke(note)).catch(() => undefined);
+        } catch {}
+      }
+    } else if (isMessage<LiveMessage>(message, LIVE)) {
+      workers.broadcast(message);
+    }
+  });
+}
