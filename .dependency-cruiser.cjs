@@ -16,7 +16,7 @@
  *   7 observability/ server/   metrics, tracing, logs; Yoga's plugins, the HTTP edge
  *   8 gateway/      the composition root: the stores chosen, the read path,
  *                   the plugins and the listener put in order, one gateway
- *   9 config.ts main.ts serve.ts embedded-simulator.ts cluster.ts logger.ts stop-on-signals.ts
+ *   9 config.ts worker-count.ts main.ts serve.ts embedded-simulator.ts cluster.ts logger.ts stop-on-signals.ts
  *                   warm-up.ts
  *
  * The simulator (src/simulator/) stands apart: it is the upstream's stand-in
@@ -44,7 +44,9 @@ const LAYERS = [
   ['^src/schema/'],
   ['^src/(observability|server)/'],
   ['^src/gateway/'],
-  ['^src/(config|main|serve|embedded-simulator|cluster|logger|stop-on-signals|warm-up)\\.ts$'],
+  [
+    '^src/(config|worker-count|main|serve|embedded-simulator|cluster|logger|stop-on-signals|warm-up)\\.ts$',
+  ],
 ];
 
 const above = (index) => LAYERS.slice(index + 1).flat();

@@ -6,7 +6,8 @@
  * Processes: the simulator (bench/simulator-process.ts, no latency) and the
  * gateway as `npm start` runs it (`node dist/main.js`, built by the npm
  * script) against it in server-key mode, each in its own; the load from this
- * one. The gateway runs at its defaults but for two settings: a day of
+ * one. The gateway runs at its defaults but for three settings: one process
+ * (WORKERS=1, what `auto` runs in a container below 768 MiB), a day of
  * 100,000,000 upstream calls (the plan would pace a fresh gateway's first
  * touches) and RATE_LIMIT_TRUST_PROXY=true, so that each virtual client,
  * with an X-Forwarded-For address of its own, is a client of its own for the
@@ -73,6 +74,9 @@ const gateway = spawn(process.execPath, [process.env.BENCH_MAIN ?? 'dist/main.js
     UPSTREAM_DAILY_LIMIT: '100000000',
     RATE_LIMIT_TRUST_PROXY: 'true',
     BUDGET_FILE: join(budgetFolder, 'budget.json'),
+    // One process, as `WORKERS=auto` runs in the containers measured here (below 768 MiB): the
+    // figures are one process's /proc status, not a cluster's.
+    WORKERS: '1',
     ...settings(process.env.BENCH_GATEWAY_ENV ?? ''),
   },
   stdio: ['ignore', 'pipe', 'inherit'],

@@ -2,7 +2,6 @@
  * Configuration, from environment variables only, validated at start: every
  * bad value is reported with its variable name, all at once.
  */
-import { availableParallelism } from 'node:os';
 import { z } from 'zod';
 import { ConfigError } from './config-error.js';
 import { DEFAULT_CIRCUIT } from './coordination/circuit-breaker.js';
@@ -46,6 +45,7 @@ import { DEFAULT_SUBSCRIPTIONS_PER_CLIENT } from './server/plugins/use-subscript
 import { DEFAULT_MAX_UPSTREAM_COST } from './server/plugins/use-upstream-cost-limit.js';
 import { DEFAULT_RESPONSE_CACHE_MAX_BYTES } from './server/response-cache/stored-response.js';
 import { DEFAULT_ASSUMPTIONS, MAX_PAGE_SIZE } from './upstream/endpoints.js';
+import { autoWorkersHere, MAX_WORKERS } from './worker-count.js';
 
 const DAY_SECONDS = 24 * 60 * 60;
 
@@ -79,9 +79,7 @@ const fraction = (fallback: number) =>
 /** The smallest cache bound a variable accepts, and so the least share a worker holds. */
 const MIN_CACHE_BYTES = 1_024;
 
-const MAX_WORKERS = 64;
-
-/** `auto` (the default: this machine's cores when Redis is set, else 1) or a count of processes. */
+/** `auto` (the default: one per core, as the memory allows: worker-count.ts) or a count of processes. */
 const workerCount = z
   .string()
   .trim()
@@ -362,7 +360,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig 
  * primary that keeps them otherwise (src/machine/).
  */
 function workersOf(e: Environment): number {
-  return e.WORKERS === 'auto' ? Math.min(MAX_WORKERS, availableParallelism()) : e.WORKERS;
+  return e.WORKERS === 'auto' ? autoWorkersHere() : e.WORKERS;
 }
 
 /** What the Redis variables may not say together, or undefined when they agree. */

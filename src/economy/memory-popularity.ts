@@ -47,6 +47,17 @@ export class MemoryPopularity implements Popularity {
     if (this.#counts.size > this.maxRecords) this.#forgetLeastAsked();
   }
 
+  /**
+   * Views another process counted and sent together (a worker's, machine-popularity.ts): each
+   * key asked `times` times, `firstTouches` of all of them first touches.
+   */
+  recordCounts(counts: readonly (readonly [string, number])[], firstTouches: number): void {
+    this.#decayIfNewDay();
+    for (const [key, times] of counts) this.#counts.set(key, (this.#counts.get(key) ?? 0) + times);
+    this.#todayByHour[hourOf(this.now())] += firstTouches;
+    if (this.#counts.size > this.maxRecords) this.#forgetLeastAsked();
+  }
+
   async rank(key: string): Promise<number> {
     this.#decayIfNewDay();
     const score = this.#counts.get(key);

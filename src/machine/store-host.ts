@@ -7,22 +7,7 @@
  */
 import type { Serializable } from 'node:child_process';
 import cluster from 'node:cluster';
-import {
-  CALL,
-  type Call,
-  HELD,
-  type HeldMessage,
-  type Invocation,
-  isMessage,
-  LIVE,
-  type LiveMessage,
-  NOTES,
-  type Notes,
-  REPLY,
-  type Reply,
-  type StoreName,
-  sentError,
-} from './messages.js';
+import * as wire from './messages.js';
 
 /** How the primary hears its workers: node:cluster, or a stand-in in a test. */
 export interface Workers {
@@ -45,7 +30,7 @@ export function clusterWorkers(): Workers {
   };
 }
 
-export type HostedStores = Readonly<Record<StoreName, object>>;
+export type HostedStores = Readonly<Record<wire.StoreName, object>>;
 
 /**
  * `announced`: the stores whose every `set` is told to all workers, so that a worker asks for an
@@ -55,19 +40,19 @@ export type HostedStores = Readonly<Record<StoreName, object>>;
 export function hostStores(
   stores: HostedStores,
   workers: Workers = clusterWorkers(),
-  announced: ReadonlySet<StoreName> = new Set(),
+  announced: ReadonlySet<wire.StoreName> = new Set(),
 ): void {
-  const invoke = ({ store, method, args }: Invocation): unknown => {
+  const invoke = ({ store, method, args }: wire.Invocation): unknown => {
     const target = stores[store] as Record<string, unknown> | undefined;
     const fn = target?.[method];
     if (typeof fn !== 'function') throw new Error(`no store method ${store}.${method}`);
     const result = fn.apply(target, args);
     if (method === 'set' && announced.has(store) && typeof args[0] === 'string')
-      workers.broadcast({ type: HELD, store, key: args[0] } satisfies HeldMessage);
+      workers.broadcast({ type: wire.HELD, store, key: args[0] } satisfies wire.HeldMessage);
     return result;
   };
   workers.onMessage((message, reply) => {
-    if (isMessage<Call>(message, CALL)) {
+    if (wire.isMessage<wire.Call>(message, wire.CALL)) {
       const { id } = message;
       // Invoked at once, not in a later turn: a worker's notes sent after this call must not overtake it.
       let result: unknown;
@@ -77,17 +62,18 @@ export function hostStores(
         result = Promise.reject(error);
       }
       Promise.resolve(result).then(
-        (value) => reply({ type: REPLY, id, value } satisfies Reply),
-        (error: unknown) => reply({ type: REPLY, id, error: sentError(error) } satisfies Reply),
+        (value) => reply({ type: wire.REPLY, id, value } satisfies wire.Reply),
+        (error: unknown) =>
+          reply({ type: wire.REPLY, id, error: wire.sentError(error) } satisfies wire.Reply),
       );
-    } else if (isMessage<Notes>(message, NOTES)) {
+    } else if (wire.isMessage<wire.Notes>(message, wire.NOTES)) {
       for (const note of message.notes) {
         try {
           // A note is best effort, as the store's own method says: nobody waits to hear it failed.
           Promise.resolve(invoke(note)).catch(() => undefined);
         } catch {}
       }
-    } else if (isMessage<LiveMessage>(message, LIVE)) {
+    } else if (wire.isMessage<wire.LiveMessage>(message, wire.LIVE)) {
       workers.broadcast(message);
     }
   });

@@ -3,9 +3,10 @@
  * several workers without Redis, and what REDIS_CLUSTER_NODES and the
  * replica acknowledgement settings accept.
  */
-import { availableParallelism } from 'node:os';
+import { availableParallelism, totalmem } from 'node:os';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
+import { autoWorkers } from '../../src/worker-count.js';
 import { freePort } from '../support/redis.js';
 import { runToExit } from '../support/replicas.js';
 
@@ -112,10 +113,18 @@ describe('REDIS_CLUSTER_NODES', () => {
     expect(loadConfig({ REDIS_CLUSTER_NODES: 'a:6379', WORKERS: '4' }).scaleOut.workers).toBe(4);
   });
 
-  it('runs one process per core by default, with Redis or without', () => {
-    const cores = Math.min(64, availableParallelism());
+  it('runs one process per core by default, with Redis or without, as many as the memory holds', () => {
+    const memory = Math.min(totalmem(), process.constrainedMemory?.() || totalmem());
+    const cores = autoWorkers(availableParallelism(), memory);
     expect(loadConfig({}).scaleOut.workers).toBe(cores);
     expect(loadConfig({ WORKERS: 'auto' }).scaleOut.workers).toBe(cores);
+    const MiB = 1024 * 1024;
+    // A container of 512 MiB runs one process; a gigabyte two workers; a large machine one per core, up to 64.
+    expect(autoWorkers(2, 512 * MiB)).toBe(1);
+    expect(autoWorkers(16, 1024 * MiB)).toBe(2);
+    expect(autoWorkers(2, 24 * 1024 * MiB)).toBe(2);
+    expect(autoWorkers(128, 1024 * 1024 * MiB)).toBe(64);
+    expect(autoWorkers(1, 100 * MiB)).toBe(1);
     expect(loadConfig({ REDIS_URL: 'redis://127.0.0.1:6379' }).scaleOut.workers).toBe(cores);
     expect(loadConfig({ REDIS_CLUSTER_NODES: 'a:6379', WORKERS: ' AUTO ' }).scaleOut.workers).toBe(
       cores,

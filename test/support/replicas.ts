@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { type GraphQLResponse, postGraphQL } from './stack.js';
+import { until } from './until.js';
 
 /** One process per replica (the tsx CLI would add a parent process in between, which SIGKILL would orphan). */
 const COMMAND = [process.execPath, '--import', 'tsx', 'src/main.ts'] as const;
@@ -151,3 +152,19 @@ export async function runToExit(
 }
 
 export { until } from './until.js';
+
+/**
+ * Waits for the first poll `polls` counts, then for `more` after it: how many came, and in how
+ * many whole seconds (rounded up). A deployment polling once per interval of a second, however
+ * many processes try, makes at most one a second, give or take one.
+ */
+export async function pollsSeen(
+  polls: () => number,
+  more: number,
+): Promise<{ readonly made: number; readonly seconds: number }> {
+  await until(() => polls() >= 1);
+  const first = polls();
+  const started = performance.now();
+  await until(() => polls() >= first + more);
+  return { made: polls() - first, seconds: Math.ceil((performance.now() - started) / 1000) };
+}
