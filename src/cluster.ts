@@ -14,7 +14,7 @@ import { once } from 'node:events';
 import { EMBEDDED_SIMULATOR, type Upstream } from './embedded-simulator.js';
 import type { GatewayConfig } from './gateway/gateway-config.js';
 import { hostMachineStores } from './gateway/machine-stores.js';
-import { createProcessLog } from './logger.js';
+import { createPrimaryLog } from './logger.js';
 import { serveGroupMetrics } from './observability/group-metrics.js';
 import { PRIMARY_CLOSE_ALLOWANCE_MS, stopOnSignals } from './stop-on-signals.js';
 
@@ -25,6 +25,9 @@ export async function runPrimary(
   config: GatewayConfig,
   startEmbeddedSimulator: () => Promise<Upstream>,
 ): Promise<void> {
+  // Before any worker starts: Node's stdout stream puts stdout in non-blocking mode, and a
+  // worker puts back at its exit the mode it found at its start.
+  const log = createPrimaryLog(config.logLevel);
   const embedded = config.upstreamUrl === undefined ? await startEmbeddedSimulator() : undefined;
   const { redisUrl, redisCluster } = config.scaleOut;
   const machineStores =
@@ -58,7 +61,7 @@ export async function runPrimary(
   stopOnSignals({
     timeoutMs: config.shutdownTimeoutMs,
     closeAllowanceMs: PRIMARY_CLOSE_ALLOWANCE_MS,
-    log: createProcessLog(config.logLevel),
+    log,
     async stop(signal) {
       stopping = true;
       const workers = Object.values(cluster.workers ?? {}).filter(

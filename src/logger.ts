@@ -131,3 +131,29 @@ export function createProcessLog(
     },
   };
 }
+
+/**
+ * The log of a cluster's primary, which writes a few lines (a signal, a worker replaced, its
+ * stop): written through Node's stdout stream, on the event loop. The primary outlives its
+ * workers on the same stdout, and a write left to one of libuv's threads when a worker's
+ * exit had put that stdout back in blocking mode, with its reader stalled, held the
+ * primary's exit for ever; a stream's unwritten lines are simply dropped at exit.
+ */
+export function createPrimaryLog(level: string): ProcessLog {
+  let open = true;
+  const stdout = process.stdout;
+  // EPIPE once the reader is gone: logging stops, the primary does not crash.
+  stdout.on('error', () => {
+    open = false;
+  });
+  const logger = createLogger(level, {
+    write: (line: string) => {
+      if (open) stdout.write(line);
+    },
+  });
+  const abandon = () => {
+    open = false;
+    logger.level = 'silent';
+  };
+  return { logger, abandon, close: async () => abandon() };
+}
