@@ -55,7 +55,13 @@ export async function runPrimary(
     fork();
   });
   serveGroupMetrics();
-  for (let i = 0; i < config.scaleOut.workers; i += 1) fork();
+  // The first worker starts alone, so that the port accepts as soon as one process can start;
+  // the others start once it listens (or a replacement does), rather than share the cores with
+  // it while it loads.
+  cluster.once('listening', () => {
+    for (let i = 1; i < config.scaleOut.workers; i += 1) fork();
+  });
+  fork();
 
   // Workers get the signal from the primary, and again from the group when it is signalled: they stop once.
   stopOnSignals({
