@@ -23,7 +23,8 @@ const VARY = process.env.VARY === '1';
 const NODE_ARGS = (process.env.NODE_ARGS ?? '').split(/\s+/).filter(Boolean);
 
 const simulator = await startSimulator(50, KEY);
-const ours = await startOurs(simulator.url, {}, undefined, [
+// One process: the profile is of the process that answers (a cluster's workers would each write one).
+const ours = await startOurs(simulator.url, { WORKERS: '1' }, undefined, [
   '--cpu-prof',
   `--cpu-prof-dir=${DIR}`,
   ...NODE_ARGS,

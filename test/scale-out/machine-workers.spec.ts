@@ -5,16 +5,18 @@
  * interval for the machine, one flight and one budget for a resource many
  * requests want at once, stored answers one worker made served by the other,
  * a milestone reaching each subscriber once, a refresh seen by both workers
- * for one call, and the day's count kept in the budget file across a restart.
+ * for one call, the day’s count kept in the budget file across a restart, and
+ * an unreadable budget file refused at start.
  */
 
 import { randomUUID } from 'node:crypto';
+import { rmSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Simulator, startSimulator } from '../../src/simulator/index.js';
-import { pollsSeen, type Replica, startReplica, until } from '../support/replicas.js';
+import { pollsSeen, type Replica, runToExit, startReplica, until } from '../support/replicas.js';
 import { announcedOnceEach, type Subscriber, subscribe } from '../support/sse.js';
 import { SERVER_KEY } from '../support/stack.js';
 
@@ -206,4 +208,16 @@ describe('WORKERS=2 without Redis: the machine shares its primary’s stores', (
       async () => (await usedToday()) === counted + (simulator.calls.length - callsBefore),
     );
   }, 60_000);
+
+  it('refuses to start on a budget file it cannot read, as one process does (status 2)', async () => {
+    const unreadable = join(tmpdir(), `gateway-machine-${randomUUID()}.json`);
+    writeFileSync(unreadable, 'not a budget');
+    try {
+      const { code, output } = await runToExit({ ...env(), BUDGET_FILE: unreadable });
+      expect(code).toBe(2);
+      expect(output).toContain(`BUDGET_FILE: ${unreadable} is not a budget file`);
+    } finally {
+      rmSync(unreadable, { force: true });
+    }
+  });
 });
