@@ -16,7 +16,11 @@ import type { GatewayConfig } from './gateway/gateway-config.js';
 import { hostMachineStores } from './gateway/machine-stores.js';
 import { createPrimaryLog } from './logger.js';
 import { serveGroupMetrics } from './observability/group-metrics.js';
-import { PRIMARY_CLOSE_ALLOWANCE_MS, stopOnSignals } from './stop-on-signals.js';
+import {
+  PRIMARY_CLOSE_ALLOWANCE_MS,
+  stopOnSignals,
+  WORKER_KILL_ALLOWANCE_MS,
+} from './stop-on-signals.js';
 
 /** A worker that refuses its configuration (exit status 2) would refuse it again: stop instead of re-forking. */
 const CONFIG_REFUSED = 2;
@@ -73,13 +77,22 @@ export async function runPrimary(
       const workers = Object.values(cluster.workers ?? {}).filter(
         (worker): worker is Worker => worker !== undefined && !worker.isDead(),
       );
-      await Promise.all(
-        workers.map(async (worker) => {
-          const exited = once(worker, 'exit');
-          worker.process.kill(signal);
-          await exited;
-        }),
-      );
+      // A worker the primary outlived would be left for init to reap, which some never do (the
+      // group then never ends): one still there past its own forced exit is killed.
+      const kill = setTimeout(() => {
+        for (const worker of workers) if (!worker.isDead()) worker.process.kill('SIGKILL');
+      }, config.shutdownTimeoutMs + WORKER_KILL_ALLOWANCE_MS);
+      try {
+        await Promise.all(
+          workers.map(async (worker) => {
+            const exited = once(worker, 'exit');
+            worker.process.kill(signal);
+            await exited;
+          }),
+        );
+      } finally {
+        clearTimeout(kill);
+      }
       await machineStores?.close();
       await embedded?.simulator?.close();
     },

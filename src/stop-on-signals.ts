@@ -9,6 +9,11 @@ import type { ProcessLog } from './logger.js';
 const CLOSE_ALLOWANCE_MS = 500;
 /** A cluster's primary waits for its workers' own forced exits, and stays within the second. */
 export const PRIMARY_CLOSE_ALLOWANCE_MS = 800;
+/**
+ * Past the shutdown timeout: when a cluster's primary kills a worker that is still there (its own
+ * forced exit was due at CLOSE_ALLOWANCE_MS), so that the primary exits after every worker.
+ */
+export const WORKER_KILL_ALLOWANCE_MS = 650;
 /** What the last log lines get to reach a slow reader. */
 const LOG_FLUSH_MS = 200;
 
