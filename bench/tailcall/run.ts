@@ -13,7 +13,7 @@
  * Settings: LATENCY_MS (the simulator's, default 50), ROUND_SECONDS (5), WARM_SECONDS (2),
  * CONNECTIONS (10), ARTISTS (the varying page's slugs, default 100), FRESH_REPEATS (3),
  * ONLY (comma list of query keys: typename, artist, top20, chart, page, pages),
- * OURS_ENV (extra settings for ours, e.g. `WORKERS=1`), OURS_NODE_ARGS and AGAINST_NODE_ARGS
+ * OURS_ENV (extra settings for ours, e.g. `WORKERS=2`), OURS_NODE_ARGS and AGAINST_NODE_ARGS
  * (Node and V8 flags for ours and for the other checkout: a runtime setting against the
  * default, with AGAINST this very checkout), CHECK_ONLY=1 (answers only),
  * AGAINST (another checkout of ours, built, measured in Tailcall's place: a change to the request
