@@ -1,5 +1,5 @@
 /**
- * `WORKERS=N` (N > 1, one per core by default): N gateway processes on one
+ * `WORKERS=N` (N > 1; with Redis, one per core by default): N gateway processes on one
  * machine, sharing the port through node:cluster and their cache, budget and
  * keys through Redis when it is set, or through the stores this primary keeps
  * for them otherwise (gateway/machine-stores.ts). The primary serves no

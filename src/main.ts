@@ -1,8 +1,9 @@
 /**
  * `npm start`: with no configuration, starts the embedded upstream simulator
- * and the gateway against it (server-key mode), one worker per core; with
- * UPSTREAM_URL, starts only the gateway, against that upstream. A cluster's
- * primary loads only what it runs (cluster.ts), not the gateway's code.
+ * and the gateway against it (server-key mode); with UPSTREAM_URL, starts
+ * only the gateway, against that upstream. With several workers (WORKERS),
+ * the cluster's primary loads only what it runs (cluster.ts), not the
+ * gateway's code.
  */
 // First: graphql-js reads NODE_ENV when it loads (production-mode.ts).
 import './production-mode.js';
