@@ -29,8 +29,6 @@ export async function runPrimary(
   config: GatewayConfig,
   startEmbeddedSimulator: () => Promise<Upstream>,
 ): Promise<void> {
-  // Before any worker starts: Node's stdout stream puts stdout in non-blocking mode, and a
-  // worker puts back at its exit the mode it found at its start.
   const log = createPrimaryLog(config.logLevel);
   const embedded = config.upstreamUrl === undefined ? await startEmbeddedSimulator() : undefined;
   const { redisUrl, redisCluster } = config.scaleOut;

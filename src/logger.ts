@@ -65,8 +65,7 @@ export function createProcessLog(
   process.once('exit', handOverAtExit);
   // Node's stdout stream, once made, puts a pipe or socket in non-blocking mode: a stalled reader
   // then makes a write come back to be tried again, rather than hold one of libuv's threads,
-  // which the process's exit would wait for. A cluster's workers inherit the mode from their
-  // primary and put it back as they found it when they exit.
+  // which the process's exit would wait for.
   void process.stdout.fd;
   // Batches are written as they come, one write at a time: the next waits for the last.
   const destination = pino.destination({ dest: 1, sync: false, maxLength: MAX_BUFFERED_BYTES });

@@ -138,17 +138,22 @@ export function createStores(inputs: StoreInputs): Stores {
   };
   const isCurrent = (entry: CacheEntry) =>
     isCurrentGeneration(entry.generation, inputs.generation.now());
+  // This process's first levels in front of the shared ones. A record of an older generation
+  // asks the second level, where another process may have refreshed it; the data generation is
+  // part of an answer's key, so a first-level answer is current as long as it is fresh.
+  const inFrontOf = (records: ResponseCache, answers: ResponseCache) => ({
+    cache:
+      inputs.cache instanceof MemoryCache
+        ? new TwoLevelCache(inputs.cache, records, { isCurrent })
+        : inputs.cache,
+    answers: new TwoLevelCache(inputs.answers, answers, { shared: isShared }),
+  });
   if (redis === undefined && machine !== undefined) {
     return {
       ...shared,
-      cache:
-        inputs.cache instanceof MemoryCache
-          ? new TwoLevelCache(inputs.cache, new MachineCache(machine, 'cache'), { isCurrent })
-          : inputs.cache,
-      answers: new TwoLevelCache(
-        inputs.answers,
+      ...inFrontOf(
+        new MachineCache(machine, 'cache'),
         new MachineCache(machine, 'answers', { announced: { maxKeys: MACHINE_ANSWER_KEYS } }),
-        { shared: isShared },
       ),
       budget: new MachineBudgetLedger(machine, budget.now),
       keys: new MachineKeyRegistry(machine),
@@ -176,18 +181,12 @@ export function createStores(inputs: StoreInputs): Stores {
   }
   return {
     ...shared,
-    cache:
-      inputs.cache instanceof MemoryCache
-        ? new TwoLevelCache(inputs.cache, new RedisCache(redis), { isCurrent })
-        : inputs.cache,
-    // The data generation is part of an answer's key: an L1 answer is current as long as it is fresh.
-    answers: new TwoLevelCache(
-      inputs.answers,
+    ...inFrontOf(
+      new RedisCache(redis),
       new RedisCache(redis, {
         namespace: 'response',
         maxRetentionMs: SHARED_RESPONSE_RETENTION_MS,
       }),
-      { shared: isShared },
     ),
     budget: new RedisBudgetLedger(redis, {
       ...ledgerOptions,

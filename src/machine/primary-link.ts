@@ -80,9 +80,8 @@ export class PrimaryLink {
     this.channel.send({ type: LIVE, topic, data } satisfies LiveMessage);
   }
 
-  onPublished(listener: (topic: string, data: unknown) => void): () => void {
+  onPublished(listener: (topic: string, data: unknown) => void): void {
     this.#liveListeners.add(listener);
-    return () => this.#liveListeners.delete(listener);
   }
 
   /** Told of every entry the primary stores in an announced store (store-host.ts). */
