@@ -17,7 +17,7 @@
  *   8 gateway/      the composition root: the stores chosen, the read path,
  *                   the plugins and the listener put in order, one gateway
  *   9 config.ts worker-count.ts main.ts serve.ts embedded-simulator.ts cluster.ts logger.ts stop-on-signals.ts
- *                   warm-up.ts
+ *                   warm-up.ts worker-output.ts
  *
  * The simulator (src/simulator/) stands apart: it is the upstream's stand-in
  * and may use leaves only, and no gateway module imports it but the
@@ -45,7 +45,7 @@ const LAYERS = [
   ['^src/(observability|server)/'],
   ['^src/gateway/'],
   [
-    '^src/(config|worker-count|main|serve|embedded-simulator|cluster|logger|stop-on-signals|warm-up)\\.ts$',
+    '^src/(config|worker-count|main|serve|embedded-simulator|cluster|logger|stop-on-signals|warm-up|worker-output)\\.ts$',
   ],
 ];
 

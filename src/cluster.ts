@@ -1,26 +1,29 @@
 /**
- * `WORKERS=N` (N > 1; with Redis, one per core by default): N gateway processes on one
+ * `WORKERS=N` (N > 1; by default one per core, as the memory allows): N gateway processes on one
  * machine, sharing the port through node:cluster and their cache, budget and
  * keys through Redis when it is set, or through the stores this primary keeps
  * for them otherwise (gateway/machine-stores.ts). The primary serves no
  * request itself: it starts the embedded simulator when there is no
  * UPSTREAM_URL (so all workers read one upstream), forks the workers,
- * replaces one that crashes, gathers the workers' metrics for whichever of
- * them is scraped (group-metrics.ts), and passes SIGTERM/SIGINT on for a
- * graceful stop (stop-on-signals.ts).
+ * replaces one that crashes, writes what the workers log (worker-output.ts),
+ * gathers the workers' metrics for whichever of them is scraped
+ * (group-metrics.ts), and passes SIGTERM/SIGINT on for a graceful stop
+ * (stop-on-signals.ts).
  */
 import cluster, { type Worker } from 'node:cluster';
 import { once } from 'node:events';
 import { EMBEDDED_SIMULATOR, type Upstream } from './embedded-simulator.js';
 import type { GatewayConfig } from './gateway/gateway-config.js';
 import { hostMachineStores } from './gateway/machine-stores.js';
-import { createPrimaryLog } from './logger.js';
+import { createProcessLog } from './logger.js';
 import { serveGroupMetrics } from './observability/group-metrics.js';
 import {
+  LOG_FLUSH_MS,
   PRIMARY_CLOSE_ALLOWANCE_MS,
   stopOnSignals,
   WORKER_KILL_ALLOWANCE_MS,
 } from './stop-on-signals.js';
+import { WORKER_STDIO, workerOutputRelay } from './worker-output.js';
 
 /** A worker that refuses its configuration (exit status 2) would refuse it again: stop instead of re-forking. */
 const CONFIG_REFUSED = 2;
@@ -29,7 +32,11 @@ export async function runPrimary(
   config: GatewayConfig,
   startEmbeddedSimulator: () => Promise<Upstream>,
 ): Promise<void> {
-  const log = createPrimaryLog(config.logLevel);
+  // The group's one writer of stdout: workers write to pipes the primary reads (worker-output.ts).
+  const log = createProcessLog(config.logLevel);
+  const relay = workerOutputRelay(log);
+  const relayed = new Map<Worker, Promise<void>>();
+  cluster.setupPrimary({ stdio: [...WORKER_STDIO] });
   const embedded = config.upstreamUrl === undefined ? await startEmbeddedSimulator() : undefined;
   const { redisUrl, redisCluster } = config.scaleOut;
   const machineStores =
@@ -44,16 +51,37 @@ export async function runPrimary(
         };
   let stopping = false;
 
-  const fork = (): Worker => cluster.fork(workerEnv);
+  const fork = (): Worker => {
+    const worker = cluster.fork(workerEnv);
+    relayed.set(worker, relay(worker.process));
+    // A reply or an announcement sent while a worker goes away fails (EPIPE) as an event on the
+    // worker: unheard, it would crash the primary, though the worker's exit is handled below.
+    worker.on('error', (error: Error) => {
+      log.logger.debug({ pid: worker.process.pid, err: error }, 'worker channel failed');
+    });
+    return worker;
+  };
+  /** Once `worker` has exited and what it wrote has been passed on. */
+  const gone = (worker: Worker) =>
+    Promise.all([once(worker, 'exit'), relayed.get(worker)]).then(() => {
+      relayed.delete(worker);
+    });
   cluster.on('exit', (worker, code, signal) => {
     if (stopping) return;
     if (code === CONFIG_REFUSED) {
       stopping = true;
       for (const other of Object.values(cluster.workers ?? {})) other?.process.kill('SIGTERM');
-      void embedded?.simulator?.close().finally(() => process.exit(CONFIG_REFUSED));
+      // The worker's reason is on its stderr: passed on before the primary exits with its status.
+      void Promise.all([relayed.get(worker), embedded?.simulator?.close()]).finally(() =>
+        log.close(LOG_FLUSH_MS).finally(() => process.exit(CONFIG_REFUSED)),
+      );
       return;
     }
-    console.error(`worker ${worker.process.pid} ended (${signal ?? code}); starting another`);
+    relayed.delete(worker);
+    log.logger.warn(
+      { pid: worker.process.pid, ended: signal ?? code },
+      'worker ended: starting another',
+    );
     fork();
   });
   serveGroupMetrics();
@@ -83,7 +111,7 @@ export async function runPrimary(
       try {
         await Promise.all(
           workers.map(async (worker) => {
-            const exited = once(worker, 'exit');
+            const exited = gone(worker);
             worker.process.kill(signal);
             await exited;
           }),

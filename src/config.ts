@@ -79,7 +79,7 @@ const fraction = (fallback: number) =>
 /** The smallest cache bound a variable accepts, and so the least share a worker holds. */
 const MIN_CACHE_BYTES = 1_024;
 
-/** `auto` (the default: with Redis one per core as the memory allows, else 1) or a count of processes. */
+/** `auto` (the default: one per core, as the memory allows: worker-count.ts) or a count of processes. */
 const workerCount = z
   .string()
   .trim()
@@ -355,16 +355,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig 
 }
 
 /**
- * Gateway processes on this machine. `auto`: with Redis, one per core as the memory allows
- * (worker-count.ts); without it, one. Several workers without Redis share the stores their
- * primary keeps (src/machine/), but only when asked for (`WORKERS=N`): workers share their
- * primary's stdout, and with its reader stalled or gone their stop is not yet as bounded as
- * one process's (docs/decisions/workers-share-their-primarys-stores.md).
+ * Gateway processes on this machine. `auto`: one per core the machine gives this process, as
+ * its memory allows (worker-count.ts); the workers share their budget, flights and caches
+ * through Redis when it is set, and through the primary that keeps them otherwise (src/machine/).
  */
 function workersOf(e: Environment): number {
-  if (e.WORKERS !== 'auto') return e.WORKERS;
-  const shared = e.REDIS_URL !== undefined || e.REDIS_CLUSTER_NODES !== undefined;
-  return shared ? autoWorkersHere() : 1;
+  return e.WORKERS === 'auto' ? autoWorkersHere() : e.WORKERS;
 }
 
 /** What the Redis variables may not say together, or undefined when they agree. */

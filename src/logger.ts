@@ -47,6 +47,11 @@ export interface ProcessLog {
   close(timeoutMs: number): Promise<void>;
   /** Lets go of stdout at once (a forced exit). */
   abandon(): void;
+  /**
+   * Writes lines already formed, each ending with a newline, as the log's own: a cluster's
+   * primary passes its workers' lines on this way (worker-output.ts).
+   */
+  writeLines(lines: string): void;
 }
 
 /**
@@ -112,6 +117,9 @@ export function createProcessLog(
   return {
     logger,
     abandon,
+    writeLines(lines) {
+      if (!broken && !released) batches.write(lines);
+    },
     async close(timeoutMs) {
       if (!broken && !released) {
         await new Promise<void>((resolve) => {
@@ -129,30 +137,4 @@ export function createProcessLog(
       abandon();
     },
   };
-}
-
-/**
- * The log of a cluster's primary, which writes a few lines (a signal, a worker replaced, its
- * stop): written through Node's stdout stream, on the event loop. The primary outlives its
- * workers on the same stdout, and a write left to one of libuv's threads when a worker's
- * exit had put that stdout back in blocking mode, with its reader stalled, held the
- * primary's exit for ever; a stream's unwritten lines are simply dropped at exit.
- */
-export function createPrimaryLog(level: string): ProcessLog {
-  let open = true;
-  const stdout = process.stdout;
-  // EPIPE once the reader is gone: logging stops, the primary does not crash.
-  stdout.on('error', () => {
-    open = false;
-  });
-  const logger = createLogger(level, {
-    write: (line: string) => {
-      if (open) stdout.write(line);
-    },
-  });
-  const abandon = () => {
-    open = false;
-    logger.level = 'silent';
-  };
-  return { logger, abandon, close: async () => abandon() };
 }

@@ -15,7 +15,7 @@ export const PRIMARY_CLOSE_ALLOWANCE_MS = 800;
  */
 export const WORKER_KILL_ALLOWANCE_MS = 650;
 /** What the last log lines get to reach a slow reader. */
-const LOG_FLUSH_MS = 200;
+export const LOG_FLUSH_MS = 200;
 
 export interface StopOnSignalsOptions {
   /** How long in-flight requests get (SHUTDOWN_TIMEOUT_MS). */

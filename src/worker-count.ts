@@ -1,7 +1,6 @@
 /**
- * How many gateway processes `WORKERS=auto` runs on this machine when the
- * workers share their stores through Redis: one per core it is given, as
- * many as its memory holds.
+ * How many gateway processes `WORKERS=auto` runs on this machine: one per
+ * core it is given, as many as its memory holds.
  */
 import { availableParallelism, totalmem } from 'node:os';
 

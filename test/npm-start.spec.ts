@@ -1,12 +1,13 @@
 /**
- * `npm start` with WORKERS=2 and no other configuration: two workers sharing
- * the stores their primary keeps, against the simulator the primary starts.
- * The group prints its addresses once, the simulator's among them, and
- * GraphiQL's first tab opens with an artist the simulator has: its Run
- * answers the page, not NOT_FOUND.
+ * `npm start` with no configuration, as a newcomer runs it: one worker per
+ * core as the memory allows (WORKERS=auto) against the simulator the primary starts. The group
+ * prints its addresses once, the simulator's among them, and GraphiQL's
+ * first tab opens with an artist the simulator has: its Run answers the
+ * page, not NOT_FOUND.
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { buildOnce, type GatewayProcess, startNpm } from './support/npm-start.js';
+import { loadConfig } from '../src/config.js';
+import { buildOnce, type GatewayProcess, startNpm, statusOf } from './support/npm-start.js';
 import { postGraphQL } from './support/stack.js';
 import { until } from './support/until.js';
 
@@ -15,9 +16,13 @@ let gateway: GatewayProcess | undefined;
 beforeAll(buildOnce, 180_000);
 afterAll(() => gateway?.kill());
 
-it('with WORKERS=2: prints its addresses once, and GraphiQL’s first tab finds its artist', async () => {
-  gateway = await startNpm({ LOG_LEVEL: 'info', WORKERS: '2' });
-  await until(() => (gateway!.output().match(/"msg":"gateway listening"/g)?.length ?? 0) === 2);
+it('runs one worker per core, prints its addresses once, and GraphiQL’s first tab finds its artist', async () => {
+  gateway = await startNpm({ LOG_LEVEL: 'info' });
+  // One per core, as many as the machine's memory holds: what `WORKERS=auto` makes of this machine.
+  const { workers } = loadConfig({}).scaleOut;
+  await until(
+    () => (gateway!.output().match(/"msg":"gateway listening"/g)?.length ?? 0) === workers,
+  );
   const output = gateway.output();
   expect(output.match(/GraphQL \+ GraphiQL/g)).toHaveLength(1);
   expect(output).toMatch(/Upstream simulator +http:\/\/127\.0\.0\.1:\d+\/api\/v1/);
@@ -35,4 +40,36 @@ it('with WORKERS=2: prints its addresses once, and GraphiQL’s first tab finds 
   );
   expect(answer.body.errors).toBeUndefined();
   expect(answer.body.data).toMatchObject({ artist: { slug } });
+}, 120_000);
+
+it('passes on its workers’ log lines whole: each request’s line once, as JSON, from both workers', async () => {
+  const group = await startNpm({
+    LOG_LEVEL: 'info',
+    WORKERS: '2',
+    RATE_LIMIT_REQUESTS: '0',
+    GRAPHQL_MAX_REQUEST_BYTES: String(1024 * 1024),
+  });
+  try {
+    await until(() => (group.output().match(/"msg":"gateway listening"/g)?.length ?? 0) === 2);
+    // Lines longer than what the primary reads from a pipe at once, from two writers at once: a
+    // relay that passed chunks on as they came would splice one worker's half into the other's.
+    // All of them well within what the log holds for a slow reader, where it would drop lines.
+    const names = Array.from({ length: 24 }, (_, i) => `Whole${i}_${'x'.repeat(100_000)}`);
+    const statuses = await Promise.all(
+      names.map((name) => statusOf(group.url, `query ${name} { __typename }`)),
+    );
+    expect(statuses.filter((status) => status !== 200)).toEqual([]);
+    const seen = () => group.output().match(/"operation":"Whole\d+_/g)?.length ?? 0;
+    await until(() => seen() >= names.length);
+
+    const lines = group
+      .output()
+      .split('\n')
+      .filter((line) => line.includes('"operation":"Whole'));
+    const parsed = lines.map((line) => JSON.parse(line) as { operation: string; worker: number });
+    expect(parsed.map((line) => line.operation).sort()).toEqual([...names].sort());
+    expect(new Set(parsed.map((line) => line.worker))).toEqual(new Set([1, 2]));
+  } finally {
+    await group.kill();
+  }
 }, 120_000);

@@ -113,11 +113,11 @@ describe('REDIS_CLUSTER_NODES', () => {
     expect(loadConfig({ REDIS_CLUSTER_NODES: 'a:6379', WORKERS: '4' }).scaleOut.workers).toBe(4);
   });
 
-  it('runs one process per core by default with Redis, as many as the memory holds; one without', () => {
+  it('runs one process per core by default, with Redis or without, as many as the memory holds', () => {
     const memory = Math.min(totalmem(), process.constrainedMemory?.() || totalmem());
     const cores = autoWorkers(availableParallelism(), memory);
-    expect(loadConfig({}).scaleOut.workers).toBe(1);
-    expect(loadConfig({ WORKERS: 'auto' }).scaleOut.workers).toBe(1);
+    expect(loadConfig({}).scaleOut.workers).toBe(cores);
+    expect(loadConfig({ WORKERS: 'auto' }).scaleOut.workers).toBe(cores);
     const MiB = 1024 * 1024;
     // A container of 512 MiB runs one process; a gigabyte two workers; a large machine one per core, up to 64.
     expect(autoWorkers(2, 512 * MiB)).toBe(1);
