@@ -12,9 +12,11 @@ import { postGraphQL } from './support/stack.js';
 import { until } from './support/until.js';
 
 let gateway: GatewayProcess | undefined;
+let group: GatewayProcess | undefined;
 
 beforeAll(buildOnce, 180_000);
-afterAll(() => gateway?.kill());
+// Here rather than in a test's own `finally`, which a test past its timeout never reaches.
+afterAll(() => Promise.all([gateway?.kill(), group?.kill()]));
 
 it('runs one worker per core, prints its addresses once, and GraphiQL’s first tab finds its artist', async () => {
   gateway = await startNpm({ LOG_LEVEL: 'info' });
@@ -43,33 +45,30 @@ it('runs one worker per core, prints its addresses once, and GraphiQL’s first 
 }, 120_000);
 
 it('passes on its workers’ log lines whole: each request’s line once, as JSON, from both workers', async () => {
-  const group = await startNpm({
+  const started = await startNpm({
     LOG_LEVEL: 'info',
     WORKERS: '2',
     RATE_LIMIT_REQUESTS: '0',
     GRAPHQL_MAX_REQUEST_BYTES: String(1024 * 1024),
   });
-  try {
-    await until(() => (group.output().match(/"msg":"gateway listening"/g)?.length ?? 0) === 2);
-    // Lines longer than what the primary reads from a pipe at once, from two writers at once: a
-    // relay that passed chunks on as they came would splice one worker's half into the other's.
-    // All of them well within what the log holds for a slow reader, where it would drop lines.
-    const names = Array.from({ length: 24 }, (_, i) => `Whole${i}_${'x'.repeat(100_000)}`);
-    const statuses = await Promise.all(
-      names.map((name) => statusOf(group.url, `query ${name} { __typename }`)),
-    );
-    expect(statuses.filter((status) => status !== 200)).toEqual([]);
-    const seen = () => group.output().match(/"operation":"Whole\d+_/g)?.length ?? 0;
-    await until(() => seen() >= names.length);
+  group = started;
+  await until(() => (started.output().match(/"msg":"gateway listening"/g)?.length ?? 0) === 2);
+  // Lines longer than what the primary reads from a pipe at once, from two writers at once: a
+  // relay that passed chunks on as they came would splice one worker's half into the other's.
+  // All of them well within what the log holds for a slow reader, where it would drop lines.
+  const names = Array.from({ length: 24 }, (_, i) => `Whole${i}_${'x'.repeat(100_000)}`);
+  const statuses = await Promise.all(
+    names.map((name) => statusOf(started.url, `query ${name} { __typename }`)),
+  );
+  expect(statuses.filter((status) => status !== 200)).toEqual([]);
+  const seen = () => started.output().match(/"operation":"Whole\d+_/g)?.length ?? 0;
+  await until(() => seen() >= names.length);
 
-    const lines = group
-      .output()
-      .split('\n')
-      .filter((line) => line.includes('"operation":"Whole'));
-    const parsed = lines.map((line) => JSON.parse(line) as { operation: string; worker: number });
-    expect(parsed.map((line) => line.operation).sort()).toEqual([...names].sort());
-    expect(new Set(parsed.map((line) => line.worker))).toEqual(new Set([1, 2]));
-  } finally {
-    await group.kill();
-  }
+  const lines = started
+    .output()
+    .split('\n')
+    .filter((line) => line.includes('"operation":"Whole'));
+  const parsed = lines.map((line) => JSON.parse(line) as { operation: string; worker: number });
+  expect(parsed.map((line) => line.operation).sort()).toEqual([...names].sort());
+  expect(new Set(parsed.map((line) => line.worker))).toEqual(new Set([1, 2]));
 }, 120_000);
