@@ -12,6 +12,7 @@
  */
 import cluster, { type Worker } from 'node:cluster';
 import { once } from 'node:events';
+import type { Server, ServerResponse } from 'node:http';
 import { EMBEDDED_SIMULATOR, type Upstream } from './embedded-simulator.js';
 import type { GatewayConfig } from './gateway/gateway-config.js';
 import { hostMachineStores } from './gateway/machine-stores.js';
@@ -27,6 +28,10 @@ import { WORKER_STDIO, workerOutputRelay } from './worker-output.js';
 
 /** A worker that refuses its configuration (exit status 2) would refuse it again: stop instead of re-forking. */
 const CONFIG_REFUSED = 2;
+/** The first worker's message once it has answered a request: the others may take the cores. */
+const FIRST_ANSWER = 'cluster:first-answer';
+/** When the others start if the first worker has answered nothing since it listened. */
+const OTHERS_AFTER_MS = 1_000;
 
 export async function runPrimary(
   config: GatewayConfig,
@@ -85,11 +90,19 @@ export async function runPrimary(
     fork();
   });
   serveGroupMetrics();
-  // The first worker starts alone, so that the port accepts as soon as one process can start;
-  // the others start once it listens (or a replacement does), rather than share the cores with
-  // it while it loads.
-  cluster.once('listening', () => {
+  // The first worker starts alone, so that the port accepts as soon as one process can start,
+  // and answers its first request alone too: a worker loading takes a core for a second, which
+  // the first answers of a fresh group (after a deploy, to a health check) would share. The
+  // others start once it has answered, or OTHERS_AFTER_MS after it listens if nothing came.
+  let othersStarted = false;
+  const startOthers = () => {
+    if (othersStarted || stopping) return;
+    othersStarted = true;
     for (let i = 1; i < config.scaleOut.workers; i += 1) fork();
+  };
+  cluster.once('listening', () => setTimeout(startOthers, OTHERS_AFTER_MS));
+  cluster.on('message', (_worker, message: { type?: unknown } | null) => {
+    if (message?.type === FIRST_ANSWER) startOthers();
   });
   fork();
 
@@ -122,6 +135,15 @@ export async function runPrimary(
       await machineStores?.close();
       await embedded?.simulator?.close();
     },
+  });
+}
+
+/** In the first worker: tells the primary once `server` has answered its first request. */
+export function reportFirstAnswer(server: Server): void {
+  server.once('request', (_request, response: ServerResponse) => {
+    response.once('close', () => {
+      if (process.connected) process.send?.({ type: FIRST_ANSWER });
+    });
   });
 }
 

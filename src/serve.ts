@@ -5,7 +5,7 @@
  * process alone or a cluster's worker, never by a primary.
  */
 import cluster from 'node:cluster';
-import { exitWithPrimary } from './cluster.js';
+import { exitWithPrimary, reportFirstAnswer } from './cluster.js';
 import {
   configuredUpstream,
   embeddedSimulator,
@@ -109,6 +109,7 @@ export async function serve(config: GatewayConfig): Promise<void> {
   // requests their handshakes.
   gateway.preconnect(FIRST_CONNECTIONS);
   const running = await listen(gateway, config.port, config.host);
+  if (cluster.worker?.id === 1) reportFirstAnswer(running.server);
   const metricsServer =
     config.metricsPort === undefined
       ? undefined

@@ -13,7 +13,8 @@
  * Settings: LATENCY_MS (the simulator's, default 50), ROUND_SECONDS (5), WARM_SECONDS (2),
  * CONNECTIONS (10), ARTISTS (the varying page's slugs, default 100), FRESH_REPEATS (3),
  * ONLY (comma list of query keys: typename, artist, top20, chart, page, pages),
- * OURS_ENV (extra settings for ours, e.g. `WORKERS=2`), OURS_NODE_ARGS and AGAINST_NODE_ARGS
+ * OURS_ENV (extra settings for ours, e.g. `WORKERS=1`; AGAINST_ENV for the other checkout, by
+ * default the same), OURS_NODE_ARGS and AGAINST_NODE_ARGS
  * (Node and V8 flags for ours and for the other checkout: a runtime setting against the
  * default, with AGAINST this very checkout), CHECK_ONLY=1 (answers only),
  * AGAINST (another checkout of ours, built, measured in Tailcall's place: a change to the request
@@ -47,12 +48,15 @@ const CONNECTIONS = number('CONNECTIONS', 10);
 const ARTISTS = number('ARTISTS', 100);
 const FRESH_REPEATS = number('FRESH_REPEATS', 3);
 const ONLY = process.env.ONLY?.split(',').map((key) => key.trim());
-const OURS_ENV = Object.fromEntries(
-  (process.env.OURS_ENV ?? '')
-    .split(/\s+/)
-    .filter(Boolean)
-    .map((pair) => [pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1)]),
-);
+const settings = (name: string) =>
+  Object.fromEntries(
+    (process.env[name] ?? '')
+      .split(/\s+/)
+      .filter(Boolean)
+      .map((pair) => [pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1)]),
+  );
+const OURS_ENV = settings('OURS_ENV');
+const AGAINST_ENV = process.env.AGAINST_ENV === undefined ? OURS_ENV : settings('AGAINST_ENV');
 const AGAINST = process.env.AGAINST?.trim() || undefined;
 const nodeArgs = (name: string) => (process.env[name] ?? '').split(/\s+/).filter(Boolean);
 const OURS_NODE_ARGS = nodeArgs('OURS_NODE_ARGS');
@@ -220,7 +224,7 @@ async function main(): Promise<void> {
     tailcall: () =>
       AGAINST === undefined
         ? startTailcall(tailcallFiles!.binary, tailcallFiles!.preload, simulator.url, KEY)
-        : startOurs(simulator.url, OURS_ENV, AGAINST, AGAINST_NODE_ARGS),
+        : startOurs(simulator.url, AGAINST_ENV, AGAINST, AGAINST_NODE_ARGS),
   };
   try {
     const servers = { ours: await start.ours(), tailcall: await start.tailcall() };
