@@ -8,7 +8,6 @@ import { DEFAULT_CIRCUIT } from './coordination/circuit-breaker.js';
 import { DEFAULT_KEY_TTLS } from './coordination/key-registry.js';
 import { DEFAULT_HEAD_SHARE, defaultBurst } from './economy/spending-plan.js';
 import type { GatewayConfig } from './gateway/gateway-config.js';
-import { DEFAULT_CLIENT_BUDGET_SHARE } from './gateway/stores.js';
 import { DEFAULT_STALE_GRACE_MS } from './reads/grace.js';
 import { type ClusterSeeds, parseClusterSeeds } from './redis/cluster-nodes.js';
 import { CLUSTER_REPLICA_WAIT, type Durability, NO_REPLICA_WAIT } from './redis/durability.js';
@@ -16,34 +15,31 @@ import {
   DEFAULT_ANSWER_BACKLOG_TOTAL_BYTES,
   DEFAULT_COMPRESSION_MIN_BYTES,
 } from './server/http/compressed-responses.js';
-import { DEFAULT_GRACE_MS } from './server/http/http-server.js';
 import { DEFAULT_REQUEST_BODIES_TOTAL_BYTES } from './server/memory/request-bodies.js';
 import { DEFAULT_CONCURRENT_ANSWERS } from './server/memory/request-turns.js';
 import {
   DEFAULT_SUBSCRIBER_BACKLOG_BYTES,
   DEFAULT_SUBSCRIBER_BACKLOG_TOTAL_BYTES,
 } from './server/memory/subscriber-backlog.js';
-import { DEFAULT_UNKNOWN_KEYS_PER_MINUTE } from './server/plugins/use-client-key-check.js';
+import { DEFAULT_RESPONSE_CACHE_MAX_BYTES } from './server/response-cache/stored-response.js';
 import {
-  DEFAULT_RATE_LIMIT_REQUESTS,
-  DEFAULT_RATE_LIMIT_WINDOW_SECONDS,
-} from './server/plugins/use-client-rate-limit.js';
-import { DEFAULT_HTTP_CACHE_MAX_AGE_SECONDS } from './server/plugins/use-http-caching.js';
-import {
-  DEFAULT_MANIFEST_PATH,
-  DEFAULT_PERSISTED_OPERATIONS_MODE,
-} from './server/plugins/use-persisted-operations.js';
-import { DEFAULT_MAX_REQUEST_BYTES } from './server/plugins/use-request-size-limit.js';
-import {
+  DEFAULT_CLIENT_BUDGET_SHARE,
+  DEFAULT_GRACE_MS,
+  DEFAULT_HTTP_CACHE_MAX_AGE_SECONDS,
   DEFAULT_INTROSPECTION,
+  DEFAULT_MANIFEST_PATH,
   DEFAULT_MAX_ALIASES,
   DEFAULT_MAX_DEPTH,
   DEFAULT_MAX_DIRECTIVES,
+  DEFAULT_MAX_REQUEST_BYTES,
   DEFAULT_MAX_TOKENS,
-} from './server/plugins/use-shape-limits.js';
-import { DEFAULT_SUBSCRIPTIONS_PER_CLIENT } from './server/plugins/use-subscription-limit.js';
-import { DEFAULT_MAX_UPSTREAM_COST } from './server/plugins/use-upstream-cost-limit.js';
-import { DEFAULT_RESPONSE_CACHE_MAX_BYTES } from './server/response-cache/stored-response.js';
+  DEFAULT_MAX_UPSTREAM_COST,
+  DEFAULT_PERSISTED_OPERATIONS_MODE,
+  DEFAULT_RATE_LIMIT_REQUESTS,
+  DEFAULT_RATE_LIMIT_WINDOW_SECONDS,
+  DEFAULT_SUBSCRIPTIONS_PER_CLIENT,
+  DEFAULT_UNKNOWN_KEYS_PER_MINUTE,
+} from './setting-defaults.js';
 import { DEFAULT_ASSUMPTIONS, MAX_PAGE_SIZE } from './upstream/endpoints.js';
 import { autoWorkersHere, MAX_WORKERS } from './worker-count.js';
 

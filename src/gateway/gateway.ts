@@ -15,18 +15,18 @@ import { ReportedBudget } from '../server/answer-parts/reported-budget.js';
 import { memoryBounds } from '../server/memory/memory-bounds.js';
 import { DEFAULT_SUBSCRIBER_BACKLOG_BYTES } from '../server/memory/subscriber-backlog.js';
 import { METRICS_PATH } from '../server/plugins/use-metrics.js';
-import {
-  DEFAULT_MANIFEST_PATH,
-  DEFAULT_PERSISTED_OPERATIONS_MODE,
-  loadManifest,
-} from '../server/plugins/use-persisted-operations.js';
-import { DEFAULT_MAX_REQUEST_BYTES } from '../server/plugins/use-request-size-limit.js';
-import { DEFAULT_MAX_UPSTREAM_COST } from '../server/plugins/use-upstream-cost-limit.js';
+import { loadManifest } from '../server/plugins/use-persisted-operations.js';
 import type { ServerContext } from '../server/server-context.js';
 import { graphqlOverWebSocket } from '../server/websocket/graphql-ws-server.js';
 import { withGraphQLPathOnly } from '../server/websocket/upgrade-path.js';
 import { yogaListener } from '../server/yoga-listener.js';
 import { yogaLogger } from '../server/yoga-logger.js';
+import {
+  DEFAULT_MANIFEST_PATH,
+  DEFAULT_MAX_REQUEST_BYTES,
+  DEFAULT_MAX_UPSTREAM_COST,
+  DEFAULT_PERSISTED_OPERATIONS_MODE,
+} from '../setting-defaults.js';
 import { DEFAULT_ASSUMPTIONS } from '../upstream/endpoints.js';
 import type { GatewayOptions } from './gateway-config.js';
 import { gatewayListener } from './listener.js';

@@ -19,10 +19,12 @@ import { withServedPathsOnly } from '../server/http/graphql-path.js';
 import type { MemoryBounds } from '../server/memory/memory-bounds.js';
 import type { ClientRateLimiter } from '../server/plugins/use-client-rate-limit.js';
 import { generationReport } from '../server/plugins/use-freshness-report.js';
-import { DEFAULT_HTTP_CACHE_MAX_AGE_SECONDS } from '../server/plugins/use-http-caching.js';
-import { DEFAULT_MAX_REQUEST_BYTES } from '../server/plugins/use-request-size-limit.js';
 import { withResponseCache } from '../server/response-cache/fast-path.js';
 import type { ServerContext } from '../server/server-context.js';
+import {
+  DEFAULT_HTTP_CACHE_MAX_AGE_SECONDS,
+  DEFAULT_MAX_REQUEST_BYTES,
+} from '../setting-defaults.js';
 import { urlPath } from '../url-path.js';
 import type { GatewayOptions } from './gateway-config.js';
 import type { ReadPath } from './read-path.js';

@@ -29,10 +29,7 @@ import type { GatewayMetrics } from '../observability/metrics.js';
 import type { GatewayContext } from '../schema/context.js';
 import type { ReportedBudget } from '../server/answer-parts/reported-budget.js';
 import type { AuthMode } from '../server/caller.js';
-import {
-  DEFAULT_UNKNOWN_KEYS_PER_MINUTE,
-  useClientKeyCheck,
-} from '../server/plugins/use-client-key-check.js';
+import { useClientKeyCheck } from '../server/plugins/use-client-key-check.js';
 import {
   type ClientRateLimiter,
   useClientRateLimit,
@@ -61,6 +58,7 @@ import { useSubscriptionLimit } from '../server/plugins/use-subscription-limit.j
 import { useUpstreamCostLimit } from '../server/plugins/use-upstream-cost-limit.js';
 import { useResponseCacheRecorder } from '../server/response-cache/recorder.js';
 import type { ServerContext } from '../server/server-context.js';
+import { DEFAULT_UNKNOWN_KEYS_PER_MINUTE } from '../setting-defaults.js';
 import type { GatewayOptions } from './gateway-config.js';
 import type { Stores } from './stores.js';
 

@@ -19,11 +19,12 @@ import { type Caller, serverCaller } from '../reads/caller.js';
 import { DEFAULT_STALE_GRACE_MS } from '../reads/grace.js';
 import type { AuthMode } from '../server/caller.js';
 import { DEFAULT_RESPONSE_CACHE_MAX_BYTES } from '../server/response-cache/stored-response.js';
+import { DEFAULT_CLIENT_BUDGET_SHARE } from '../setting-defaults.js';
 import { UpstreamClient } from '../upstream/client.js';
 import { observeAll } from '../upstream/observer.js';
 import { UpstreamNotices } from '../upstream/upstream-notices.js';
 import type { GatewayOptions } from './gateway-config.js';
-import { createStores, DEFAULT_CLIENT_BUDGET_SHARE } from './stores.js';
+import { createStores } from './stores.js';
 
 /** Retries of a failed upstream read: exponential back-off from 100 ms, at most 2 s apart. */
 const RETRY_DELAYS = { baseDelayMs: 100, maxDelayMs: 2_000 };

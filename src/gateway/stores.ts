@@ -61,6 +61,7 @@ import {
   isShared,
   SHARED_RESPONSE_RETENTION_MS,
 } from '../server/response-cache/stored-response.js';
+import { DEFAULT_CLIENT_BUDGET_SHARE } from '../setting-defaults.js';
 
 export interface StoreOptions {
   /** Without Redis: where the day's budget is kept across restarts; absent: memory only (tests). */
@@ -109,8 +110,6 @@ export interface Stores {
   /** Whether each client may spend only its share of the key's day (CLIENT_BUDGET_SHARE < 1). */
   readonly capsClients: boolean;
 }
-
-export const DEFAULT_CLIENT_BUDGET_SHARE = 0.5;
 
 /** Keys of the machine's stored answers a worker remembers: far more than its answer cache holds. */
 const MACHINE_ANSWER_KEYS = 100_000;

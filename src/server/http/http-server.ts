@@ -7,9 +7,8 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
+import { DEFAULT_GRACE_MS } from '../../setting-defaults.js';
 import { answerUnparsedRequest } from './unparsed-requests.js';
-
-export const DEFAULT_GRACE_MS = 10_000;
 
 /** Slow-loris protection: how long a client gets to send its headers, and its whole request. */
 export interface RequestTimeouts {

@@ -24,9 +24,6 @@ import { clientOf } from '../client-identity.js';
 import type { RequestContext } from '../server-context.js';
 import type { ClientRateLimiter } from './use-client-rate-limit.js';
 
-/** Keys never seen before that one client may have checked upstream per minute (PASS_THROUGH_NEW_KEYS_PER_MINUTE). */
-export const DEFAULT_UNKNOWN_KEYS_PER_MINUTE = 10;
-
 export interface ClientKeyCheckOptions {
   readonly keys: KeyRegistry;
   /** Counts, per client, the keys never seen before; absent: no bound (server-key mode has no client keys). */

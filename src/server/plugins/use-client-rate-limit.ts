@@ -23,11 +23,12 @@ import {
 } from 'rate-limiter-flexible';
 import { clientRateLimited } from '../../http-errors.js';
 import type { RedisClient } from '../../redis/connection.js';
+import {
+  DEFAULT_RATE_LIMIT_REQUESTS,
+  DEFAULT_RATE_LIMIT_WINDOW_SECONDS,
+} from '../../setting-defaults.js';
 import { clientAddress, clientIdOf, clientOf } from '../client-identity.js';
 import type { RequestContext, ServerContext } from '../server-context.js';
-
-export const DEFAULT_RATE_LIMIT_REQUESTS = 120;
-export const DEFAULT_RATE_LIMIT_WINDOW_SECONDS = 60;
 
 export interface ClientRateLimitOptions {
   readonly requests?: number;

@@ -26,11 +26,11 @@
 import { createHash } from 'node:crypto';
 import { type DocumentNode, getOperationAST, Kind, type SelectionSetNode } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
+import { DEFAULT_HTTP_CACHE_MAX_AGE_SECONDS } from '../../setting-defaults.js';
 import { requestPath } from '../../url-path.js';
 import { encodedData } from '../http/encoded-data.js';
 import type { RequestContext } from '../server-context.js';
 
-export const DEFAULT_HTTP_CACHE_MAX_AGE_SECONDS = 60 * 60;
 /** Root fields whose answer changes with every request or caller. */
 const UNCACHEABLE_ROOT_FIELDS = new Set(['apiUsage']);
 

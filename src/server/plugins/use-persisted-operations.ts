@@ -24,11 +24,10 @@ import {
   persistedQueryNotFound,
   persistedQueryOnly,
 } from '../../http-errors.js';
+import { DEFAULT_PERSISTED_OPERATIONS_MODE } from '../../setting-defaults.js';
 
 export type PersistedOperationsMode = 'apq' | 'allow-list';
 
-export const DEFAULT_PERSISTED_OPERATIONS_MODE: PersistedOperationsMode = 'apq';
-export const DEFAULT_MANIFEST_PATH = 'examples/generated/persisted-documents.json';
 export const DEFAULT_APQ_MAX_ENTRIES = 1_000;
 
 const SHA256_HEX = /^[0-9a-f]{64}$/;

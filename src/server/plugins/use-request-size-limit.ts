@@ -16,8 +16,7 @@ type RequestParser = NonNullable<
 >;
 
 import { bodyNotUtf8, payloadTooLarge } from '../../http-errors.js';
-
-export const DEFAULT_MAX_REQUEST_BYTES = 64 * 1024;
+import { DEFAULT_MAX_REQUEST_BYTES } from '../../setting-defaults.js';
 
 export interface RequestSizeLimitOptions {
   readonly maxBytes?: number;

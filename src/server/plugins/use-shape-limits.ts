@@ -13,13 +13,13 @@ import { EnvelopArmorPlugin } from '@escape.tech/graphql-armor';
 import { NoSchemaIntrospectionCustomRule, type ValidationContext } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import { queryTooComplex } from '../../http-errors.js';
-
-export const DEFAULT_MAX_DEPTH = 10;
-export const DEFAULT_MAX_ALIASES = 15;
-export const DEFAULT_MAX_DIRECTIVES = 10;
-export const DEFAULT_MAX_TOKENS = 2_000;
-/** Introspection stays on by default: GraphiQL and codegen need it. */
-export const DEFAULT_INTROSPECTION = true;
+import {
+  DEFAULT_INTROSPECTION,
+  DEFAULT_MAX_ALIASES,
+  DEFAULT_MAX_DEPTH,
+  DEFAULT_MAX_DIRECTIVES,
+  DEFAULT_MAX_TOKENS,
+} from '../../setting-defaults.js';
 
 export interface ShapeLimitOptions {
   /** Deepest field nesting, fragments flattened (`__schema` introspection is not counted). */

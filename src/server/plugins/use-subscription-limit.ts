@@ -9,9 +9,8 @@ import type { IncomingMessage } from 'node:http';
 import { isAsyncIterable, type Plugin } from 'graphql-yoga';
 import { tooManySubscriptions } from '../../http-errors.js';
 import type { GatewayMetrics } from '../../observability/metrics.js';
+import { DEFAULT_SUBSCRIPTIONS_PER_CLIENT } from '../../setting-defaults.js';
 import { clientOf } from '../client-identity.js';
-
-export const DEFAULT_SUBSCRIPTIONS_PER_CLIENT = 10;
 
 export interface SubscriptionLimitOptions {
   readonly perClient?: number;

@@ -12,8 +12,7 @@ import type { GraphQLError } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import { queryTooCostly } from '../../http-errors.js';
 import type { GatewayContext } from '../../schema/context.js';
-
-export const DEFAULT_MAX_UPSTREAM_COST = 100;
+import { DEFAULT_MAX_UPSTREAM_COST } from '../../setting-defaults.js';
 
 export interface UpstreamCostLimitOptions {
   /** Worst-case upstream calls allowed per operation. */
