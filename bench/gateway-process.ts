@@ -31,8 +31,13 @@ if (upstreamUrl === undefined || upstreamApiKey === undefined) {
   throw new Error('BENCH_UPSTREAM_URL and BENCH_UPSTREAM_KEY are set by bench/run.ts');
 }
 
-// Only what the bench needs differs from the defaults: never run out of the day, no per-client rate limit.
-const config = loadConfig({ UPSTREAM_DAILY_LIMIT: '100000000', RATE_LIMIT_REQUESTS: '0' });
+// Only what the bench needs differs from the defaults: never run out of the day, no per-client
+// rate limit, and one process (this one), whose bounds are the machine's rather than one worker's share.
+const config = loadConfig({
+  UPSTREAM_DAILY_LIMIT: '100000000',
+  RATE_LIMIT_REQUESTS: '0',
+  WORKERS: '1',
+});
 let running: RunningServer | undefined;
 // As `npm start` logs: a JSON line per request on stdout, written asynchronously (bench/run.ts discards it).
 const log = createProcessLog(config.logLevel);

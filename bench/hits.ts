@@ -131,7 +131,9 @@ async function main(): Promise<void> {
   if (AGAINST !== undefined) sides.push({ name: AGAINST, checkout: AGAINST });
   const servers: Running[] = [];
   try {
-    for (const side of sides) servers.push(await startOurs(simulator.url, {}, side.checkout));
+    // One process each: its own CPU per request, on the core it is pinned to.
+    for (const side of sides)
+      servers.push(await startOurs(simulator.url, { WORKERS: '1' }, side.checkout));
     if (pinned) {
       pin(process.pid, 1);
       pin(simulator.pid, 1);
