@@ -13,8 +13,14 @@ export interface PostLoad {
   readonly bodies: Bodies;
 }
 
+/**
+ * The next request's number, for every load of this process: a body made from it is never sent
+ * twice, whichever round sends it. Numbered per round, a varying load repeated the bodies of the
+ * round before, and a response cache stored them at their second miss and answered the third.
+ */
+let next = 0;
+
 export function postLoad({ url, headers, connections, seconds, bodies }: PostLoad) {
-  let next = 0;
   return autocannon({
     url,
     method: 'POST',
