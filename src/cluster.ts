@@ -95,15 +95,18 @@ export async function runPrimary(
   // the first answers of a fresh group (after a deploy, to a health check) would share. The
   // others start once it has answered, or OTHERS_AFTER_MS after it listens if nothing came.
   let othersStarted = false;
+  // Every message of every worker passes here until the others have started, then none.
+  const onFirstAnswer = (_worker: Worker, message: { type?: unknown } | null) => {
+    if (message?.type === FIRST_ANSWER) startOthers();
+  };
   const startOthers = () => {
+    cluster.off('message', onFirstAnswer);
     if (othersStarted || stopping) return;
     othersStarted = true;
     for (let i = 1; i < config.scaleOut.workers; i += 1) fork();
   };
   cluster.once('listening', () => setTimeout(startOthers, OTHERS_AFTER_MS));
-  cluster.on('message', (_worker, message: { type?: unknown } | null) => {
-    if (message?.type === FIRST_ANSWER) startOthers();
-  });
+  cluster.on('message', onFirstAnswer);
   fork();
 
   // Workers get the signal from the primary, and again from the group when it is signalled: they stop once.

@@ -8,8 +8,6 @@ import { hashedKey } from '../redis/key-names.js';
 import { redisScript, type ScriptCall } from '../redis/script.js';
 import { DEFAULT_LEASE_MS, LeasedFlightLocks, type LeaseStore } from './leased-flight-locks.js';
 
-export { DEFAULT_LEASE_MS } from './leased-flight-locks.js';
-
 const RELEASE = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0`;
 const RENEW = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('PEXPIRE', KEYS[1], ARGV[2]) end return 0`;
 
