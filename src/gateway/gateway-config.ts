@@ -63,6 +63,11 @@ export interface GatewayOptions {
   readonly compression?: false | { readonly minBytes?: number };
   /** Repeated operations answered from stored bytes (response-cache/); default true. */
   readonly answerCache?: boolean;
+  /**
+   * Misses of operations Yoga has run compiled answered beside Yoga (server/miss-lane/); default
+   * true, with the response cache. Off while tracing: a request's spans are Yoga's plugins'.
+   */
+  readonly missLane?: boolean;
   /** The stores replicas share; absent: every store in this process (or the machine's primary). */
   readonly redis?: SharedRedis;
   /** Without Redis, in a worker of several: the primary that keeps the machine's stores. */

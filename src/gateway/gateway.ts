@@ -14,6 +14,7 @@ import { CORS_OPTIONS } from '../server/answer-parts/cors.js';
 import { ReportedBudget } from '../server/answer-parts/reported-budget.js';
 import { memoryBounds } from '../server/memory/memory-bounds.js';
 import { DEFAULT_SUBSCRIBER_BACKLOG_BYTES } from '../server/memory/subscriber-backlog.js';
+import { type MissLaneOptions, missLane } from '../server/miss-lane/miss-lane.js';
 import { METRICS_PATH } from '../server/plugins/use-metrics.js';
 import { loadManifest } from '../server/plugins/use-persisted-operations.js';
 import type { ServerContext } from '../server/server-context.js';
@@ -57,6 +58,19 @@ export function createGateway(options: GatewayOptions) {
   const reportedBudget = new ReportedBudget(stores.budget);
   let draining = false;
 
+  const maxUpstreamCost = protection.maxUpstreamCost ?? DEFAULT_MAX_UPSTREAM_COST;
+  const context = requestContext({
+    readPath,
+    auth,
+    assumptions: options.assumptions ?? DEFAULT_ASSUMPTIONS,
+    maxUpstreamCost,
+    estimates: new OperationEstimates(schema),
+    backlogBytes: protection.subscriberBacklogBytes ?? DEFAULT_SUBSCRIBER_BACKLOG_BYTES,
+    backlogTotal: bounds.subscriberBacklog,
+    trustProxy,
+    logger: options.logger,
+  });
+
   const yoga = createYoga<ServerContext, GatewayContext>({
     schema,
     graphqlEndpoint: GRAPHQL_ENDPOINT,
@@ -72,17 +86,7 @@ export function createGateway(options: GatewayOptions) {
     multipart: false,
     // GraphiQL's page is stored bytes, answered by the listener before Yoga (graphiql.ts).
     graphiql: false,
-    context: requestContext({
-      readPath,
-      auth,
-      assumptions: options.assumptions ?? DEFAULT_ASSUMPTIONS,
-      maxUpstreamCost: protection.maxUpstreamCost ?? DEFAULT_MAX_UPSTREAM_COST,
-      estimates: new OperationEstimates(schema),
-      backlogBytes: protection.subscriberBacklogBytes ?? DEFAULT_SUBSCRIBER_BACKLOG_BYTES,
-      backlogTotal: bounds.subscriberBacklog,
-      trustProxy,
-      logger: options.logger,
-    }),
+    context,
     plugins: gatewayPlugins({
       options,
       auth,
@@ -116,8 +120,22 @@ export function createGateway(options: GatewayOptions) {
     }),
   });
 
+  const lane =
+    options.missLane !== false && options.tracing === undefined
+      ? missLane({
+          schema,
+          context,
+          maxUpstreamCost,
+          reported: reportedBudget,
+          maskError: yogaMaskError(yoga),
+          metrics,
+          logger: options.logger,
+          graphqlEndpoint: GRAPHQL_ENDPOINT,
+        })
+      : undefined;
   const handler = gatewayListener({
     options,
+    lane,
     readPath,
     yoga: yogaListener(yoga, options.logger),
     rateLimiter,
@@ -172,3 +190,14 @@ export function createGateway(options: GatewayOptions) {
 }
 
 export type Gateway = ReturnType<typeof createGateway>;
+
+/**
+ * Yoga's own masking of a result's errors (its `maskError` option wrapped with its logging of
+ * what it masks), so that the miss lane's errors are masked and logged exactly as Yoga's are.
+ */
+function yogaMaskError(yoga: object): MissLaneOptions['maskError'] {
+  const mask = (yoga as { maskedErrorsOpts?: { maskError?: unknown } }).maskedErrorsOpts?.maskError;
+  if (typeof mask !== 'function')
+    throw new Error('graphql-yoga no longer exposes its error masking: the miss lane needs it');
+  return mask as MissLaneOptions['maskError'];
+}

@@ -17,6 +17,7 @@ import {
 } from '../server/http/compressed-responses.js';
 import { withServedPathsOnly } from '../server/http/graphql-path.js';
 import type { MemoryBounds } from '../server/memory/memory-bounds.js';
+import type { MissLane } from '../server/miss-lane/miss-lane.js';
 import type { ClientRateLimiter } from '../server/plugins/use-client-rate-limit.js';
 import { generationReport } from '../server/plugins/use-freshness-report.js';
 import { withResponseCache } from '../server/response-cache/fast-path.js';
@@ -35,6 +36,8 @@ export interface ListenerInputs {
   /** Yoga's own listener, with the server context it is given. */
   readonly yoga: (req: IncomingMessage, res: ServerResponse, context: ServerContext) => unknown;
   readonly rateLimiter: ClientRateLimiter | undefined;
+  /** Misses of operations Yoga has run compiled, answered beside it; absent: Yoga answers every miss. */
+  readonly lane: MissLane | undefined;
   readonly graphqlEndpoint: string;
   /** Paths answered beside the GraphQL endpoint (health, readiness, metrics). */
   readonly otherPaths: readonly string[];
@@ -49,6 +52,7 @@ export function gatewayListener({
   readPath,
   yoga,
   rateLimiter,
+  lane,
   graphqlEndpoint,
   otherPaths,
   bounds,
@@ -92,6 +96,7 @@ export function gatewayListener({
             return current === undefined ? undefined : generationReport(current);
           },
           ...(rateLimiter !== undefined ? { rateLimiter } : {}),
+          ...(lane !== undefined ? { lane } : {}),
           ...(options.now ? { now: options.now } : {}),
           popularity: stores.popularity,
           ...(compressFrom === undefined ? {} : { compressFrom }),

@@ -4,7 +4,6 @@
  * its own figures and call cap, and for subscriptions a fresh loader per
  * event and a bound on how far the client may fall behind.
  */
-import type { YogaInitialContext } from 'graphql-yoga';
 import type { Logger } from 'pino';
 import type { Caller } from '../reads/caller.js';
 import { RequestLoader } from '../reads/request-loader.js';
@@ -17,7 +16,7 @@ import { type AuthMode, callerFor } from '../server/caller.js';
 import { clientOf } from '../server/client-identity.js';
 import type { FurthestBehindFirst } from '../server/memory/furthest-behind-first.js';
 import { boundedBacklog, responseOutlet } from '../server/memory/subscriber-backlog.js';
-import type { ServerContext } from '../server/server-context.js';
+import type { ContextSource } from '../server/server-context.js';
 import type { UpstreamAssumptions } from '../upstream/endpoints.js';
 import type { ReadPath } from './read-path.js';
 
@@ -52,12 +51,12 @@ export function requestContext({
   const { server, upstream, stores, generation, metrics, traced } = readPath;
 
   /** In server-key mode, who the call is for: each client may spend only its share of the key's day. */
-  const withClientIdentity = (caller: Caller, initial: YogaInitialContext & ServerContext) =>
+  const withClientIdentity = (caller: Caller, initial: ContextSource) =>
     caller.mode !== 'server' || !stores.capsClients
       ? caller
       : { ...caller, clientId: clientOf(initial.request, initial, trustProxy) };
 
-  return (initial: YogaInitialContext & ServerContext): GatewayContext => {
+  return (initial: ContextSource): GatewayContext => {
     const { request, res } = initial;
     const caller = withClientIdentity(callerFor(request, auth, server), initial);
     // The estimate refuses costly operations early; the cap bounds what the data makes of the rest.

@@ -15,8 +15,17 @@ export type AuthMode =
   | { readonly kind: 'server'; readonly apiKey: string }
   | { readonly kind: 'pass-through' };
 
+/** Where a request's headers are read: a Fetch API Request, or the miss lane's view of node:http's. */
+export interface RequestHeaders {
+  readonly headers: { get(name: string): string | null };
+}
+
 /** The caller of a request; throws UNAUTHENTICATED (HTTP 401) when pass-through mode finds no usable key. */
-export function callerFor(request: Request, auth: AuthMode, server: Caller | undefined): Caller {
+export function callerFor(
+  request: RequestHeaders,
+  auth: AuthMode,
+  server: Caller | undefined,
+): Caller {
   if (auth.kind === 'server' && server !== undefined) return server;
   const header = request.headers.get('authorization');
   if (header === null || header.trim() === '') {

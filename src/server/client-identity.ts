@@ -11,10 +11,11 @@
 import type { IncomingMessage } from 'node:http';
 import { isIPv4, isIPv6 } from 'node:net';
 import { sha256 } from '../digest.js';
+import type { RequestHeaders } from './caller.js';
 
 /** Who sent `request`, as every per-client bound counts it: its address, hashed (clientIdOf). */
 export function clientOf(
-  request: Request,
+  request: RequestHeaders,
   context: { req?: IncomingMessage },
   trustProxy: boolean,
 ): string {

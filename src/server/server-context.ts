@@ -8,6 +8,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { YogaInitialContext } from 'graphql-yoga';
 import type { GatewayContext } from '../schema/context.js';
+import type { OperationParams } from '../schema/operation-estimates.js';
+import type { RequestHeaders } from './caller.js';
 import type { ResponseCacheSlot } from './response-cache/slot.js';
 
 export interface ServerContext {
@@ -15,6 +17,14 @@ export interface ServerContext {
   readonly req?: IncomingMessage & { body?: unknown };
   readonly res?: ServerResponse;
   readonly responseCacheSlot?: ResponseCacheSlot;
+}
+
+/** What a request's context (gateway/request-context.ts) is made from: Yoga's initial context, or the miss lane's equivalent. */
+export interface ContextSource {
+  readonly request: RequestHeaders;
+  readonly params: OperationParams;
+  readonly req?: IncomingMessage;
+  readonly res?: ServerResponse;
 }
 
 /** What a plugin's hooks see as `contextValue`: Yoga's own, the listener's and the resolvers'. */

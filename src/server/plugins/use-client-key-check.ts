@@ -16,6 +16,7 @@
  *   parts that came from cache or from other fields: the whole response
  *   becomes a single UNAUTHENTICATED error with HTTP 401.
  */
+import type { ExecutionResult } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import { LRUCache } from 'lru-cache';
 import type { KeyRegistry } from '../../coordination/key-registry.js';
@@ -79,12 +80,23 @@ export function useClientKeyCheck({
       }
       return {
         onExecuteDone({ result, setResult }) {
-          if (Symbol.asyncIterator in result || !args.contextValue.report.unauthenticated) return;
-          setResult({ errors: [unauthenticated('Invalid or revoked API key')] });
+          if (Symbol.asyncIterator in result) return;
+          const checked = withKeyVerdict(result, args.contextValue);
+          if (checked !== result) setResult(checked);
         },
       };
     },
   };
+}
+
+/** The whole answer replaced by UNAUTHENTICATED when the key was rejected while it ran (the miss lane's answers too). */
+export function withKeyVerdict(
+  result: ExecutionResult,
+  context: Pick<RequestContext, 'report'>,
+): ExecutionResult {
+  return context.report.unauthenticated
+    ? { errors: [unauthenticated('Invalid or revoked API key')] }
+    : result;
 }
 
 /**

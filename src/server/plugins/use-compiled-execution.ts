@@ -31,23 +31,36 @@ import {
   getVariableValues,
   Kind,
   locatedError,
+  type OperationDefinitionNode,
   visit,
 } from 'graphql';
 import { type CompiledQuery, compileQuery, isCompiledQuery } from 'graphql-jit';
 import type { Plugin } from 'graphql-yoga';
 import { LRUCache } from 'lru-cache';
+import { andThen, type MaybePromise } from '../../schema/maybe-promise.js';
 
 /** What the cache holds for one document and operation name. */
-type Plan =
-  | { readonly kind: 'seen' }
-  | { readonly kind: 'interpreted' }
-  | {
-      readonly kind: 'compiled';
-      readonly query: CompiledQuery;
-      readonly schema: GraphQLSchema;
-      /** Field nodes by their `line:column`, made on the first error. */
-      nodes?: Map<string, FieldNode>;
-    };
+type Plan = { readonly kind: 'seen' } | { readonly kind: 'interpreted' } | CompiledPlan;
+
+interface CompiledPlan {
+  readonly kind: 'compiled';
+  readonly query: CompiledQuery;
+  readonly schema: GraphQLSchema;
+  /** Field nodes by their `line:column`, made on the first error. */
+  nodes?: Map<string, FieldNode>;
+}
+
+/** An operation Yoga ran compiled, all its checks passed: what the miss lane runs again. */
+export interface CompiledOperation {
+  readonly plan: CompiledPlan;
+  readonly document: DocumentNode;
+  readonly operation: OperationDefinitionNode;
+}
+
+/** What a request's context tells this plugin about the request: where to leave the compiled operation. */
+interface CompiledSlot {
+  readonly responseCacheSlot?: { compiled?: CompiledOperation };
+}
 
 export interface CompiledExecutionOptions {
   /** Documents (with their operation names) whose plans are kept; the least recent go first. */
@@ -90,18 +103,43 @@ export function useCompiledExecution({
       if (plan.kind !== 'compiled' || plan.schema !== args.schema) return;
       const operation = getOperationAST(args.document, args.operationName);
       const raw = args.variableValues ?? {};
-      if (operation == null) return;
-      const coerced = getVariableValues(args.schema, operation.variableDefinitions ?? [], raw);
-      if (coerced.errors !== undefined) return;
+      if (operation == null || !coercible(args.schema, operation, raw)) return;
+      const compiled: CompiledOperation = { plan, document: args.document, operation };
+      const slot = (args.contextValue as CompiledSlot).responseCacheSlot;
+      if (slot !== undefined) slot.compiled = compiled;
       setExecuteFn((executeArgs) => {
-        const result = plan.query.query(executeArgs.rootValue, executeArgs.contextValue, raw);
-        const settled = (done: ExecutionResult) =>
-          // Variables the compiled form refused though graphql-js took them: graphql-js answers.
-          !('data' in done) ? executeFn(executeArgs) : located(done, plan, executeArgs.document);
-        return isPromiseLike(result) ? Promise.resolve(result).then(settled) : settled(result);
+        const result = runCompiled(compiled, executeArgs.contextValue, raw);
+        // Variables the compiled form refused though graphql-js took them: graphql-js answers.
+        return result === undefined
+          ? executeFn(executeArgs)
+          : andThen(result, (done) => done ?? executeFn(executeArgs));
       });
     },
   };
+}
+
+/** Whether graphql-js takes the variables: when it does not, its own request errors answer. */
+export function coercible(
+  schema: GraphQLSchema,
+  operation: OperationDefinitionNode,
+  raw: Record<string, unknown>,
+): boolean {
+  return getVariableValues(schema, operation.variableDefinitions ?? [], raw).errors === undefined;
+}
+
+/**
+ * Runs the compiled operation, its errors made as graphql-js makes them; undefined (at once or
+ * once it settles) when the compiled form refused variables graphql-js took.
+ */
+export function runCompiled(
+  compiled: CompiledOperation,
+  context: unknown,
+  raw: Record<string, unknown>,
+): MaybePromise<ExecutionResult | undefined> {
+  const result = compiled.plan.query.query(undefined, context, raw);
+  const settled = (done: ExecutionResult) =>
+    !('data' in done) ? undefined : located(done, compiled.plan, compiled.document);
+  return isPromiseLike(result) ? Promise.resolve(result).then(settled) : settled(result);
 }
 
 /** Documents graphql-js keeps: subscriptions, incremental delivery, missing operations. */
@@ -120,7 +158,7 @@ function runsInterpreted(document: DocumentNode, operationName: string): boolean
 /** The result with each error made as graphql-js makes a field error. */
 function located(
   result: ExecutionResult,
-  plan: Extract<Plan, { kind: 'compiled' }>,
+  plan: CompiledPlan,
   document: DocumentNode,
 ): ExecutionResult {
   if (result.errors === undefined || result.errors.length === 0) return result;

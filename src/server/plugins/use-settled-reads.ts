@@ -14,16 +14,19 @@ export function useSettledReads(): Plugin<GatewayContext> {
   return {
     onExecute() {
       return {
-        onExecuteDone: (done) =>
-          onFinalResult(done, ({ args }) => {
-            const { loader, spending } = args.contextValue;
-            // What the request held for new records and did not need goes back to the day. Both
-            // answer without a promise when nothing is out, as for a page of held records.
-            const settled = loader.settled();
-            if (settled === undefined) return spending.hold?.settle();
-            return settled.then(() => spending.hold?.settle());
-          }),
+        onExecuteDone: (done) => onFinalResult(done, ({ args }) => settleReads(args.contextValue)),
       };
     },
   };
+}
+
+/** Waits for the request's reads still out, then gives back what it held and did not use (the miss lane's answers too). */
+export function settleReads(
+  context: Pick<GatewayContext, 'loader' | 'spending'>,
+): void | Promise<void> {
+  const { loader, spending } = context;
+  // Both answer without a promise when nothing is out, as for a page of held records.
+  const settled = loader.settled();
+  if (settled === undefined) return spending.hold?.settle();
+  return settled.then(() => spending.hold?.settle());
 }

@@ -39,6 +39,8 @@ import { sendWholeAnswer } from '../http/compressed-responses.js';
 import { refuse } from '../http/listener-refusal.js';
 import type { RequestBodies } from '../memory/request-bodies.js';
 import type { RequestTurns } from '../memory/request-turns.js';
+import { type LaneParams, laneParams } from '../miss-lane/lane-params.js';
+import type { MissLane } from '../miss-lane/miss-lane.js';
 import {
   type ClientRateLimiter,
   requestRateLimitRefusal,
@@ -88,6 +90,8 @@ export interface ResponseCacheOptions {
   readonly popularity?: Pick<Popularity, 'record'>;
   /** Hits of this many bytes or more go out in gzip to clients that accept it; absent: never. */
   readonly compressFrom?: number;
+  /** Runs misses of operations Yoga has run compiled (miss-lane/); absent: every miss goes to Yoga. */
+  readonly lane?: MissLane;
   /** Turns at Yoga: a miss waits for one (request-turns.ts). */
   readonly turns: RequestTurns;
   /** The bound on request bodies held, which the bodies read here count against. */
@@ -312,7 +316,31 @@ export function withResponseCache(yoga: NodeHandler, options: ResponseCacheOptio
       if (await answered(true)) return;
     } else options.observer?.cacheLookup('response', false);
     res.once('finish', () => store(key, slot));
+    const params =
+      options.lane !== undefined && Buffer.isBuffer(source) ? laneParams(source) : undefined;
+    if (params !== undefined && options.lane !== undefined) {
+      if (await onLane(options.lane, req, res, params, slot, started)) return;
+      const lane = options.lane;
+      res.once('finish', () => lane.learn(req, res, params, slot));
+    }
     await yoga(req, res, { responseCacheSlot: slot });
+  };
+
+  /** Runs a miss on the lane when it may, the client's key and rate limit checked as for a hit. */
+  const onLane = async (
+    lane: MissLane,
+    req: IncomingMessage,
+    res: ServerResponse,
+    params: LaneParams,
+    slot: ResponseCacheSlot,
+    started: number,
+  ): Promise<boolean> => {
+    const run = lane.prepare(req, res, params, slot, started);
+    if (run === undefined) return false;
+    const keyId = keyIdFor(req);
+    if ((keyId instanceof Promise ? await keyId : keyId) === null) return false;
+    if (options.rateLimiter !== undefined && (await rateLimited(req))) return false;
+    return run();
   };
 
   return (req: IncomingMessage, res: ServerResponse): void => {

@@ -7,6 +7,7 @@
  */
 import { type ExecutionResult, getOperationAST } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
+import type { GatewayContext } from '../../schema/context.js';
 import { encodedData } from '../http/encoded-data.js';
 import { answerVary, selectsUncacheable } from '../plugins/use-http-caching.js';
 import type { RequestContext, ServerContext } from '../server-context.js';
@@ -59,64 +60,90 @@ export function useResponseCacheRecorder(): Plugin<RequestContext, ServerContext
       if (slot === undefined || selectsUncacheable(args.document, args.operationName)) return;
       // A key's first miss is not stored, so nothing is recorded; but a GET's ETag encodes its
       // data (use-http-caching.ts), which Yoga then writes rather than encoding it again.
-      const recorded = slot.admitted === true;
-      if (!recorded && args.contextValue.request.method !== 'GET') return;
+      const admitted = slot.admitted === true;
+      if (!admitted && args.contextValue.request.method !== 'GET') return;
       return {
         onExecuteDone({ result, setResult }) {
           if (Symbol.asyncIterator in result || result.errors !== undefined || result.data == null)
             return;
-          if (!recorded) {
+          if (!admitted) {
             const stringify = reusingData(result.data, encodedData(result.data));
             setResult({ ...result, stringify } as typeof result);
             return;
           }
-          const { report, spending } = args.contextValue;
-          if (report.stale.length > 0 || report.warnings.length > 0 || report.unauthenticated)
-            return;
           const operationName =
             args.operationName ?? getOperationAST(args.document)?.name?.value ?? null;
-          const data = encodedData(result.data);
-          const record: NonNullable<ResponseCacheSlot['record']> = {
-            data,
-            operationName,
-            freshUntil: report.freshUntil,
-            reads: [...report.reads],
-            estimated: spending.estimatedCalls,
-          };
-          slot.record = record;
-          // Yoga writes the answer with this instead of encoding the same data a second time.
-          setResult({
-            ...result,
-            stringify: reusingData(result.data, data, (bytes) => {
-              record.dataBytes = bytes;
-            }),
-          } as typeof result);
+          const recordedResult = recorded(slot, result, args.contextValue, operationName);
+          if (recordedResult !== undefined) setResult(recordedResult);
         },
       };
     },
     onResponse({ response, serverContext }) {
       const slot = serverContext.responseCacheSlot;
-      const record = slot?.record;
-      if (slot === undefined || record === undefined || response.status !== 200) return;
-      const contentType = response.headers.get('content-type');
-      if (contentType === null || !contentType.includes('json')) return;
-      const cacheControl = response.headers.get('cache-control');
-      slot.response = {
-        operationName: record.operationName,
-        data: record.data,
-        reads: record.reads,
-        ...(record.estimated === undefined ? {} : { estimated: record.estimated }),
-        contentType,
-        etag: response.headers.get('etag'),
-        // A hit adds `Origin` when its own request has one.
-        vary: answerVary(response.headers.get('vary')),
-        cacheScope:
-          cacheControl === null || cacheControl.includes('no-store')
-            ? null
-            : (cacheControl.split(',')[0]?.trim() ?? null),
-      };
-      if (record.dataBytes !== undefined) keepDataBytes(slot.response, record.dataBytes);
-      slot.freshUntil = record.freshUntil;
+      if (slot !== undefined)
+        keepAnswer(slot, response.status, (name) => response.headers.get(name));
     },
   };
+}
+
+/**
+ * An admitted miss's complete answer, its record put in the slot: the result that writes its
+ * data once, or undefined when the answer is not the whole truth for everyone (the miss lane's
+ * answers are recorded here too).
+ */
+export function recorded(
+  slot: ResponseCacheSlot,
+  result: ExecutionResult,
+  context: Pick<GatewayContext, 'report' | 'spending'>,
+  operationName: string | null,
+): ExecutionResult | undefined {
+  if (result.errors !== undefined || result.data == null) return undefined;
+  const { report, spending } = context;
+  if (report.stale.length > 0 || report.warnings.length > 0 || report.unauthenticated)
+    return undefined;
+  const data = encodedData(result.data);
+  const record: NonNullable<ResponseCacheSlot['record']> = {
+    data,
+    operationName,
+    freshUntil: report.freshUntil,
+    reads: [...report.reads],
+    estimated: spending.estimatedCalls,
+  };
+  slot.record = record;
+  // Yoga writes the answer with this instead of encoding the same data a second time.
+  return {
+    ...result,
+    stringify: reusingData(result.data, data, (bytes) => {
+      record.dataBytes = bytes;
+    }),
+  } as ExecutionResult;
+}
+
+/** Once the answer's status and headers are known: what the fast path stores of a recorded answer. */
+export function keepAnswer(
+  slot: ResponseCacheSlot,
+  status: number,
+  header: (name: string) => string | null,
+): void {
+  const record = slot.record;
+  if (record === undefined || status !== 200) return;
+  const contentType = header('content-type');
+  if (contentType === null || !contentType.includes('json')) return;
+  const cacheControl = header('cache-control');
+  slot.response = {
+    operationName: record.operationName,
+    data: record.data,
+    reads: record.reads,
+    ...(record.estimated === undefined ? {} : { estimated: record.estimated }),
+    contentType,
+    etag: header('etag'),
+    // A hit adds `Origin` when its own request has one.
+    vary: answerVary(header('vary')),
+    cacheScope:
+      cacheControl === null || cacheControl.includes('no-store')
+        ? null
+        : (cacheControl.split(',')[0]?.trim() ?? null),
+  };
+  if (record.dataBytes !== undefined) keepDataBytes(slot.response, record.dataBytes);
+  slot.freshUntil = record.freshUntil;
 }

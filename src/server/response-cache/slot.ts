@@ -4,6 +4,7 @@
  * server context, and the fast path stores what it finds once the answer
  * is sent.
  */
+import type { CompiledOperation } from '../plugins/use-compiled-execution.js';
 import type { StoredResponse } from './stored-response.js';
 
 /** Filled by the recorder during a miss, read by the fast path once the answer is sent. */
@@ -25,4 +26,6 @@ export interface ResponseCacheSlot {
   };
   response?: StoredResponse;
   freshUntil?: number;
+  /** Set when Yoga ran the operation compiled: the miss lane (miss-lane/) runs it next time. */
+  compiled?: CompiledOperation;
 }

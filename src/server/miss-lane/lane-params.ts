@@ -1,0 +1,41 @@
+/**
+ * The parameters of a POST body the miss lane may answer: a JSON object with
+ * a `query` and at most `variables` and `operationName`, each of the type
+ * Yoga accepts. Anything else (persisted operations by `extensions` or
+ * `documentId`, a batch, a member Yoga refuses) is Yoga's to read, answer
+ * or refuse, so that its errors stay the only ones a malformed body gets.
+ */
+import type { OperationParams } from '../../schema/operation-estimates.js';
+
+export interface LaneParams extends OperationParams {
+  readonly query: string;
+  readonly variables: Record<string, unknown>;
+  readonly operationName: string | undefined;
+}
+
+const MEMBERS = new Set(['query', 'variables', 'operationName']);
+
+export function laneParams(body: Buffer): LaneParams | undefined {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(body.toString('utf8'));
+  } catch {
+    return undefined;
+  }
+  if (!isObject(parsed)) return undefined;
+  for (const name in parsed) if (!MEMBERS.has(name)) return undefined;
+  const { query, variables, operationName } = parsed;
+  if (typeof query !== 'string' || query === '') return undefined;
+  if (variables != null && !isObject(variables)) return undefined;
+  if (operationName != null && (typeof operationName !== 'string' || operationName === ''))
+    return undefined;
+  return {
+    query,
+    variables: (variables as Record<string, unknown> | null | undefined) ?? {},
+    operationName: (operationName as string | null | undefined) ?? undefined,
+  };
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
