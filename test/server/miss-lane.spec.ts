@@ -125,6 +125,18 @@ describe('the miss lane', () => {
       extensions: { persistedQuery: { version: 1, sha256Hash: 'x'.repeat(64) } },
     });
     expect(await parses(both.lane)).toBeLessThan(await parses(both.yoga));
+    // Its answers count in the series Yoga's count in: requests, executions, errors, spending.
+    const [lane, yoga] = await Promise.all(
+      [both.lane, both.yoga].map((stack) => scrape(`${stack.url}/metrics`)),
+    );
+    for (const [name, labels] of [
+      ['graphql_envelop_request', {}],
+      ['graphql_envelop_phase_execute_count', {}],
+      ['graphql_envelop_error_result', { phase: 'execute', path: 'artist' }],
+      ['gateway_upstream_budget_spent_total', {}],
+    ] as const)
+      expect(total(lane!, name, labels), name).toBe(total(yoga!, name, labels));
+    expect(total(lane!, 'graphql_envelop_error_result', { phase: 'execute' })).toBeGreaterThan(0);
   });
 
   it('stores an answer at its second miss, as Yoga does, and answers the third from it', async () => {
