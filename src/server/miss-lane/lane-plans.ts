@@ -29,20 +29,20 @@ export class LanePlans {
     return this.#operations.get(operationKey(params));
   }
 
-  /** The Content-Type of a regular answer for this `Accept` header, once Yoga has sent one. */
-  contentTypeFor(accept: string | undefined): string | undefined {
+  /** The media type of a regular answer for this `Accept` header, once Yoga has sent one. */
+  mediaTypeFor(accept: string | undefined): string | undefined {
     return this.#mediaTypes.get(accept ?? '');
   }
 
-  /** What Yoga's answer to a lane-shaped request teaches: its operation, its Content-Type. */
+  /** What Yoga's answer to a lane-shaped request teaches: its operation, its media type. */
   learn(
     params: LaneParams,
     compiled: CompiledOperation,
     accept: string | undefined,
-    contentType: string,
+    mediaType: string,
   ): void {
     this.#operations.set(operationKey(params), compiled);
-    this.#mediaTypes.set(accept ?? '', contentType);
+    this.#mediaTypes.set(accept ?? '', mediaType);
   }
 }
 

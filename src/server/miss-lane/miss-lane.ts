@@ -169,7 +169,7 @@ export function missLane(options: MissLaneOptions): MissLane {
 
   return {
     prepare(req, res, params, slot, startedAt) {
-      const mediaType = plans.contentTypeFor(req.headers.accept);
+      const mediaType = plans.mediaTypeFor(req.headers.accept);
       const compiled = plans.operationFor(params);
       if (mediaType === undefined || compiled === undefined) return undefined;
       if (!coercible(options.schema, compiled.operation, params.variables)) return undefined;

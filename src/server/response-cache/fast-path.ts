@@ -316,11 +316,11 @@ export function withResponseCache(yoga: NodeHandler, options: ResponseCacheOptio
       if (await answered(true)) return;
     } else options.observer?.cacheLookup('response', false);
     res.once('finish', () => store(key, slot));
-    const params =
-      options.lane !== undefined && Buffer.isBuffer(source) ? laneParams(source) : undefined;
-    if (params !== undefined && options.lane !== undefined) {
-      if (await onLane(options.lane, req, res, params, slot, started)) return;
-      const lane = options.lane;
+    const lane = options.lane;
+    const params = lane !== undefined && Buffer.isBuffer(source) ? laneParams(source) : undefined;
+    if (lane !== undefined && params !== undefined) {
+      if (await onLane(lane, req, res, params, slot, started)) return;
+      // Once Yoga's answer is out, its status and media type say what the lane may learn from it.
       res.once('finish', () => lane.learn(req, res, params, slot));
     }
     await yoga(req, res, { responseCacheSlot: slot });
