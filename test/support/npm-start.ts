@@ -25,6 +25,10 @@ export interface GatewayProcess {
   readonly pid: number;
   /** Everything read from stdout and stderr so far. */
   output(): string;
+  /** What was read from stdout alone: its lines are never cut by a write to stderr. */
+  stdout(): string;
+  /** What was read from stderr alone. */
+  stderr(): string;
   /** The gateway's node process (npm's child). */
   gatewayPid(): number;
   /** npm's exit code, once it has exited. */
@@ -76,8 +80,16 @@ export async function startNpm(env: Record<string, string>): Promise<GatewayProc
   }
   const { stdout, stderr } = child;
   let text = '';
-  stdout.on('data', (chunk: Buffer) => (text += chunk.toString()));
-  stderr.on('data', (chunk: Buffer) => (text += chunk.toString()));
+  let outText = '';
+  let errText = '';
+  stdout.on('data', (chunk: Buffer) => {
+    text += chunk.toString();
+    outText += chunk.toString();
+  });
+  stderr.on('data', (chunk: Buffer) => {
+    text += chunk.toString();
+    errText += chunk.toString();
+  });
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
     child.once('exit', (code, signal) => resolve({ code, signal })),
   );
@@ -124,6 +136,8 @@ export async function startNpm(env: Record<string, string>): Promise<GatewayProc
     pid,
     exited,
     output: () => text,
+    stdout: () => outText,
+    stderr: () => errText,
     gatewayPid() {
       const children = execFileSync('ps', ['-o', 'pid=', '--ppid', String(pid)], {
         encoding: 'utf8',
