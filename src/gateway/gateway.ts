@@ -15,6 +15,7 @@ import { ReportedBudget } from '../server/answer-parts/reported-budget.js';
 import { memoryBounds } from '../server/memory/memory-bounds.js';
 import { DEFAULT_SUBSCRIBER_BACKLOG_BYTES } from '../server/memory/subscriber-backlog.js';
 import { type MissLaneOptions, missLane } from '../server/miss-lane/miss-lane.js';
+import { GetCaching } from '../server/plugins/use-http-caching.js';
 import { METRICS_PATH } from '../server/plugins/use-metrics.js';
 import { loadManifest } from '../server/plugins/use-persisted-operations.js';
 import type { ServerContext } from '../server/server-context.js';
@@ -58,6 +59,13 @@ export function createGateway(options: GatewayOptions) {
   const reportedBudget = new ReportedBudget(stores.budget);
   let draining = false;
 
+  // How GET answers are made cacheable: by Yoga's plugin and by the miss lane alike.
+  const getCaching = new GetCaching({
+    maxAgeSeconds: protection.httpCacheMaxAgeSeconds,
+    perClient: auth.kind === 'pass-through',
+    compressed: options.compression !== false,
+    ...(options.now ? { now: options.now } : {}),
+  });
   const maxUpstreamCost = protection.maxUpstreamCost ?? DEFAULT_MAX_UPSTREAM_COST;
   const context = requestContext({
     readPath,
@@ -94,6 +102,7 @@ export function createGateway(options: GatewayOptions) {
       metrics,
       keys: stores.keys,
       reportedBudget,
+      getCaching,
       rateLimiter,
       persisted: {
         mode: persistedMode,
@@ -127,6 +136,7 @@ export function createGateway(options: GatewayOptions) {
           context,
           maxUpstreamCost,
           reported: reportedBudget,
+          getCaching,
           maskError: yogaMaskError(yoga),
           metrics,
           logger: options.logger,

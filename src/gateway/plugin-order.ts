@@ -37,7 +37,7 @@ import {
 import { useCompiledExecution } from '../server/plugins/use-compiled-execution.js';
 import { useCostReport } from '../server/plugins/use-cost-report.js';
 import { useFreshnessReport } from '../server/plugins/use-freshness-report.js';
-import { useHttpCaching } from '../server/plugins/use-http-caching.js';
+import { type GetCaching, useHttpCaching } from '../server/plugins/use-http-caching.js';
 import { useMetrics } from '../server/plugins/use-metrics.js';
 import { useNegotiatedDelivery } from '../server/plugins/use-negotiated-delivery.js';
 import { useNestingLimit } from '../server/plugins/use-nesting-limit.js';
@@ -70,6 +70,8 @@ export interface PluginInputs {
   readonly keys: KeyRegistry;
   /** The budget figures answers report, shared with the response cache's hits. */
   readonly reportedBudget: ReportedBudget;
+  /** How GET answers are made cacheable, shared with the miss lane. */
+  readonly getCaching: GetCaching;
   /** The per-client rate limit in server-key mode; absent: none. */
   readonly rateLimiter: ClientRateLimiter | undefined;
   readonly persisted: {
@@ -105,12 +107,7 @@ export function gatewayPlugins(inputs: PluginInputs): GatewayPlugins {
     useDeferStream(),
     useNegotiatedDelivery(),
     useRequestErrorCodes(),
-    useHttpCaching({
-      maxAgeSeconds: protection.httpCacheMaxAgeSeconds,
-      perClient: auth.kind === 'pass-through',
-      compressed: options.compression !== false,
-      ...(options.now ? { now: options.now } : {}),
-    }),
+    useHttpCaching(inputs.getCaching),
     useCostReport(inputs.reportedBudget),
     useFreshnessReport(),
     useResponseCacheRecorder(),

@@ -41,12 +41,29 @@ interface Answer {
 /** Headers that carry the time or the connection, not the answer. */
 const TRANSIENT = new Set(['date', 'connection', 'keep-alive']);
 
-async function post(stack: Stack, body: unknown, headers: Record<string, string>): Promise<Answer> {
-  const response = await fetch(`${stack.url}/graphql`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', ...headers },
-    body: JSON.stringify(body),
-  });
+/** A POST of `body` as JSON, or with `get`, a GET of `body`'s members as search parameters. */
+async function ask(
+  stack: Stack,
+  body: Record<string, unknown>,
+  headers: Record<string, string>,
+  get = false,
+): Promise<Answer> {
+  const search = new URLSearchParams(
+    Object.entries(body).map(([name, value]) => [
+      name,
+      typeof value === 'string' ? value : JSON.stringify(value),
+    ]),
+  );
+  const response = await fetch(
+    get ? `${stack.url}/graphql?${search}` : `${stack.url}/graphql`,
+    get
+      ? { headers }
+      : {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', ...headers },
+          body: JSON.stringify(body),
+        },
+  );
   const kept: Record<string, string> = {};
   response.headers.forEach((value, name) => {
     if (!TRANSIENT.has(name)) kept[name] = name === 'content-type' ? value.toLowerCase() : value;
@@ -57,11 +74,12 @@ async function post(stack: Stack, body: unknown, headers: Record<string, string>
 /** Sends one request to both gateways and expects the same answer from each. */
 async function same(
   { lane, yoga }: Pair,
-  body: unknown,
+  body: Record<string, unknown>,
   headers: Record<string, string> = {},
+  get = false,
 ): Promise<Answer> {
-  const fromLane = await post(lane, body, headers);
-  const fromYoga = await post(yoga, body, headers);
+  const fromLane = await ask(lane, body, headers, get);
+  const fromYoga = await ask(yoga, body, headers, get);
   expect(fromLane).toEqual(fromYoga);
   return fromLane;
 }
@@ -137,6 +155,44 @@ describe('the miss lane', () => {
     ] as const)
       expect(total(lane!, name, labels), name).toBe(total(yoga!, name, labels));
     expect(total(lane!, 'graphql_envelop_error_result', { phase: 'execute' })).toBeGreaterThan(0);
+  });
+
+  it('answers GET misses as Yoga does: ETag, Cache-Control, Vary, a 304, no-store for errors', async () => {
+    const both = await pair();
+    const slugs = both.lane.simulator.data
+      .allArtists()
+      .slice(0, 6)
+      .map((artist) => artist.slug);
+    const headers = { accept: 'application/json', origin: 'https://app.example' };
+    for (const slug of slugs) {
+      const answer = await same(both, { query: ARTIST, variables: { slug } }, headers, true);
+      expect(answer.headers['cache-control']).toMatch(/^public, max-age=/);
+      // The same URL again, now with the answer's ETag: a 304, stored or not.
+      const etag = answer.headers.etag!;
+      const again = await same(
+        both,
+        { query: ARTIST, variables: { slug } },
+        { ...headers, 'if-none-match': etag },
+        true,
+      );
+      expect(again.status).toBe(304);
+    }
+    const missing = await same(
+      both,
+      { query: ARTIST, variables: { slug: 'no-such-artist' }, operationName: 'Artist' },
+      headers,
+      true,
+    );
+    expect(missing.headers['cache-control']).toBe('no-store');
+    // Parameters Yoga reads otherwise, or refuses: Yoga's.
+    await same(both, { query: ARTIST, variables: '{"slug":', operationName: 'Artist' }, {}, true);
+    await same(
+      both,
+      { query: ARTIST, variables: { slug: slugs[0] }, documentId: 'x' },
+      headers,
+      true,
+    );
+    expect(await parses(both.lane)).toBeLessThan((await parses(both.yoga)) - slugs.length);
   });
 
   it('stores an answer at its second miss, as Yoga does, and answers the third from it', async () => {

@@ -1,9 +1,10 @@
 /**
- * The parameters of a POST body the miss lane may answer: a JSON object with
- * a `query` and at most `variables` and `operationName`, each of the type
- * Yoga accepts. Anything else (persisted operations by `extensions` or
- * `documentId`, a batch, a member Yoga refuses) is Yoga's to read, answer
- * or refuse, so that its errors stay the only ones a malformed body gets.
+ * The parameters of a request the miss lane may answer: a POST's JSON body,
+ * or a GET's search parameters, with a `query` and at most `variables` and
+ * `operationName`, each of the type Yoga accepts. Anything else (persisted
+ * operations by `extensions` or `documentId`, a batch, a member or a
+ * parameter Yoga refuses or reads otherwise) is Yoga's to read, answer or
+ * refuse, so that its errors stay the only ones a malformed request gets.
  */
 import type { OperationParams } from '../../schema/operation-estimates.js';
 
@@ -33,6 +34,34 @@ export function laneParams(body: Buffer): LaneParams | undefined {
     query,
     variables: (variables as Record<string, unknown> | null | undefined) ?? {},
     operationName: (operationName as string | null | undefined) ?? undefined,
+  };
+}
+
+/** A GET's parameters, from the request's URL (path and search). */
+export function laneGetParams(url: string): LaneParams | undefined {
+  const search = new URLSearchParams(url.slice(url.indexOf('?') + 1));
+  const seen = new Set<string>();
+  for (const name of search.keys()) {
+    if (!MEMBERS.has(name) || seen.has(name)) return undefined;
+    seen.add(name);
+  }
+  const query = search.get('query');
+  const variables = search.get('variables');
+  const operationName = search.get('operationName');
+  if (query === null || query === '' || operationName === '') return undefined;
+  let parsed: unknown = {};
+  if (variables !== null) {
+    try {
+      parsed = JSON.parse(variables);
+    } catch {
+      return undefined;
+    }
+    if (!isObject(parsed)) return undefined;
+  }
+  return {
+    query,
+    variables: parsed as Record<string, unknown>,
+    operationName: operationName ?? undefined,
   };
 }
 

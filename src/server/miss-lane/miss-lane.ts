@@ -10,20 +10,22 @@
  * decides, and skips only what it redoes for a document it has seen.
  *
  * What it answers, and only that, so that every other request keeps Yoga's
- * errors and behaviour: a JSON POST whose body is a query, variables and an
- * operation name (lane-params.ts); an operation Yoga ran compiled for the
+ * errors and behaviour: a JSON POST, or a GET, that asks for a query with
+ * variables and an operation name (lane-params.ts); an operation Yoga ran compiled for the
  * same text (lane-plans.ts: every check on the document passed); an
  * `Accept` header Yoga has answered a regular result for; variables
  * graphql-js coerces; an estimate within the upstream cost limit; a key
  * the gateway has accepted, and the client's rate limit not reached, as
- * the fast path checks before calling it. Anything else returns false
- * before anything ran, and Yoga answers.
+ * the fast path checks before calling it. Anything else is left before
+ * anything ran, and Yoga answers.
  *
  * What a Yoga answer gets, it gets, in Yoga's order: settled reads, the
  * metrics, the cost and freshness reports, the response cache's record,
  * the key's verdict, Yoga's own error masking, and Yoga's own processing of
- * a regular result (status, media type, body); then CORS and `no-store`, as
- * every POST answer has, and the request log line.
+ * a regular result (status, media type, body); then CORS, and what the
+ * HTTP caching plugin adds (`no-store`, or for a complete GET answer its
+ * ETag, Cache-Control and Vary, and a 304 when If-None-Match matches), and
+ * the request log line.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ExecutionResult, GraphQLError, GraphQLSchema } from 'graphql';
@@ -37,6 +39,7 @@ import type { ReportedBudget } from '../answer-parts/reported-budget.js';
 import { logRequest } from '../answer-parts/request-log.js';
 import type { RequestHeaders } from '../caller.js';
 import { sendWholeAnswer } from '../http/compressed-responses.js';
+import { encodedData } from '../http/encoded-data.js';
 import { withKeyVerdict } from '../plugins/use-client-key-check.js';
 import {
   type CompiledOperation,
@@ -45,9 +48,14 @@ import {
 } from '../plugins/use-compiled-execution.js';
 import { withCostReport } from '../plugins/use-cost-report.js';
 import { withFreshnessReport } from '../plugins/use-freshness-report.js';
-import { selectsUncacheable } from '../plugins/use-http-caching.js';
+import {
+  type GetCaching,
+  matches,
+  NOT_MODIFIED_HEADERS,
+  selectsUncacheable,
+} from '../plugins/use-http-caching.js';
 import { settleReads } from '../plugins/use-settled-reads.js';
-import { keepAnswer, recorded } from '../response-cache/recorder.js';
+import { keepAnswer, recorded, reusingData } from '../response-cache/recorder.js';
 import type { ResponseCacheSlot } from '../response-cache/slot.js';
 import type { ContextSource } from '../server-context.js';
 import { laneMetrics } from './lane-metrics.js';
@@ -60,6 +68,8 @@ export interface MissLaneOptions {
   readonly context: (source: ContextSource) => GatewayContext;
   readonly maxUpstreamCost: number;
   readonly reported: ReportedBudget;
+  /** How a GET answer is made cacheable, as Yoga's HTTP caching plugin makes it. */
+  readonly getCaching: GetCaching;
   /** Yoga's own masking of a result's errors, its logging of what it masks included. */
   readonly maskError: (error: GraphQLError, message: string) => Error;
   readonly metrics: GatewayMetrics;
@@ -136,7 +146,8 @@ export function missLane(options: MissLaneOptions): MissLane {
     const { req, res, compiled, params, context, slot } = miss;
     let result = withFreshnessReport(reported, context);
     const operationName = params.operationName ?? compiled.operation.name?.value ?? null;
-    if (slot.admitted === true && !selectsUncacheable(compiled.document, operationName))
+    const uncacheable = selectsUncacheable(compiled.document, operationName);
+    if (slot.admitted === true && !uncacheable)
       result = recorded(slot, result, context, operationName) ?? result;
     result = withKeyVerdict(result, context);
     if (result.errors !== undefined)
@@ -146,13 +157,39 @@ export function missLane(options: MissLaneOptions): MissLane {
           (error) => options.maskError(error, MASKED_MESSAGE) as GraphQLError,
         ),
       };
+    // A GET's ETag covers its data: encoded once, for the ETag and the body alike.
+    const recordedData = slot.record?.data;
+    const complete =
+      req.method !== 'GET' || uncacheable ? undefined : (recordedData ?? completeData(result));
+    if (complete !== undefined && recordedData === undefined)
+      result = { ...result, stringify: reusingData(result.data, complete) } as ExecutionResult;
     const { status, headers, body } = regularAnswer(result, miss.mediaType);
-    Object.assign(headers, corsHeaders(req), { 'cache-control': 'no-store' });
+    Object.assign(headers, corsHeaders(req));
+    if (complete === undefined || status !== 200) headers['cache-control'] = 'no-store';
+    else {
+      Object.assign(
+        headers,
+        options.getCaching.headers(headers['content-type'] ?? '', complete, headers.vary ?? null),
+      );
+      if (matches(req.headers['if-none-match'] ?? null, headers.etag ?? '')) {
+        const notModified: Record<string, string> = {};
+        for (const name of NOT_MODIFIED_HEADERS)
+          if (headers[name] !== undefined) notModified[name] = headers[name];
+        sendWholeAnswer(res, 304, notModified, []);
+        logged(miss, 304, operationName);
+        return;
+      }
+    }
     sendWholeAnswer(res, status, headers, [body]);
     keepAnswer(slot, status, (name) => headers[name] ?? null);
-    const { report, caller } = context;
+    logged(miss, status, operationName);
+  };
+
+  /** The request log line, as Yoga's request log writes it. */
+  const logged = (miss: LaneMiss, status: number, operationName: string | null): void => {
+    const { report, caller } = miss.context;
     logRequest(options.logger, {
-      method: req.method,
+      method: miss.req.method,
       path: options.graphqlEndpoint,
       status,
       startedAt: miss.startedAt,
@@ -191,6 +228,14 @@ export function missLane(options: MissLaneOptions): MissLane {
       plans.learn(params, compiled, req.headers.accept, mediaType);
     },
   };
+}
+
+/** The encoded `data` of a complete answer (no errors, data present), which a GET's ETag covers. */
+function completeData(result: ExecutionResult): string | undefined {
+  const { data, errors } = result;
+  return errors === undefined && typeof data === 'object' && data !== null
+    ? encodedData(data)
+    : undefined;
 }
 
 /** node:http's headers as a Fetch API Request's `headers.get` reads them. */

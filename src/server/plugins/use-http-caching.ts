@@ -35,7 +35,6 @@ import type { RequestContext } from '../server-context.js';
 const UNCACHEABLE_ROOT_FIELDS = new Set(['apiUsage']);
 
 export interface HttpCachingOptions {
-  readonly graphqlEndpoint?: string;
   readonly maxAgeSeconds?: number;
   /** `private` instead of `public`: the answer depends on the client's own key. */
   readonly perClient?: boolean;
@@ -44,24 +43,56 @@ export interface HttpCachingOptions {
   readonly now?: () => Date;
 }
 
-export function useHttpCaching({
-  graphqlEndpoint = '/graphql',
-  maxAgeSeconds = DEFAULT_HTTP_CACHE_MAX_AGE_SECONDS,
-  perClient = false,
-  compressed = false,
-  now = () => new Date(),
-}: HttpCachingOptions = {}): Plugin<RequestContext> {
-  if (!Number.isSafeInteger(maxAgeSeconds) || maxAgeSeconds < 0) {
-    throw new Error(`maxAgeSeconds must be a non-negative integer: ${maxAgeSeconds}`);
+/**
+ * How a complete GET answer is made cacheable: its ETag, Cache-Control and Vary. Yoga's answers
+ * (this plugin) and the miss lane's (miss-lane/) both take them from here.
+ */
+export class GetCaching {
+  readonly #maxAgeSeconds: number;
+  readonly #perClient: boolean;
+  readonly #now: () => Date;
+  readonly #vary: string;
+
+  constructor({
+    maxAgeSeconds = DEFAULT_HTTP_CACHE_MAX_AGE_SECONDS,
+    perClient = false,
+    compressed = false,
+    now = () => new Date(),
+  }: HttpCachingOptions = {}) {
+    if (!Number.isSafeInteger(maxAgeSeconds) || maxAgeSeconds < 0) {
+      throw new Error(`maxAgeSeconds must be a non-negative integer: ${maxAgeSeconds}`);
+    }
+    this.#maxAgeSeconds = maxAgeSeconds;
+    this.#perClient = perClient;
+    this.#now = now;
+    this.#vary = [
+      'Accept',
+      ...(perClient ? ['Authorization'] : []),
+      ...(compressed ? ['Accept-Encoding'] : []),
+    ].join(', ');
   }
+
+  /** The headers of a complete answer of media type `type` whose `data` is encoded so; `vary`: what it varies on already. */
+  headers(
+    type: string,
+    data: string,
+    vary: string | null,
+  ): { etag: string; 'cache-control': string; vary: string } {
+    return {
+      etag: `W/"${createHash('sha256').update(type.split(';')[0]!).update('\n').update(data).digest('base64url').slice(0, 32)}"`,
+      'cache-control': `${this.#perClient ? 'private' : 'public'}, max-age=${maxAge(this.#now(), this.#maxAgeSeconds)}`,
+      vary: varyWith(this.#vary, vary),
+    };
+  }
+}
+
+export function useHttpCaching(
+  caching: GetCaching,
+  graphqlEndpoint = '/graphql',
+): Plugin<RequestContext> {
   const uncacheable = new WeakSet<Request>();
   /** The encoded `data` of each complete answer without errors, as Yoga is about to write it. */
   const complete = new WeakMap<Request, string>();
-  const vary = [
-    'Accept',
-    ...(perClient ? ['Authorization'] : []),
-    ...(compressed ? ['Accept-Encoding'] : []),
-  ].join(', ');
 
   return {
     onResultProcess({ request, result }) {
@@ -105,14 +136,9 @@ export function useHttpCaching({
       setResponse(new Response(body, { status: response.status, headers }));
       return;
     }
-    const etag = `W/"${createHash('sha256').update(type.split(';')[0]!).update('\n').update(data).digest('base64url').slice(0, 32)}"`;
-    headers.set('etag', etag);
-    headers.set(
-      'cache-control',
-      `${perClient ? 'private' : 'public'}, max-age=${maxAge(now(), maxAgeSeconds)}`,
-    );
-    headers.set('vary', varyWith(vary, headers.get('vary')));
-    if (matches(request.headers.get('if-none-match'), etag)) {
+    for (const [name, value] of Object.entries(caching.headers(type, data, headers.get('vary'))))
+      headers.set(name, value);
+    if (matches(request.headers.get('if-none-match'), headers.get('etag') ?? '')) {
       const notModified = new Headers();
       for (const name of NOT_MODIFIED_HEADERS) {
         const value = headers.get(name);
@@ -132,7 +158,7 @@ function completeDataOf(text: string): string | undefined {
 }
 
 /** What a 304 repeats of its 200 (as the response cache's 304 does): validators, caching and CORS. */
-const NOT_MODIFIED_HEADERS = [
+export const NOT_MODIFIED_HEADERS = [
   'etag',
   'cache-control',
   'vary',

@@ -39,7 +39,7 @@ import { sendWholeAnswer } from '../http/compressed-responses.js';
 import { refuse } from '../http/listener-refusal.js';
 import type { RequestBodies } from '../memory/request-bodies.js';
 import type { RequestTurns } from '../memory/request-turns.js';
-import { type LaneParams, laneParams } from '../miss-lane/lane-params.js';
+import { type LaneParams, laneGetParams, laneParams } from '../miss-lane/lane-params.js';
 import type { MissLane } from '../miss-lane/miss-lane.js';
 import {
   type ClientRateLimiter,
@@ -317,7 +317,12 @@ export function withResponseCache(yoga: NodeHandler, options: ResponseCacheOptio
     } else options.observer?.cacheLookup('response', false);
     res.once('finish', () => store(key, slot));
     const lane = options.lane;
-    const params = lane !== undefined && Buffer.isBuffer(source) ? laneParams(source) : undefined;
+    const params =
+      lane === undefined
+        ? undefined
+        : Buffer.isBuffer(source)
+          ? laneParams(source)
+          : laneGetParams(source);
     if (lane !== undefined && params !== undefined) {
       if (await onLane(lane, req, res, params, slot, started)) return;
       // Once Yoga's answer is out, its status and media type say what the lane may learn from it.
