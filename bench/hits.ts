@@ -14,14 +14,15 @@
  * that changes), which shows what Yoga's path costs a query that reads nothing.
  *
  * Settings: ROUND_SECONDS (5), ROUNDS (2), CONNECTIONS (10), ARTISTS (100), ONLY (typename,
- * artist, top20, chart, page, pages), VARY=1, AGAINST (another built checkout, measured the same
+ * artist, top20, chart, page, pages), VARY=1, GET=1 (every request a GET of the same operation,
+ * its members as search parameters, where HTTP caching adds its ETag), AGAINST (another built checkout, measured the same
  * way in alternate rounds: a change to the request path against the commit before it, in one
  * sitting; a last table gives, per query, the median of the rounds' CPU ratios).
  */
 import { execFileSync } from 'node:child_process';
 import { availableParallelism, loadavg } from 'node:os';
 import { numberSetting } from './settings.js';
-import { postLoad } from './tailcall/post-load.js';
+import { asSearch, postLoad } from './tailcall/post-load.js';
 import { cpuMicros, type Running, startOurs, startSimulator } from './tailcall/processes.js';
 import {
   type Bodies,
@@ -37,6 +38,7 @@ const ROUNDS = number('ROUNDS', 2);
 const CONNECTIONS = number('CONNECTIONS', 10);
 const ARTISTS = number('ARTISTS', 100);
 const VARY = process.env.VARY === '1';
+const GET = process.env.GET === '1';
 const ONLY = process.env.ONLY?.split(',').map((key) => key.trim());
 const AGAINST = process.env.AGAINST?.trim() || undefined;
 const KEY = 'bench-key';
@@ -92,6 +94,7 @@ async function load(server: Running, bodies: Bodies, seconds: number): Promise<R
     connections: CONNECTIONS,
     seconds,
     bodies,
+    get: GET,
   });
   const gcAfter = await scavenges(server);
   return {
@@ -158,7 +161,7 @@ async function main(): Promise<void> {
         pinned
           ? 'the gateway pinned to core 0, autocannon and the simulator to core 1'
           : 'nothing pinned (no taskset or one core): figures include the load generator competing'
-      }; ${ROUNDS} rounds of ${ROUND_SECONDS} s per query and side, ${CONNECTIONS} connections.\n`,
+      }; ${ROUNDS} rounds of ${ROUND_SECONDS} s per query and side, ${CONNECTIONS} connections${GET ? ', every request a GET' : ''}.\n`,
     );
     console.log(
       '| query | answered | side | req/s | CPU µs per request | scavenges per 1,000 requests | scavenge ms per 1,000 requests | p99 ms | errors |',
@@ -173,11 +176,10 @@ async function main(): Promise<void> {
         // each slug's records read once. Then a warm-up of what is measured.
         const firsts = query.varying ? slugs.length : 2;
         for (let request = 0; request < firsts; request += 1) {
-          const answer = await fetch(server.url, {
-            method: 'POST',
-            headers: HEADERS,
-            body: bodyOf(bodies, request),
-          });
+          const body = bodyOf(bodies, request);
+          const answer = GET
+            ? await fetch(`${server.url}?${asSearch(body)}`, { headers: HEADERS })
+            : await fetch(server.url, { method: 'POST', headers: HEADERS, body });
           if (!answer.ok) throw new Error(`${query.name}: ${answer.status} ${await answer.text()}`);
         }
         await load(server, bodies, 2);
