@@ -39,7 +39,6 @@ import type { ReportedBudget } from '../answer-parts/reported-budget.js';
 import { logRequest } from '../answer-parts/request-log.js';
 import type { RequestHeaders } from '../caller.js';
 import { sendWholeAnswer } from '../http/compressed-responses.js';
-import { encodedData } from '../http/encoded-data.js';
 import { withKeyVerdict } from '../plugins/use-client-key-check.js';
 import {
   type CompiledOperation,
@@ -49,9 +48,10 @@ import {
 import { withCostReport } from '../plugins/use-cost-report.js';
 import { withFreshnessReport } from '../plugins/use-freshness-report.js';
 import {
+  completeData,
   type GetCaching,
   matches,
-  NOT_MODIFIED_HEADERS,
+  notModifiedHeaders,
   selectsUncacheable,
 } from '../plugins/use-http-caching.js';
 import { settleReads } from '../plugins/use-settled-reads.js';
@@ -172,10 +172,12 @@ export function missLane(options: MissLaneOptions): MissLane {
         options.getCaching.headers(headers['content-type'] ?? '', complete, headers.vary ?? null),
       );
       if (matches(req.headers['if-none-match'] ?? null, headers.etag ?? '')) {
-        const notModified: Record<string, string> = {};
-        for (const name of NOT_MODIFIED_HEADERS)
-          if (headers[name] !== undefined) notModified[name] = headers[name];
-        sendWholeAnswer(res, 304, notModified, []);
+        sendWholeAnswer(
+          res,
+          304,
+          notModifiedHeaders((name) => headers[name]),
+          [],
+        );
         logged(miss, 304, operationName);
         return;
       }
@@ -228,14 +230,6 @@ export function missLane(options: MissLaneOptions): MissLane {
       plans.learn(params, compiled, req.headers.accept, mediaType);
     },
   };
-}
-
-/** The encoded `data` of a complete answer (no errors, data present), which a GET's ETag covers. */
-function completeData(result: ExecutionResult): string | undefined {
-  const { data, errors } = result;
-  return errors === undefined && typeof data === 'object' && data !== null
-    ? encodedData(data)
-    : undefined;
 }
 
 /** node:http's headers as a Fetch API Request's `headers.get` reads them. */

@@ -24,7 +24,13 @@
  *   cannot read it, nor keep an identity copy as the only one.
  */
 import { createHash } from 'node:crypto';
-import { type DocumentNode, getOperationAST, Kind, type SelectionSetNode } from 'graphql';
+import {
+  type DocumentNode,
+  type ExecutionResult,
+  getOperationAST,
+  Kind,
+  type SelectionSetNode,
+} from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import { DEFAULT_HTTP_CACHE_MAX_AGE_SECONDS } from '../../setting-defaults.js';
 import { requestPath } from '../../url-path.js';
@@ -98,9 +104,8 @@ export function useHttpCaching(
     onResultProcess({ request, result }) {
       if (request.method !== 'GET' || Array.isArray(result) || Symbol.asyncIterator in result)
         return;
-      const { data, errors } = result as { data?: unknown; errors?: unknown };
-      if (errors === undefined && typeof data === 'object' && data !== null)
-        complete.set(request, encodedData(data));
+      const data = completeData(result as ExecutionResult);
+      if (data !== undefined) complete.set(request, data);
     },
     onExecute({ args }) {
       const { request } = args.contextValue;
@@ -136,14 +141,10 @@ export function useHttpCaching(
       setResponse(new Response(body, { status: response.status, headers }));
       return;
     }
-    for (const [name, value] of Object.entries(caching.headers(type, data, headers.get('vary'))))
-      headers.set(name, value);
-    if (matches(request.headers.get('if-none-match'), headers.get('etag') ?? '')) {
-      const notModified = new Headers();
-      for (const name of NOT_MODIFIED_HEADERS) {
-        const value = headers.get(name);
-        if (value !== null) notModified.set(name, value);
-      }
+    const cacheable = caching.headers(type, data, headers.get('vary'));
+    for (const [name, value] of Object.entries(cacheable)) headers.set(name, value);
+    if (matches(request.headers.get('if-none-match'), cacheable.etag)) {
+      const notModified = notModifiedHeaders((name) => headers.get(name));
       setResponse(new Response(null, { status: 304, headers: notModified }));
       return;
     }
@@ -157,8 +158,26 @@ function completeDataOf(text: string): string | undefined {
   return body.errors !== undefined || body.data == null ? undefined : JSON.stringify(body.data);
 }
 
+/** The encoded `data` of a complete answer (no errors, data present): what a GET's ETag covers. */
+export function completeData(result: ExecutionResult): string | undefined {
+  const { data, errors } = result;
+  return errors === undefined && typeof data === 'object' && data !== null
+    ? encodedData(data)
+    : undefined;
+}
+
+/** The headers a 304 repeats of its 200's, read through `header`. */
+export function notModifiedHeaders(header: (name: string) => string | null | undefined) {
+  const kept: Record<string, string> = {};
+  for (const name of NOT_MODIFIED_HEADERS) {
+    const value = header(name);
+    if (value !== null && value !== undefined) kept[name] = value;
+  }
+  return kept;
+}
+
 /** What a 304 repeats of its 200 (as the response cache's 304 does): validators, caching and CORS. */
-export const NOT_MODIFIED_HEADERS = [
+const NOT_MODIFIED_HEADERS = [
   'etag',
   'cache-control',
   'vary',
