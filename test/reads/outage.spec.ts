@@ -1,6 +1,6 @@
 /**
  * An upstream outage as users meet it: records the gateway holds, past their TTL, are each
- * answered from what is held within the stale grace (and half a second), flagged in
+ * answered from what is held at the stale grace, well before the read's deadline, flagged in
  * `extensions.stale`, whether the upstream hangs, answers 503 after a delay, answers 500 or
  * resets; a record the gateway does not hold waits up to the read's deadline and then gets
  * UPSTREAM_ERROR at its field. In both modes (the gateway's key under the day's plan, and
@@ -24,8 +24,12 @@ const TTL_MS = 1_000;
 const GRACE_MS = 1_000;
 const DEADLINE_MS = 4_000;
 const HELD_RECORDS = 30;
-/** What the grace may take beyond itself: the request's own work, on a busy machine. */
-const SLACK_MS = 500;
+/**
+ * A held answer must come at the grace, not at the deadline: the bound sits halfway between
+ * them, so a machine that stalls the process for a moment (a full suite on two cores) does not
+ * fail a gateway that kept its grace, and one that waited for the deadline still fails.
+ */
+const HELD_BOUND_MS = (GRACE_MS + DEADLINE_MS) / 2;
 const ARTISTS = '/api/v1/artists/';
 
 type Ask = (query: string, variables: Record<string, unknown>) => Promise<GraphQLResponse>;
@@ -84,7 +88,7 @@ async function outage(
     expect(response.body.extensions?.stale, slug).toEqual([
       expect.objectContaining({ path: ['artist'] }),
     ]);
-    expect(ms, slug).toBeLessThan(GRACE_MS + SLACK_MS);
+    expect(ms, `${slug}, held answers took ${timings(answers)} ms`).toBeLessThan(HELD_BOUND_MS);
   }
   // Nothing held for it: the read's deadline, then the upstream's failure at its field.
   expect(cold?.response.body.errors?.[0]).toMatchObject({
@@ -92,6 +96,14 @@ async function outage(
     extensions: { code: 'UPSTREAM_ERROR' },
   });
   expect(cold?.ms).toBeLessThan(DEADLINE_MS + 2_000);
+}
+
+/** Every held answer's time, slowest first: a failure shows whether one stalled or all did. */
+function timings(answers: readonly { readonly ms: number }[]): string {
+  return answers
+    .map(({ ms }) => Math.round(ms))
+    .sort((a, b) => b - a)
+    .join(', ');
 }
 
 function nameOf(response: GraphQLResponse): unknown {
