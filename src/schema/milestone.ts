@@ -104,7 +104,8 @@ MilestoneRef.implement({
           slug,
           ...(m.artistName !== null ? { name: m.artistName } : {}),
           ...(m.artistImageUrl !== null ? { imageUrl: m.artistImageUrl } : {}),
-          ...(m.isAfrobeats !== null ? { isAfrobeats: m.isAfrobeats } : {}),
+          // Not `!== null`: an unreadable flag is its own field's error here (plain-property-reads.ts).
+          ...(typeof m.isAfrobeats === 'boolean' ? { isAfrobeats: m.isAfrobeats } : {}),
         });
       },
     }),

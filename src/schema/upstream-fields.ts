@@ -39,17 +39,61 @@ export function requiredField<R extends UpstreamRecord, K extends keyof R & stri
   return value as NonNullable<R[K]>;
 }
 
+/** What a `fromRecord` or `fromRecordRequired` resolver reads: its key, and whether null is an error. */
+export interface RecordRead {
+  readonly key: string;
+  readonly required: boolean;
+}
+
+const recordReads = new WeakMap<object, RecordRead>();
+
+/** The record read `resolve` is, when `fromRecord` or `fromRecordRequired` made it. */
+export function recordReadOf(resolve: unknown): RecordRead | undefined {
+  return typeof resolve === 'function' ? recordReads.get(resolve) : undefined;
+}
+
 /** Resolver shorthand for `upstreamField`. */
-export const fromRecord =
-  <R extends UpstreamRecord, K extends keyof R & string>(key: K) =>
-  (record: R): R[K] =>
-    upstreamField(record, key);
+export function fromRecord<R extends UpstreamRecord, K extends keyof R & string>(
+  key: K,
+): (record: R) => R[K] {
+  const read = (record: R): R[K] => upstreamField(record, key);
+  recordReads.set(read, { key, required: false });
+  return read;
+}
 
 /** Resolver shorthand for `requiredField`. */
-export const fromRecordRequired =
-  <R extends UpstreamRecord, K extends keyof R & string>(key: K) =>
-  (record: R): NonNullable<R[K]> =>
-    requiredField(record, key);
+export function fromRecordRequired<R extends UpstreamRecord, K extends keyof R & string>(
+  key: K,
+): (record: R) => NonNullable<R[K]> {
+  const read = (record: R): NonNullable<R[K]> => requiredField(record, key);
+  recordReads.set(read, { key, required: true });
+  return read;
+}
+
+/**
+ * `record` as the parent of fields read as plain properties (`reads`, by key): each such value
+ * the upstream sent unreadable, or a required one that is missing, replaced by the error its
+ * record read would throw. graphql-js and graphql-jit both answer a field whose value is an
+ * Error with that error at the field, so the answer is the one the resolvers gave. The record
+ * itself when it needs nothing replaced, as nearly every record does.
+ */
+export function asPlainParent<R extends UpstreamRecord>(
+  record: R,
+  reads: readonly RecordRead[],
+): R {
+  let view: Record<string, unknown> | undefined;
+  for (const { key, required } of reads) {
+    const reason = record.unreadable?.[key];
+    const value = (record as Record<string, unknown>)[key];
+    const missing = required && reason === undefined && (value === null || value === undefined);
+    if (reason === undefined && !missing) continue;
+    view ??= { ...(record as Record<string, unknown>) };
+    view[key] = missing
+      ? unreadableField(key, `"${key}" is missing`)
+      : unreadableField(key, reason);
+  }
+  return (view ?? record) as R;
+}
 
 /** Reports records left out of the list at `info`'s path (index = position in the upstream's list). */
 export function reportDropped(

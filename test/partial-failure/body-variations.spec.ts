@@ -642,6 +642,59 @@ describe('details the table cannot show', () => {
     expect(songs.some((m) => m.song !== null && m.song.slug.length > 0)).toBe(true);
   });
 
+  it('an unreadable value is an error at its field alone, alike run first, compiled and beside Yoga', async () => {
+    const stack = await startStack({ sharedSimulator: simulator, gateway: { retries: 0 } });
+    try {
+      simulator.injectFault(
+        {
+          kind: 'rewrite',
+          rewrite: mapItems((s, index) =>
+            index === 2
+              ? { ...s, dailyStreams: 'lots' }
+              : index === 5
+                ? { ...s, monthlyListeners: { x: 1 } }
+                : s,
+          ),
+        },
+        { path: `/api/v1/artists/${artist.slug}/history`, times: 1 },
+      );
+      simulator.injectFault(
+        { kind: 'rewrite', rewrite: mapItems(atIndex(0, (m) => ({ ...m, isAfrobeats: 'maybe' }))) },
+        { path: `/api/v1/milestones/timeline/${artist.slug}`, times: 1 },
+      );
+      const query = `query ($slug: String!) { artist(slug: $slug) {
+        history { date totalStreams dailyStreams monthlyListeners }
+        milestones { threshold crossedAt isAfrobeats artist { name isAfrobeats } } } }`;
+      // Each body new (an undeclared variable): no answer is a stored one, so each is executed.
+      const answers = [];
+      for (let request = 0; request < 4; request += 1)
+        answers.push((await stack.query(query, { slug: artist.slug, request })).body);
+      const first = answers[0]!;
+      expect(first.errors?.map((e) => [e.extensions?.code, e.path])).toEqual([
+        ['UPSTREAM_INVALID_RESPONSE', ['artist', 'history', 2, 'dailyStreams']],
+        ['UPSTREAM_INVALID_RESPONSE', ['artist', 'history', 5, 'monthlyListeners']],
+        ['UPSTREAM_INVALID_RESPONSE', ['artist', 'milestones', 0, 'isAfrobeats']],
+      ]);
+      const { history, milestones } = first.data!.artist as {
+        history: Record<string, unknown>[];
+        milestones: Record<string, unknown>[];
+      };
+      expect(history[2]).toMatchObject({ dailyStreams: null, totalStreams: expect.any(Number) });
+      expect(history[5]).toMatchObject({
+        monthlyListeners: null,
+        dailyStreams: expect.any(Number),
+      });
+      expect(milestones[0]).toMatchObject({ isAfrobeats: null, threshold: expect.any(Number) });
+      for (const answer of answers.slice(1)) {
+        expect(answer.data).toEqual(first.data);
+        expect(answer.errors).toEqual(first.errors);
+      }
+    } finally {
+      simulator.clearFaults();
+      await stack.close();
+    }
+  });
+
   it('the history survives an impossible date in the order the client expects', async () => {
     const { response } = await run({
       name: 'impossible date',
