@@ -70,29 +70,43 @@ export function fromRecordRequired<R extends UpstreamRecord, K extends keyof R &
   return read;
 }
 
+/** The record reads of one type's fields that are read as plain properties. */
+export interface PlainReads {
+  readonly reads: readonly RecordRead[];
+  /** The keys of the required ones: a record missing none of them and with nothing unreadable is handed on as it is. */
+  readonly required: readonly string[];
+}
+
+export function plainReads(reads: readonly RecordRead[]): PlainReads {
+  return { reads, required: reads.filter((read) => read.required).map((read) => read.key) };
+}
+
 /**
- * `record` as the parent of fields read as plain properties (`reads`, by key): each such value
- * the upstream sent unreadable, or a required one that is missing, replaced by the error its
- * record read would throw. graphql-js and graphql-jit both answer a field whose value is an
- * Error with that error at the field, so the answer is the one the resolvers gave. The record
- * itself when it needs nothing replaced, as nearly every record does.
+ * `record` as the parent of fields read as plain properties: each such value the upstream sent
+ * unreadable, or a required one that is missing, replaced by the error its record read would
+ * throw. graphql-js and graphql-jit both answer a field whose value is an Error with that error
+ * at the field, so the answer is the one the resolvers gave. The record itself when it needs
+ * nothing replaced, as nearly every record does.
  */
 export function asPlainParent<R extends UpstreamRecord>(
   record: R,
-  reads: readonly RecordRead[],
+  { reads, required }: PlainReads,
 ): R {
-  let view: Record<string, unknown> | undefined;
+  const values = record as unknown as Record<string, unknown>;
+  if (record.unreadable === undefined && !missingAny(values, required)) return record;
+  const view = { ...values };
   for (const { key, required } of reads) {
     const reason = record.unreadable?.[key];
-    const value = (record as Record<string, unknown>)[key];
-    const missing = required && reason === undefined && (value === null || value === undefined);
-    if (reason === undefined && !missing) continue;
-    view ??= { ...(record as Record<string, unknown>) };
-    view[key] = missing
-      ? unreadableField(key, `"${key}" is missing`)
-      : unreadableField(key, reason);
+    if (reason !== undefined) view[key] = unreadableField(key, reason);
+    else if (required && values[key] == null)
+      view[key] = unreadableField(key, `"${key}" is missing`);
   }
-  return (view ?? record) as R;
+  return view as unknown as R;
+}
+
+function missingAny(values: Record<string, unknown>, keys: readonly string[]): boolean {
+  for (const key of keys) if (values[key] === null || values[key] === undefined) return true;
+  return false;
 }
 
 /** Reports records left out of the list at `info`'s path (index = position in the upstream's list). */

@@ -4,7 +4,12 @@
  * an unreadable value, or a missing required one, is that read's error at the field.
  */
 import { describe, expect, it } from 'vitest';
-import { asPlainParent, fromRecord, fromRecordRequired } from '../../src/schema/upstream-fields.js';
+import {
+  asPlainParent,
+  fromRecord,
+  fromRecordRequired,
+  plainReads,
+} from '../../src/schema/upstream-fields.js';
 import { UpstreamError } from '../../src/upstream/errors.js';
 
 interface Entry {
@@ -14,10 +19,10 @@ interface Entry {
   readonly note: string | null;
 }
 
-const READS = [
+const READS = plainReads([
   { key: 'position', required: true },
   { key: 'delta', required: false },
-] as const;
+]);
 
 /** What `read` throws for `record`. */
 function thrown(read: (record: Entry) => unknown, record: Entry): unknown {
