@@ -338,11 +338,14 @@ describe('a refresh-first row with the upstream slower than the grace', () => {
       expect(rowOf(TABLES[policy], cell).action).toBe('refresh-first');
       const { upstream, cache, caller, slug } = await setUp(policy, cell);
       const request = endpoints.artist(slug);
-      simulator.injectFault({ kind: 'delay', ms: 10 * GRACE_MS }, { path: request.key });
+      const upstreamMs = 10 * GRACE_MS;
+      simulator.injectFault({ kind: 'delay', ms: upstreamMs }, { path: request.key });
       const reads = backgroundReads();
       const started = performance.now();
       const answer = await upstream.read(request, caller, reads);
-      expect(performance.now() - started).toBeLessThan(GRACE_MS + 500);
+      // At the grace, not at the upstream's answer: halfway between them, so that a busy machine
+      // stalling the process for a moment does not fail a read that kept its grace.
+      expect(performance.now() - started).toBeLessThan((GRACE_MS + upstreamMs) / 2);
       expect(answer.name).toBe(HELD);
       expect(reads.report.stale).toHaveLength(1);
       // The call goes on and refreshes the cache when it lands.
