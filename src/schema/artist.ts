@@ -15,7 +15,7 @@ import {
   SongRef,
   StreamSnapshotRef,
 } from './object-refs.js';
-import { prefetchArtistChildren, prefetchHeldArtistChildren } from './prefetch.js';
+import { prefetchArtistChildren } from './prefetch.js';
 import { keyFields, recordReader } from './record-fields.js';
 import {
   ARTIST_KEYS,
@@ -206,10 +206,9 @@ builder.queryFields((t) => ({
     resolve: (_, args, c, info) => {
       const slug = artistSlugArg(args.slug);
       const artist = nodeLoaders.Artist(slug, c);
-      if (!(artist instanceof Promise)) {
-        prefetchHeldArtistChildren(slug, info, c);
-        return artist;
-      }
+      // A held profile's children resolve at once, in this same turn: their reads leave together
+      // without being started here.
+      if (!(artist instanceof Promise)) return artist;
       // The children's reads start with the profile's: one upstream round trip for a whole page.
       const children = prefetchArtistChildren(slug, info, c).catch(() => undefined);
       return Promise.all([artist, children]).then(([loaded]) => loaded);

@@ -8,7 +8,9 @@
  * field-reads.ts), and it is taken from there, as their resolvers take it.
  *
  * The children read through the same request loader later and find the
- * reads already under way. A child whose field carries a directive
+ * reads already under way. A profile this process holds needs none of it:
+ * the root field answers at once, its children resolve in the same turn,
+ * and their reads leave together as they would from here. A child whose field carries a directive
  * (@skip/@include) is not prefetched: it may not run; nor is one whose
  * arguments its resolver will refuse (it reads nothing then).
  */
@@ -132,13 +134,4 @@ export async function prefetchArtistChildren(
   const reads = childReads(slug, info, context);
   if (reads.length === 0 || (await context.loader.knownMissing(endpoints.artist(slug)))) return;
   for (const read of reads) context.loader.prefetch(read);
-}
-
-/** The same for an artist whose profile is held: it exists, so its children's reads start at once. */
-export function prefetchHeldArtistChildren(
-  slug: string,
-  info: GraphQLResolveInfo,
-  context: GatewayContext,
-): void {
-  for (const read of childReads(slug, info, context)) context.loader.prefetch(read);
 }

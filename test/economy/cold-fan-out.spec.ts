@@ -43,6 +43,40 @@ it("reaches the upstream for the children while the profile's own call is still 
   expect(response.body.extensions?.cost).toMatchObject({ upstreamCalls: 4, deduplicated: 0 });
 });
 
+it("with the profile held, the children's reads still leave together", async () => {
+  const artist = stack.simulator.data.allArtists()[6]!;
+  const profilePath = `/api/v1/artists/${artist.slug}`;
+  await stack.query('query ($slug: String!) { artist(slug: $slug) { name } }', {
+    slug: artist.slug,
+  });
+  // The history is held back: a gateway reading the children one after another would not have
+  // asked for the others yet.
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  stack.simulator.injectFault({ kind: 'hold', until: held }, { path: `${profilePath}/history` });
+  stack.simulator.resetCalls();
+  const answer = stack.query(PAGE, { slug: artist.slug });
+  await until(() => stack.simulator.calls.length >= 3, 0);
+  expect(stack.simulator.calls.map((call) => call.rawPath).sort()).toEqual(
+    [
+      `${profilePath}/history`,
+      `/api/v1/milestones/timeline/${artist.slug}`,
+      `/api/v1/songs/${artist.slug}/songs`,
+    ].sort(),
+  );
+  release();
+  const response = await answer;
+  stack.simulator.clearFaults();
+  expect(response.body.errors).toBeUndefined();
+  expect(response.body.extensions?.cost).toMatchObject({
+    upstreamCalls: 3,
+    cacheHits: 1,
+    deduplicated: 0,
+  });
+});
+
 it('an unknown slug costs its children once; once its not-found is cached, nothing', async () => {
   stack.simulator.resetCalls();
   const first = await stack.query(PAGE, { slug: 'no-such-artist-x' });
