@@ -10,9 +10,10 @@
  * The children read through the same request loader later and find the
  * reads already under way. A profile this process holds needs none of it:
  * the root field answers at once, its children resolve in the same turn,
- * and their reads leave together as they would from here. A child whose field carries a directive
- * (@skip/@include) is not prefetched: it may not run; nor is one whose
- * arguments its resolver will refuse (it reads nothing then).
+ * and their reads leave together as they would from here. A child whose
+ * field carries a directive (@skip/@include) is not prefetched: it may not
+ * run; nor is one whose arguments its resolver will refuse (it reads
+ * nothing then).
  */
 import {
   type FieldNode,
