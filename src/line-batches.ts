@@ -1,55 +1,75 @@
 /**
- * Log lines gathered into batches before they reach the process log's destination.
+ * Log lines gathered into batches of bytes before they reach the process log's destination.
  *
  * Why not sonic-boom's own batching (`minLength`): it appends each line to its pending string
  * and measures that string's byte length on every write, which flattens it, so every line
- * copied the whole batch so far; the response cache answers a request in about the time
- * those copies took. Here a batch is joined once, when it is full or flushed, and handed over
- * as one write: each byte is copied once.
+ * copied the whole batch so far. Why bytes rather than joined strings: a joined batch was
+ * flattened once to join it, scanned for its byte length, then encoded again to be written;
+ * here each line is encoded once, into the batch it travels in, and the batch is written as
+ * it is.
  */
 export interface LineSink {
-  write(batch: string): unknown;
+  write(batch: Buffer): unknown;
 }
 
 export class LineBatches {
-  #lines: string[] = [];
-  #chars = 0;
+  #chunk: Buffer;
+  #used = 0;
 
   constructor(
     private readonly sink: LineSink,
-    /** A batch is handed over once it holds this many characters. */
-    private readonly batchChars: number,
+    /** A batch is handed over once the next line would not fit in this many bytes. */
+    private readonly batchBytes: number,
   ) {
-    if (!Number.isSafeInteger(batchChars) || batchChars < 1)
-      throw new Error(`batchChars must be a positive integer: ${batchChars}`);
+    if (!Number.isSafeInteger(batchBytes) || batchBytes < 1)
+      throw new Error(`batchBytes must be a positive integer: ${batchBytes}`);
+    this.#chunk = Buffer.allocUnsafeSlow(batchBytes);
   }
 
   write(line: string): void {
-    this.#lines.push(line);
-    this.#chars += line.length;
-    if (this.#chars >= this.batchChars) this.flush();
+    const room = this.#chunk.length - this.#used;
+    // A UTF-16 unit is at most three bytes of UTF-8: only a line near the end is measured.
+    if (line.length * 3 > room) {
+      const bytes = Buffer.byteLength(line);
+      if (bytes > room) {
+        this.flush();
+        if (bytes > this.#chunk.length) {
+          this.sink.write(Buffer.from(line));
+          return;
+        }
+      }
+    }
+    this.#used += this.#chunk.write(line, this.#used);
   }
 
   /** Hands over the lines gathered so far, if any. */
   flush(): void {
-    if (this.#lines.length === 0) return;
-    const batch = this.#lines.length === 1 ? (this.#lines[0] as string) : this.#lines.join('');
-    this.#lines = [];
-    this.#chars = 0;
+    const used = this.#used;
+    if (used === 0) return;
+    this.#used = 0;
+    // A batch waiting for a slow reader must not hold a whole chunk for a few lines: a small
+    // one travels as a copy of its own, and the chunk is used again at once.
+    if (used < this.#chunk.length / 2) {
+      this.sink.write(Buffer.from(this.#chunk.subarray(0, used)));
+      return;
+    }
+    const batch = this.#chunk.subarray(0, used);
+    this.#chunk = Buffer.allocUnsafeSlow(this.batchBytes);
     this.sink.write(batch);
   }
 
   /** Lets go of the lines gathered and not handed over. */
   discard(): void {
-    this.#lines = [];
-    this.#chars = 0;
+    this.#used = 0;
   }
 }
 
+const NEWLINE = 0x0a;
+
 /** Lines in a batch (each ends with a newline), for counting what a dropped batch held. */
 export function linesIn(batch: unknown): number {
-  const text = String(batch);
+  const bytes = Buffer.isBuffer(batch) ? batch : Buffer.from(String(batch));
   let count = 0;
-  for (let at = text.indexOf('\n'); at >= 0; at = text.indexOf('\n', at + 1)) count += 1;
+  for (let at = bytes.indexOf(NEWLINE); at >= 0; at = bytes.indexOf(NEWLINE, at + 1)) count += 1;
   return count;
 }

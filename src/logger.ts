@@ -1,6 +1,6 @@
 import cluster from 'node:cluster';
 import pino, { type Logger } from 'pino';
-import { LineBatches, linesIn } from './line-batches.js';
+import { LineBatches, type LineSink, linesIn } from './line-batches.js';
 import { traceFields } from './observability/log-trace.js';
 
 /** What a log write may hold in memory while the reader is slow; past it, lines are dropped and counted. */
@@ -30,12 +30,12 @@ export function createLogger(
 }
 
 /**
- * Lines are written in batches of at least this many characters (or every FLUSH_EVERY_MS): each
+ * Lines are written in batches of up to this many bytes (or every FLUSH_EVERY_MS): each
  * asynchronous write costs the process a hand-over to libuv's threads and back, about what
  * forming dozens of lines costs, and there is one line for every request the response cache
  * answers (line-batches.ts).
  */
-const BATCHED_CHARS = 64 * 1024;
+const BATCHED_BYTES = 64 * 1024;
 const FLUSH_EVERY_MS = 100;
 
 export interface ProcessLog {
@@ -73,8 +73,14 @@ export function createProcessLog(
   // which the process's exit would wait for.
   void process.stdout.fd;
   // Batches are written as they come, one write at a time: the next waits for the last.
-  const destination = pino.destination({ dest: 1, sync: false, maxLength: MAX_BUFFERED_BYTES });
-  const batches = new LineBatches(destination, BATCHED_CHARS);
+  const destination = pino.destination({
+    dest: 1,
+    sync: false,
+    maxLength: MAX_BUFFERED_BYTES,
+    contentMode: 'buffer',
+  });
+  // In buffer mode sonic-boom writes Buffers as they are; its typings know only strings.
+  const batches = new LineBatches(destination as unknown as LineSink, BATCHED_BYTES);
   const logger = createLogger(level, batches, { traced });
   let broken = false;
   let released = false;
