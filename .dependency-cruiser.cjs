@@ -5,7 +5,7 @@
  *
  *   0 leaves        config-error.ts, error-codes.ts, http-errors.ts, time.ts, digest.ts,
  *                   production-mode.ts, service-name.ts, url-path.ts, line-batches.ts,
- *                   setting-defaults.ts
+ *                   log-lines.ts, setting-defaults.ts
  *   1 redis/        connections, scripts, batched reads, key names
  *     machine/      a cluster's workers and the stores their primary keeps: the messages
  *   2 upstream/     the REST API alone: endpoints, records, readers, client
@@ -35,7 +35,7 @@
  */
 const LAYERS = [
   [
-    '^src/(config-error|error-codes|http-errors|time|digest|production-mode|service-name|url-path|line-batches|setting-defaults)\\.ts$',
+    '^src/(config-error|error-codes|http-errors|time|digest|production-mode|service-name|url-path|line-batches|log-lines|setting-defaults)\\.ts$',
   ],
   ['^src/(redis|machine)/'],
   ['^src/upstream/'],

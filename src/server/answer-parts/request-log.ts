@@ -5,6 +5,7 @@
  * cost. Keys never appear, only their hash prefix.
  */
 import type { Logger } from 'pino';
+import { type NumberLine, numberLines } from '../../log-lines.js';
 
 export interface RequestLogFields {
   readonly method: string | undefined;
@@ -37,15 +38,33 @@ export function logRequest(logger: Logger, fields: RequestLogFields): void {
 
 /**
  * The same line for answers that repeat one operation's fields (response-cache hits of one
- * stored answer and key): pino serializes a child logger's bindings once, when it is made, so
- * each line then serializes only what differs per request.
+ * stored answer and key): all but the duration are the same from line to line, so each is
+ * made once, when the first line of its method, path and status is written, and every line
+ * then adds only its duration (log-lines.ts).
  */
 export function operationLog(
   logger: Logger,
   operation: Operation,
 ): (fields: Omit<RequestLogFields, 'operation'>) => void {
-  const child = logger.child(operationFields(operation));
-  return (fields) => child.info(requestFields(fields), 'request');
+  const bound = operationFields(operation);
+  /** By status: a hit answers 200, or 304 to a GET whose ETag matches. */
+  const byStatus = new Map<
+    number,
+    { method: string | undefined; path: string; line: NumberLine }
+  >();
+  return (fields) => {
+    let made = byStatus.get(fields.status);
+    if (made === undefined || made.method !== fields.method || made.path !== fields.path) {
+      const { method, path, status } = fields;
+      made = {
+        method,
+        path,
+        line: numberLines(logger, { ...bound, method, path, status }, 'durationMs', 'request'),
+      };
+      byStatus.set(fields.status, made);
+    }
+    made.line(durationMs(fields.startedAt));
+  };
 }
 
 function requestFields(fields: Omit<RequestLogFields, 'operation'>) {
@@ -53,11 +72,14 @@ function requestFields(fields: Omit<RequestLogFields, 'operation'>) {
     method: fields.method,
     path: fields.path,
     status: fields.status,
-    durationMs:
-      fields.startedAt === undefined
-        ? undefined
-        : Math.round((performance.now() - fields.startedAt) * 10) / 10,
+    durationMs: durationMs(fields.startedAt),
   };
+}
+
+function durationMs(startedAt: number | undefined): number | undefined {
+  return startedAt === undefined
+    ? undefined
+    : Math.round((performance.now() - startedAt) * 10) / 10;
 }
 
 function operationFields(operation: Operation) {
