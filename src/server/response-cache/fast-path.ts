@@ -48,12 +48,12 @@ import {
 import { matches, maxAge } from '../plugins/use-http-caching.js';
 import { compressedPart, gzipWithTail } from './gzip-answer.js';
 import { hitTails } from './hit-tail.js';
+import { responseKeys } from './response-keys.js';
 import type { ResponseCacheSlot } from './slot.js';
 import {
   entryOf,
   gzippedFrom,
   isStoredResponse,
-  responseKey,
   type StoredResponse,
   storedPart,
   weighed,
@@ -117,6 +117,7 @@ export function withResponseCache(yoga: NodeHandler, options: ResponseCacheOptio
   const endpoint = options.graphqlEndpoint ?? '/graphql';
   const now = options.now ?? (() => new Date());
   const tails = hitTails(options.logger);
+  const keyOf = responseKeys();
   const keyIds = new Map<string, string>();
   /** How many times each recently missed key was missed, up to 2 (admission, see MISSED_KEYS_KEPT). */
   const missed = new LRUCache<string, 1 | 2>({ max: MISSED_KEYS_KEPT });
@@ -263,7 +264,7 @@ export function withResponseCache(yoga: NodeHandler, options: ResponseCacheOptio
     }
 
     const generation = options.generation?.() ?? '';
-    const key = responseKey({
+    const key = keyOf({
       method: req.method ?? 'GET',
       source,
       accept: String(req.headers.accept ?? ''),

@@ -1,0 +1,57 @@
+/**
+ * Response keys of requests seen lately, so that a body asked again is not hashed again.
+ *
+ * Why: a key is a SHA-256 digest (stored-response.ts `responseKey`): the key is shared through
+ * Redis and between processes, and a client must not be able to make two requests share one.
+ * On a hit that digest was a twentieth of the whole request. A request repeated (the hits the
+ * cache is for) finds its key here by its own text instead: the body or URL is looked up in a
+ * map, compared whole, with the method, Accept header and generation it was keyed with.
+ */
+import { responseKey } from './stored-response.js';
+
+export interface KeyedRequest {
+  readonly method: string;
+  readonly source: Buffer | string;
+  readonly accept: string;
+  readonly generation: string;
+}
+
+interface Known {
+  readonly method: string;
+  readonly accept: string;
+  readonly generation: string;
+  readonly key: string;
+}
+
+/** Requests remembered at most; past it the memo starts again, as the key id memo does. */
+const REQUESTS_KEPT = 1_000;
+/** Longer bodies or URLs are keyed afresh each time: remembering them would cost more memory than they save. */
+const LONGEST_KEPT = 4_096;
+
+export function responseKeys(): (request: KeyedRequest) => string {
+  const known = new Map<string, Known>();
+  return (request) => {
+    const { source } = request;
+    if (source.length > LONGEST_KEPT) return responseKey(request);
+    // latin1 maps each byte to one character: two bodies are the same text exactly when they
+    // are the same bytes.
+    const text = typeof source === 'string' ? source : source.toString('latin1');
+    const found = known.get(text);
+    if (
+      found !== undefined &&
+      found.method === request.method &&
+      found.accept === request.accept &&
+      found.generation === request.generation
+    )
+      return found.key;
+    const key = responseKey(request);
+    if (known.size >= REQUESTS_KEPT) known.clear();
+    known.set(text, {
+      method: request.method,
+      accept: request.accept,
+      generation: request.generation,
+      key,
+    });
+    return key;
+  };
+}
