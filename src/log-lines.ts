@@ -3,8 +3,8 @@
  *
  * Why not `child.info(...)` for each: pino serializes a child's bindings once, but every line
  * still goes through its general path (the message's formatting, the mixin and hooks looked
- * up, each field's type tested and stringified, the line built of many small strings). One
- * response-cache hit writes such a line, and that path cost about a tenth of the hit. Here
+ * up, each field's type tested and stringified, the line built of many small strings). Each
+ * response-cache hit writes such a line, and that path was a large share of the hit. Here
  * the line is made of pino's own parts (its level label, its time, the child's serialized
  * bindings, its line end) and the one number: byte for byte pino's line, at the cost of a
  * few concatenations. Wherever pino would write the line differently (a mixin, formatters,
@@ -39,10 +39,10 @@ interface LineStream {
   write(line: string): unknown;
 }
 
-/** Writes one line at info with `key` set to `value`; undefined leaves the field out, as pino does. */
+/** Writes one line at info with `key` set to `value`; undefined leaves it out, as pino does. */
 export interface NumberLine {
   (value: number | undefined): void;
-  /** Whether its lines are made here (false: each goes through pino, which would write it otherwise). */
+  /** Whether its lines are made here (false: through pino, which would write them otherwise). */
   readonly direct: boolean;
 }
 

@@ -3,9 +3,9 @@
  *
  * Why: a key is a SHA-256 digest (stored-response.ts `responseKey`): the key is shared through
  * Redis and between processes, and a client must not be able to make two requests share one.
- * On a hit that digest was a twentieth of the whole request. A request repeated (the hits the
- * cache is for) finds its key here by its own text instead: the body or URL is looked up in a
- * map, compared whole, with the method, Accept header and generation it was keyed with.
+ * On a hit that digest was a share of the request worth saving. A request repeated (the hits
+ * the cache is for) finds its key here by its own text instead: the body or URL is looked up
+ * in a map, compared whole, with the method, Accept header and generation it was keyed with.
  */
 import { responseKey } from './stored-response.js';
 
@@ -25,7 +25,7 @@ interface Known {
 
 /** Requests remembered at most; past it the memo starts again, as the key id memo does. */
 const REQUESTS_KEPT = 1_000;
-/** Longer bodies or URLs are keyed afresh each time: remembering them would cost more memory than they save. */
+/** Longer bodies or URLs are keyed afresh each time: remembering them costs more than it saves. */
 const LONGEST_KEPT = 4_096;
 
 export function responseKeys(): (request: KeyedRequest) => string {
