@@ -42,6 +42,18 @@ export class LineBatches {
     this.#used += this.#chunk.write(line, this.#used);
   }
 
+  /** Lines already encoded, each ending with a newline (a worker's, passed on by its primary). */
+  writeBytes(lines: Buffer): void {
+    if (lines.length > this.#chunk.length - this.#used) {
+      this.flush();
+      if (lines.length > this.#chunk.length) {
+        this.sink.write(Buffer.from(lines));
+        return;
+      }
+    }
+    this.#used += lines.copy(this.#chunk, this.#used);
+  }
+
   /** Hands over the lines gathered so far, if any. */
   flush(): void {
     const used = this.#used;

@@ -51,7 +51,7 @@ export interface ProcessLog {
    * Writes lines already formed, each ending with a newline, as the log's own: a cluster's
    * primary passes its workers' lines on this way (worker-output.ts).
    */
-  writeLines(lines: string): void;
+  writeLines(lines: Buffer): void;
 }
 
 /**
@@ -124,7 +124,7 @@ export function createProcessLog(
     logger,
     abandon,
     writeLines(lines) {
-      if (!broken && !released) batches.write(lines);
+      if (!broken && !released) batches.writeBytes(lines);
     },
     async close(timeoutMs) {
       if (!broken && !released) {

@@ -12,7 +12,9 @@ import type { Readable } from 'node:stream';
 import type { ProcessLog } from './logger.js';
 
 /** A worker's line past this length without its end is passed on as it is, so nothing grows without bound. */
-const MAX_LINE_CHARS = 1024 * 1024;
+const MAX_LINE_BYTES = 1024 * 1024;
+const NEWLINE = 0x0a;
+const NEWLINE_BYTES = Buffer.from('\n');
 /** What the primary's stderr may hold for a slow reader; past it, a worker's error output is dropped. */
 const MAX_STDERR_BUFFERED = 1024 * 1024;
 
@@ -40,22 +42,34 @@ export function workerOutputRelay(
 }
 
 function relayLines(stdout: Readable, log: Pick<ProcessLog, 'writeLines'>): Promise<void> {
-  let partial = '';
-  stdout.setEncoding('utf8');
-  stdout.on('data', (chunk: string) => {
-    const end = chunk.lastIndexOf('\n');
+  // Bytes, as the worker wrote them: a line is cut at its newline byte, which UTF-8 never
+  // uses inside a character, and passed on without being decoded and encoded again.
+  let partial: Buffer[] = [];
+  let partialBytes = 0;
+  const passOn = (lines: Buffer) => {
+    const whole = partialBytes === 0 ? lines : Buffer.concat([...partial, lines]);
+    partial = [];
+    partialBytes = 0;
+    log.writeLines(whole);
+  };
+  stdout.on('data', (chunk: Buffer) => {
+    const end = chunk.lastIndexOf(NEWLINE);
     if (end < 0) {
-      partial += chunk;
-      if (partial.length < MAX_LINE_CHARS) return;
-      log.writeLines(`${partial}\n`);
-      partial = '';
+      partial.push(chunk);
+      partialBytes += chunk.length;
+      if (partialBytes >= MAX_LINE_BYTES) passOn(NEWLINE_BYTES);
       return;
     }
-    log.writeLines(partial === '' ? chunk.slice(0, end + 1) : partial + chunk.slice(0, end + 1));
-    partial = chunk.slice(end + 1);
+    const rest = chunk.subarray(end + 1);
+    passOn(chunk.subarray(0, end + 1));
+    if (rest.length > 0) {
+      // Copied: the chunk's memory may be the stream's to use again.
+      partial.push(Buffer.from(rest));
+      partialBytes = rest.length;
+    }
   });
   return ended(stdout).then(() => {
-    if (partial !== '') log.writeLines(`${partial}\n`);
+    if (partialBytes > 0) passOn(NEWLINE_BYTES);
   });
 }
 

@@ -71,6 +71,23 @@ describe('LineBatches', () => {
     ]);
   });
 
+  it('takes lines already encoded in order with the others, a long run of them on its own', () => {
+    const out = sink();
+    const batches = new LineBatches(out, 16);
+    batches.write('one\n');
+    batches.writeBytes(Buffer.from('two\nthree\n'));
+    batches.writeBytes(Buffer.from('four\n'));
+    batches.writeBytes(Buffer.from('a run longer than a batch\n'));
+    batches.write('five\n');
+    batches.flush();
+    expect(out.writes).toEqual([
+      'one\ntwo\nthree\n',
+      'four\n',
+      'a run longer than a batch\n',
+      'five\n',
+    ]);
+  });
+
   it('forgets the lines it gathered when discarded', () => {
     const out = sink();
     const batches = new LineBatches(out, 1024);

@@ -12,7 +12,7 @@ function fakeWorker() {
 
 it('passes each worker’s lines on whole, however the chunks of two workers interleave', async () => {
   const written: string[] = [];
-  const relay = workerOutputRelay({ writeLines: (lines) => written.push(lines) });
+  const relay = workerOutputRelay({ writeLines: (lines) => written.push(lines.toString()) });
   const [a, b] = [fakeWorker(), fakeWorker()];
   const relayed = [relay(a), relay(b)];
   const turn = () => new Promise((resolve) => setImmediate(resolve));
@@ -44,7 +44,7 @@ it('passes each worker’s lines on whole, however the chunks of two workers int
 
 it('passes on a line that never ends once it is a mebibyte long, so nothing grows without bound', async () => {
   const written: string[] = [];
-  const relay = workerOutputRelay({ writeLines: (lines) => written.push(lines) });
+  const relay = workerOutputRelay({ writeLines: (lines) => written.push(lines.toString()) });
   const worker = fakeWorker();
   const relayed = relay(worker);
   const piece = 'x'.repeat(64 * 1024);
@@ -54,4 +54,20 @@ it('passes on a line that never ends once it is a mebibyte long, so nothing grow
   worker.stdout.end();
   worker.stderr.end();
   await relayed;
+});
+
+it('passes on a character split between two chunks as it was written', async () => {
+  const written: Buffer[] = [];
+  const relay = workerOutputRelay({ writeLines: (lines) => written.push(Buffer.from(lines)) });
+  const worker = fakeWorker();
+  const relayed = relay(worker);
+  const line = Buffer.from('{"artist":"Bùrna Bôy µ"}\n');
+  const cut = line.indexOf(Buffer.from('ù')) + 1;
+  worker.stdout.write(line.subarray(0, cut));
+  await new Promise((resolve) => setImmediate(resolve));
+  worker.stdout.write(line.subarray(cut));
+  worker.stdout.end();
+  worker.stderr.end();
+  await relayed;
+  expect(Buffer.concat(written).toString()).toBe('{"artist":"Bùrna Bôy µ"}\n');
 });
