@@ -42,11 +42,17 @@ afterEach(async () => {
   for (const close of closers.splice(0)) await close();
 });
 
+/** Bodies bounded at `maxBytes`, and a server that reads each request's body with them. */
+async function bodiesBehindAServer(maxBytes: number) {
+  const bodies = new RequestBodies(maxBytes);
+  const server = await serverReading(bodies);
+  closers.push(server.close);
+  return { bodies, server };
+}
+
 describe('RequestBodies', () => {
   it('reads a whole body, holds its bytes until the answer is out, then lets them go', async () => {
-    const bodies = new RequestBodies(1024);
-    const server = await serverReading(bodies);
-    closers.push(server.close);
+    const { bodies, server } = await bodiesBehindAServer(1024);
     const read = server.nextRead();
     const socket = send(server.port, 11, '{"query":1}');
     const answered = new Promise<string>((resolve) =>
@@ -59,9 +65,7 @@ describe('RequestBodies', () => {
   });
 
   it('gives up a body whose client goes away before sending it all, and lets its bytes go', async () => {
-    const bodies = new RequestBodies(1024);
-    const server = await serverReading(bodies);
-    closers.push(server.close);
+    const { bodies, server } = await bodiesBehindAServer(1024);
     const read = server.nextRead();
     const socket = send(server.port, 100, '{"query"');
     await until(() => bodies.heldBytes === 8);
@@ -71,9 +75,7 @@ describe('RequestBodies', () => {
   });
 
   it('refuses a body that would hold more than its bound, and keeps the bodies it holds', async () => {
-    const bodies = new RequestBodies(16);
-    const server = await serverReading(bodies);
-    closers.push(server.close);
+    const { bodies, server } = await bodiesBehindAServer(16);
     const first = send(server.port, 100, '0123456789');
     await until(() => bodies.heldBytes === 10);
     const refused = server.nextRead();
