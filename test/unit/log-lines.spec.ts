@@ -33,15 +33,14 @@ const NUMBERS: readonly (number | undefined)[][] = [
   [200, -1, 1234567.8],
 ];
 
-/** The object pino would be given for `numbers`. */
+/** The object pino would be given for `numbers`: the number fields take them in order. */
 function objectOf(numbers: readonly (number | undefined)[]) {
-  const object: Record<string, unknown> = {};
-  let next = 0;
-  for (const field of FIELDS) {
-    if (typeof field === 'string') object[field] = numbers[next++];
-    else object[field[0]] = field[1];
-  }
-  return object;
+  const names = FIELDS.filter((field): field is string => typeof field === 'string');
+  return Object.fromEntries(
+    FIELDS.map((field) =>
+      typeof field === 'string' ? [field, numbers[names.indexOf(field)]] : field,
+    ),
+  );
 }
 
 /** The lines pino writes for NUMBERS, and those fieldLines writes, on two loggers made alike. */
