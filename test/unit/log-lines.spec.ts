@@ -159,6 +159,8 @@ describe('logRequest', () => {
       { ...post, operation: { ...operation, upstreamCalls: undefined } },
       { ...post, startedAt: undefined, operation },
       { ...post, operation: { ...operation, responseCache: 'hit' } },
+      { ...post, operation: { ...operation, name: null } },
+      { ...post, operation: { ...operation, name: 'null' } },
       { ...post, method: 'GET', path: '/no-such-path', status: 404 },
     ];
     const byLog = capture();

@@ -46,7 +46,9 @@ export function logRequest(logger: Logger, fields: RequestLogFields): void {
     operationLines.set(logger, lines);
   }
   const { method, path } = fields;
-  const id = `${method} ${path} ${operation.name} ${operation.keyId} ${operation.responseCache}`;
+  // A null name is not the name "null": none is written as a character no name can hold.
+  const name = operation.name ?? '\u0000';
+  const id = `${method}\n${path}\n${name}\n${operation.keyId}\n${operation.responseCache}`;
   let line = lines.get(id);
   if (line === undefined) {
     if (lines.size >= OPERATION_LINES_KEPT) lines.clear();
