@@ -27,31 +27,28 @@ export class LineBatches {
   }
 
   write(line: string): void {
-    const room = this.#chunk.length - this.#used;
     // A UTF-16 unit is at most three bytes of UTF-8: only a line near the end is measured.
-    if (line.length * 3 > room) {
-      const bytes = Buffer.byteLength(line);
-      if (bytes > room) {
-        this.flush();
-        if (bytes > this.#chunk.length) {
-          this.sink.write(Buffer.from(line));
-          return;
-        }
-      }
-    }
+    const mayNotFit = line.length * 3 > this.#chunk.length - this.#used;
+    if (mayNotFit && !this.#fits(Buffer.byteLength(line), () => Buffer.from(line))) return;
     this.#used += this.#chunk.write(line, this.#used);
   }
 
   /** Lines already encoded, each ending with a newline (a worker's, passed on by its primary). */
   writeBytes(lines: Buffer): void {
-    if (lines.length > this.#chunk.length - this.#used) {
-      this.flush();
-      if (lines.length > this.#chunk.length) {
-        this.sink.write(Buffer.from(lines));
-        return;
-      }
-    }
+    if (!this.#fits(lines.length, () => Buffer.from(lines))) return;
     this.#used += lines.copy(this.#chunk, this.#used);
+  }
+
+  /**
+   * Makes room for `bytes` more in the batch, handing it over first if need be; false when they
+   * are more than a batch holds, and were written on their own (`alone`), after the batch.
+   */
+  #fits(bytes: number, alone: () => Buffer): boolean {
+    if (bytes <= this.#chunk.length - this.#used) return true;
+    this.flush();
+    if (bytes <= this.#chunk.length) return true;
+    this.sink.write(alone());
+    return false;
   }
 
   /** Hands over the lines gathered so far, if any. */

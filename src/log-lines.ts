@@ -71,8 +71,8 @@ export function fieldLines(
   };
   const viaPino = (numbers: readonly (number | undefined)[]) =>
     logger.info(objectOf(numbers), message);
-  const count = fields.filter((field) => typeof field === 'string').length;
   const numberNames = fields.filter((field): field is string => typeof field === 'string');
+  const count = numberNames.length;
   const made = madeOnce(logger, objectOf(new Array(count).fill(PLACEHOLDER)), numberNames, message);
   if (made === undefined) return Object.assign(viaPino, { direct: false });
   const { head, time, pieces, stream, level } = made;
