@@ -245,6 +245,9 @@ function release(res: ServerResponse): void {
 }
 
 function writeParts(res: ServerResponse, parts: readonly Buffer[], callbacks: (() => void)[]) {
+  // Corked before the first write: node:http would cork the socket there itself and queue a
+  // task to uncork it, where the end that follows uncorks it anyway, parts and all in one write.
+  if (parts.length > 1) res.cork();
   for (let i = 0; i < parts.length - 1; i += 1) nodeWrite.call(res, parts[i]);
   const last = parts.at(-1);
   const done =

@@ -101,8 +101,13 @@ export interface ResponseCacheOptions {
 /** How soon a request refused for the bodies the process holds may try again. */
 const OVERLOADED_RETRY_SECONDS = 1;
 
-/** Pass-through keys whose digests are kept: hashing the key again on every hit cost as much as the lookup. */
+/**
+ * Authorization headers whose key ids are kept: reading the key out of the header and hashing
+ * it again on every hit cost as much as the lookup.
+ */
 const KEY_IDS_KEPT = 1_000;
+/** Longer headers are read afresh each time: a bearer key is at most 512 characters. */
+const LONGEST_HEADER_KEPT = 600;
 
 /**
  * Keys of missed answers remembered, for admission: an answer is stored only once its key has
@@ -118,7 +123,8 @@ export function withResponseCache(yoga: NodeHandler, options: ResponseCacheOptio
   const now = options.now ?? (() => new Date());
   const tails = hitTails(options.logger);
   const keyOf = responseKeys();
-  const keyIds = new Map<string, string>();
+  /** Key ids by the Authorization header as sent; null for a header that names no key. */
+  const keyIds = new Map<string, string | null>();
   /** How many times each recently missed key was missed, up to 2 (admission, see MISSED_KEYS_KEPT). */
   const missed = new LRUCache<string, 1 | 2>({ max: MISSED_KEYS_KEPT });
   /** The freshness report's JSON, made again only when the generation changes. */
@@ -134,15 +140,18 @@ export function withResponseCache(yoga: NodeHandler, options: ResponseCacheOptio
   const serverKeyId = options.auth.kind === 'server' ? keyIdOf(options.auth.apiKey) : undefined;
   /** The id of the client's own key (pass-through mode); undefined when it sent none. */
   const clientKeyIdOf = (req: IncomingMessage): string | undefined => {
-    const apiKey = bearerKey(req.headers.authorization);
-    if (apiKey === undefined) return undefined;
-    let keyId = keyIds.get(apiKey);
+    const header = req.headers.authorization;
+    if (header === undefined) return undefined;
+    let keyId = keyIds.get(header);
     if (keyId === undefined) {
-      if (keyIds.size >= KEY_IDS_KEPT) keyIds.clear();
-      keyId = keyIdOf(apiKey);
-      keyIds.set(apiKey, keyId);
+      const apiKey = bearerKey(header);
+      keyId = apiKey === undefined ? null : keyIdOf(apiKey);
+      if (header.length <= LONGEST_HEADER_KEPT) {
+        if (keyIds.size >= KEY_IDS_KEPT) keyIds.clear();
+        keyIds.set(header, keyId);
+      }
     }
-    return keyId;
+    return keyId ?? undefined;
   };
 
   /**
@@ -247,10 +256,6 @@ export function withResponseCache(yoga: NodeHandler, options: ResponseCacheOptio
           return;
         }
         source = read.body;
-        if (!isUtf8(source)) {
-          refuse(res, bodyNotUtf8());
-          return;
-        }
         // @whatwg-node/server reads a body already consumed from here instead of the stream.
         (req as IncomingMessage & { body?: Buffer }).body = source;
       }
@@ -264,12 +269,14 @@ export function withResponseCache(yoga: NodeHandler, options: ResponseCacheOptio
     }
 
     const generation = options.generation?.() ?? '';
-    const key = keyOf({
-      method: req.method ?? 'GET',
-      source,
-      accept: String(req.headers.accept ?? ''),
-      generation,
-    });
+    const key = keyOf(
+      { method: req.method ?? 'GET', source, accept: String(req.headers.accept ?? ''), generation },
+      isUtf8,
+    );
+    if (key === undefined) {
+      refuse(res, bodyNotUtf8());
+      return;
+    }
     /** Answers from the cache, once a held or looked-up entry and the key are known: whether it did. */
     const answerWith = (
       entry: CacheEntry | undefined,

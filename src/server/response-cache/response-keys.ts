@@ -6,6 +6,8 @@
  * On a hit that digest was a share of the request worth saving. A request repeated (the hits
  * the cache is for) finds its key here by its own text instead: the body or URL is looked up
  * in a map, compared whole, with the method, Accept header and generation it was keyed with.
+ * A body is remembered only once it has been admitted (its UTF-8 checked), so the same bytes
+ * again need no second check either.
  */
 import { responseKey } from './stored-response.js';
 
@@ -28,11 +30,21 @@ const REQUESTS_KEPT = 1_000;
 /** Longer bodies or URLs are keyed afresh each time: remembering them costs more than it saves. */
 const LONGEST_KEPT = 4_096;
 
-export function responseKeys(): (request: KeyedRequest) => string {
+/**
+ * The key of a request; undefined for a body seen for the first time that `admits` refuses
+ * (a URL is always keyed).
+ */
+export type ResponseKeys = (
+  request: KeyedRequest,
+  admits: (body: Buffer) => boolean,
+) => string | undefined;
+
+export function responseKeys(): ResponseKeys {
   const known = new Map<string, Known>();
-  return (request) => {
+  return (request, admits) => {
     const { source } = request;
-    if (source.length > LONGEST_KEPT) return responseKey(request);
+    if (source.length > LONGEST_KEPT)
+      return isAdmitted(source, admits) ? responseKey(request) : undefined;
     // latin1 maps each byte to one character: two bodies are the same text exactly when they
     // are the same bytes.
     const text = typeof source === 'string' ? source : source.toString('latin1');
@@ -44,6 +56,8 @@ export function responseKeys(): (request: KeyedRequest) => string {
       found.generation === request.generation
     )
       return found.key;
+    // A text found was admitted when it was remembered: the same bytes need no second look.
+    if (found === undefined && !isAdmitted(source, admits)) return undefined;
     const key = responseKey(request);
     if (known.size >= REQUESTS_KEPT) known.clear();
     known.set(text, {
@@ -55,3 +69,6 @@ export function responseKeys(): (request: KeyedRequest) => string {
     return key;
   };
 }
+
+const isAdmitted = (source: Buffer | string, admits: (body: Buffer) => boolean) =>
+  typeof source === 'string' || admits(source);
