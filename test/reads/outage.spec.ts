@@ -178,8 +178,10 @@ describe('a client key never seen, while the upstream hangs', () => {
         running.query(ARTIST, { slug }, { authorization: `Bearer ${CLIENT_KEY}` }),
       ),
     );
-    // Each read waited at most its own deadline: the proof's, and not one proof after another.
-    expect(performance.now() - started).toBeLessThan(DEADLINE_MS + 2_000);
+    // Each read waited at most its own deadline: the proof's, and not one proof after another,
+    // which would take two deadlines at least. Below that, the rest is the machine's speed at
+    // answering two hundred requests.
+    expect(performance.now() - started).toBeLessThan(2 * DEADLINE_MS);
     for (const answer of answers)
       expect(answer.body.errors?.[0]?.extensions?.code).toBe('UPSTREAM_ERROR');
     // One read proved the key (its retries included); the others waited for its verdict.
