@@ -99,4 +99,13 @@ describe('responseKeys', () => {
     expect(keyOf(get, admits)).toBe(responseKey(get));
     expect(admits).not.toHaveBeenCalled();
   });
+
+  it('looks at a body whose bytes are the text of a URL it keyed', () => {
+    const keyOf = responseKeys();
+    // node:http gives a URL's bytes as latin1 characters, a byte 0xff as "\u00ff"
+    const url = '/graphql?query=\u00ff';
+    keyOf({ ...request, method: 'GET', source: url }, all);
+    const body = { ...request, source: Buffer.from(url, 'latin1') };
+    expect(keyOf(body, isUtf8)).toBeUndefined();
+  });
 });

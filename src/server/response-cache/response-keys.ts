@@ -23,6 +23,8 @@ interface Known {
   readonly accept: string;
   readonly generation: string;
   readonly key: string;
+  /** Whether these bytes were a body that `admits` passed (a URL's text never was). */
+  readonly admitted: boolean;
 }
 
 /** Requests remembered at most; past it the memo starts again, as the key id memo does. */
@@ -56,8 +58,9 @@ export function responseKeys(): ResponseKeys {
       found.generation === request.generation
     )
       return found.key;
-    // A text found was admitted when it was remembered: the same bytes need no second look.
-    if (found === undefined && !isAdmitted(source, admits)) return undefined;
+    // A body's text found was admitted when it was remembered: the same bytes need no second
+    // look. A URL's text is not a body that was looked at, though a body may have its bytes.
+    if (found?.admitted !== true && !isAdmitted(source, admits)) return undefined;
     const key = responseKey(request);
     if (known.size >= REQUESTS_KEPT) known.clear();
     known.set(text, {
@@ -65,6 +68,7 @@ export function responseKeys(): ResponseKeys {
       accept: request.accept,
       generation: request.generation,
       key,
+      admitted: typeof source !== 'string',
     });
     return key;
   };
