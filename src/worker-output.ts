@@ -63,7 +63,7 @@ function relayLines(stdout: Readable, log: Pick<ProcessLog, 'writeLines'>): Prom
     const rest = chunk.subarray(end + 1);
     passOn(chunk.subarray(0, end + 1));
     if (rest.length > 0) {
-      // Copied: the chunk's memory may be the stream's to use again.
+      // Copied: a slice would keep the whole chunk alive for the few bytes of a line begun.
       partial.push(Buffer.from(rest));
       partialBytes = rest.length;
     }

@@ -30,7 +30,13 @@ type Operation = NonNullable<RequestLogFields['operation']>;
 
 /** Operations' lines kept per logger (their method, path, name and key); past it, made again. */
 const OPERATION_LINES_KEPT = 1_000;
-const operationLines = new WeakMap<Logger, Map<string, FieldLine>>();
+const operationLines = new WeakMap<Logger, Map<string, OperationLine>>();
+
+/** An operation's line, and the counts its numbers are, in the order its fields name them. */
+interface OperationLine {
+  readonly write: FieldLine;
+  readonly counts: readonly Count[];
+}
 
 export function logRequest(logger: Logger, fields: RequestLogFields): void {
   const { operation } = fields;
@@ -52,35 +58,23 @@ export function logRequest(logger: Logger, fields: RequestLogFields): void {
   let line = lines.get(id);
   if (line === undefined) {
     if (lines.size >= OPERATION_LINES_KEPT) lines.clear();
-    line = fieldLines(
-      logger,
-      [
-        ['method', method],
-        ['path', path],
-        'status',
-        'durationMs',
-        ['operation', operation.name],
-        ['key', operation.keyId.slice(0, 8)],
-        'upstreamCalls',
-        'cacheHits',
-        'deduplicated',
-        'stale',
-        ...(operation.responseCache === undefined
-          ? []
-          : [['responseCache', operation.responseCache] as const]),
-      ],
-      'request',
+    // The operation's fields as operationFields gives them, its counts given per line.
+    const operationPart = Object.entries(operationFields(operation)).map(([field, value]) =>
+      isCount(field) ? field : ([field, value] as const),
     );
+    line = {
+      write: fieldLines(
+        logger,
+        [['method', method], ['path', path], 'status', 'durationMs', ...operationPart],
+        'request',
+      ),
+      counts: operationPart.filter(isCount),
+    };
     lines.set(id, line);
   }
-  line([
-    fields.status,
-    durationMs(fields.startedAt),
-    operation.upstreamCalls,
-    operation.cacheHits,
-    operation.deduplicated,
-    operation.stale,
-  ]);
+  const numbers = [fields.status, durationMs(fields.startedAt)];
+  for (const count of line.counts) numbers.push(operation[count]);
+  line.write(numbers);
 }
 
 /**
@@ -128,6 +122,11 @@ function durationMs(startedAt: number | undefined): number | undefined {
     ? undefined
     : Math.round((performance.now() - startedAt) * 10) / 10;
 }
+
+/** The fields of operationFields counted per request: the numbers of logRequest's lines. */
+const COUNTS = ['upstreamCalls', 'cacheHits', 'deduplicated', 'stale'] as const;
+type Count = (typeof COUNTS)[number];
+const isCount = (field: unknown): field is Count => (COUNTS as readonly unknown[]).includes(field);
 
 function operationFields(operation: Operation) {
   return {
