@@ -6,10 +6,18 @@
  * entry travels with its instants. Like the Redis level it never rejects: a
  * write goes without waiting, and a read the primary cannot answer is a miss.
  *
- * A level whose keys are announced (the answers: most of their lookups are
- * of operations nobody asked before) asks the primary only for a key it
- * knows the primary stored: the keys held when this worker started, and each
- * key stored since. One it evicted costs one round trip, then is forgotten.
+ * A level whose keys are announced asks the primary only for a key it knows
+ * the primary stored: the keys held when this worker started, and each key
+ * stored since. Most lookups of either level are of keys nobody stored (an
+ * operation nobody asked before, a record a cold page is about to fetch), and
+ * each would otherwise cost a round trip on the request's path. A key the
+ * primary evicted costs one round trip, then is forgotten.
+ *
+ * Until the primary's list of its keys arrives, every key is asked for. What
+ * happens when more keys were announced than the worker remembers depends on
+ * what a wrong "not held" costs: for an answer, an execution, so the oldest
+ * are forgotten; for a record, an upstream call, so the worker asks for every
+ * key again, as a level without announcements does.
  */
 import { LRUCache } from 'lru-cache';
 import type { PrimaryLink } from '../machine/primary-link.js';
@@ -17,12 +25,18 @@ import type { CacheEntry, ResponseCache } from './cache.js';
 
 export interface MachineCacheOptions {
   /** Whether the primary tells every worker each key it stores here (store-host.ts `announced`). */
-  readonly announced?: { readonly maxKeys: number };
+  readonly announced?: {
+    readonly maxKeys: number;
+    /** Past `maxKeys`: forget the oldest, or ask the primary for every key from then on. */
+    readonly beyond: 'forget-oldest' | 'ask-for-every-key';
+  };
 }
 
 export class MachineCache implements ResponseCache {
   /** Keys the primary stored, when they are announced; undefined: every key is asked for. */
   readonly #held: LRUCache<string, true> | undefined;
+  /** Whether a key missing from #held is one the primary does not hold. */
+  #complete = false;
 
   constructor(
     private readonly primary: PrimaryLink,
@@ -30,7 +44,19 @@ export class MachineCache implements ResponseCache {
     { announced }: MachineCacheOptions = {},
   ) {
     if (announced === undefined) return;
-    const held = new LRUCache<string, true>({ max: announced.maxKeys });
+    const askForEveryKey = announced.beyond === 'ask-for-every-key';
+    // Bounded by count through maxSize, not max: with max, lru-cache allocates every slot at start.
+    const held = new LRUCache<string, true>({
+      maxSize: announced.maxKeys,
+      sizeCalculation: () => 1,
+      ...(askForEveryKey
+        ? {
+            dispose: (_value, _key, reason) => {
+              if (reason === 'evict') this.#complete = false;
+            },
+          }
+        : {}),
+    });
     this.#held = held;
     primary.onHeld((from, key) => {
       if (from === store) held.set(key, true);
@@ -39,13 +65,14 @@ export class MachineCache implements ResponseCache {
       // Oldest first, so that the most recently used end up most recent here too.
       (keys) => {
         for (const key of keys.reverse()) if (!held.has(key)) held.set(key, true);
+        this.#complete = !askForEveryKey || keys.length <= announced.maxKeys;
       },
       () => undefined,
     );
   }
 
   async get(key: string): Promise<CacheEntry | undefined> {
-    if (this.#held !== undefined && !this.#held.has(key)) return undefined;
+    if (this.#complete && !this.#held!.has(key)) return undefined;
     try {
       const entry =
         (await this.primary.call<CacheEntry | null>(this.store, 'get', key)) ?? undefined;

@@ -41,9 +41,12 @@ export class MachineKeyRegistry implements KeyRegistry {
     return this.primary.call<boolean>('keys', 'wasAccepted', keyId);
   }
 
-  /** A note: this worker's next question about the key is sent after it, and answered with it. */
+  /**
+   * A note: the primary's registry accepts the key whatever it held before
+   * (memory-key-registry.ts), so this worker knows its answer without asking.
+   */
   async markAccepted(keyId: string): Promise<void> {
-    this.#told.delete(keyId);
+    this.#told.set(keyId, 'accepted');
     this.primary.note('keys', 'markAccepted', keyId);
   }
 

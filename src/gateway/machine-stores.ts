@@ -62,7 +62,7 @@ export function hostMachineStores(config: GatewayConfig, workers?: Workers): Mac
       pollLease: new LocalPollLease(),
     },
     workers,
-    new Set(['answers']),
+    new Set(['cache', 'answers']),
   );
   // Constructed for its side effect: it answers the workers' rate limiters (rate-limiter-flexible).
   new RateLimiterClusterMaster();

@@ -113,6 +113,11 @@ export interface Stores {
 
 /** Keys of the machine's stored answers a worker remembers: far more than its answer cache holds. */
 const MACHINE_ANSWER_KEYS = 100_000;
+/**
+ * Keys of the machine's stored records a worker remembers: far more than a day's upstream calls
+ * store. Past them it asks for every record (cache/machine-cache.ts).
+ */
+const MACHINE_RECORD_KEYS = 200_000;
 
 export function createStores(inputs: StoreInputs): Stores {
   const { redis, budget, clientBudgetShare, keyAcceptedTtlMs, logger } = inputs;
@@ -151,8 +156,12 @@ export function createStores(inputs: StoreInputs): Stores {
     return {
       ...shared,
       ...inFrontOf(
-        new MachineCache(machine, 'cache'),
-        new MachineCache(machine, 'answers', { announced: { maxKeys: MACHINE_ANSWER_KEYS } }),
+        new MachineCache(machine, 'cache', {
+          announced: { maxKeys: MACHINE_RECORD_KEYS, beyond: 'ask-for-every-key' },
+        }),
+        new MachineCache(machine, 'answers', {
+          announced: { maxKeys: MACHINE_ANSWER_KEYS, beyond: 'forget-oldest' },
+        }),
       ),
       budget: new MachineBudgetLedger(machine, budget.now),
       keys: new MachineKeyRegistry(machine),

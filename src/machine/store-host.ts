@@ -35,7 +35,8 @@ export type HostedStores = Readonly<Record<wire.StoreName, object>>;
 /**
  * `announced`: the stores whose every `set` is told to all workers, so that a worker asks for an
  * entry only once it knows the primary holds one (machine-cache.ts); asking for each key that no
- * worker ever stored would cost every response-cache miss a round trip.
+ * worker ever stored would cost every response-cache miss, and every record a cold page fetches,
+ * a round trip.
  */
 export function hostStores(
   stores: HostedStores,

@@ -151,7 +151,8 @@ describe('a worker and its primary', () => {
     await answers.set('held-before', ENTRY);
     const { links, sent } = machine(hosted({ answers }));
     const [writer, reader] = links.map(
-      (link) => new MachineCache(link, 'answers', { announced: { maxKeys: 10 } }),
+      (link) =>
+        new MachineCache(link, 'answers', { announced: { maxKeys: 10, beyond: 'forget-oldest' } }),
     );
     // What the primary held when the worker started is known once its list arrives.
     await until(async () => (await reader!.get('held-before')) !== undefined);
@@ -163,6 +164,34 @@ describe('a worker and its primary', () => {
     await writer!.set('stored-now', ENTRY);
     await until(async () => (await reader!.get('stored-now'))?.value !== undefined);
     expect(await reader!.get('stored-now')).toEqual(ENTRY);
+  });
+
+  it('asks for a record only once it knows the primary holds it, and for every record past its bound', async () => {
+    const cache = new MemoryCache({ maxEntries: 100, maxBytes: 1_000_000 });
+    await cache.set('held-before', ENTRY);
+    const { links, sent } = machine(hosted({ cache }), 2, ['cache', 'answers']);
+    const records = (link: PrimaryLink, maxKeys: number) =>
+      new MachineCache(link, 'cache', { announced: { maxKeys, beyond: 'ask-for-every-key' } });
+    const gets = () =>
+      sent.filter((message) => (message as { method?: string }).method === 'get').length;
+    const [writer, reader] = [records(links[0]!, 2), records(links[1]!, 2)];
+    // Before the primary's list arrives, a key missing here may be held there: it is asked for.
+    const before = gets();
+    expect(await reader.get('never-stored')).toBeUndefined();
+    expect(gets()).toBe(before + 1);
+    await until(async () => (await reader.get('held-before')) !== undefined);
+    const listed = gets();
+    expect(await reader.get('never-stored')).toBeUndefined();
+    expect(gets()).toBe(listed);
+    // Stored by another worker: announced, then read from the primary.
+    await writer.set('stored-now', ENTRY);
+    await until(async () => (await reader.get('stored-now')) !== undefined);
+    // A third key forgets one: a record missing here may be held there again, so each is asked for.
+    await writer.set('one-more', ENTRY);
+    await until(async () => (await reader.get('one-more')) !== undefined);
+    const full = gets();
+    expect(await reader.get('never-stored')).toBeUndefined();
+    expect(gets()).toBe(full + 1);
   });
 
   it('reads the records’ level for any key, a failure being a miss', async () => {
@@ -190,7 +219,10 @@ describe('a worker and its primary', () => {
   it('shares a key’s status, the generation and the poll lease between workers', async () => {
     const { links } = machine(hosted());
     const [one, two] = links as [PrimaryLink, PrimaryLink];
-    await new MachineKeyRegistry(one).markAccepted(KEY);
+    const prover = new MachineKeyRegistry(one);
+    await prover.markAccepted(KEY);
+    // The worker that proved the key knows the primary's answer without asking for it.
+    expect(prover.statusNow(KEY)).toBe('accepted');
     const other = new MachineKeyRegistry(two);
     await until(async () => (await other.status(KEY)) === 'accepted');
     expect(other.statusNow(KEY)).toBe('accepted');
