@@ -1,15 +1,19 @@
 /**
  * What a worker and the primary of one machine say to each other about the
- * stores the primary keeps for them (WORKERS > 1 without Redis): a call
- * answered by a reply, one-way notes sent in batches, and the live feed's
- * announcements relayed to every worker. Messages travel as JSON over
+ * stores the primary keeps for them (WORKERS > 1 without Redis): calls
+ * answered by replies and one-way notes, each sent in batches, and the live
+ * feed's announcements relayed to every worker. Messages travel as JSON over
  * node:cluster's channel, the same form the Redis stores write, so whatever
  * a store keeps in Redis it can keep here.
+ *
+ * Why batches: a page's reads make their calls together (a lease for each of
+ * twenty records, then a reservation for each), and each message costs both
+ * processes a write, a parse and an event; one message for the lot costs
+ * them once.
  */
 
-export const CALL = 'gateway:store-call';
-export const REPLY = 'gateway:store-reply';
-export const NOTES = 'gateway:store-notes';
+export const INVOCATIONS = 'gateway:store-invocations';
+export const REPLIES = 'gateway:store-replies';
 export const LIVE = 'gateway:live';
 export const HELD = 'gateway:store-held';
 
@@ -31,22 +35,28 @@ export interface Invocation {
   readonly args: readonly unknown[];
 }
 
+/** An invocation whose answer the worker waits for, under its `id`; a note has none. */
 export interface Call extends Invocation {
-  readonly type: typeof CALL;
   readonly id: number;
 }
 
+/** A worker's calls and notes, in the order it made them. */
+export interface Invocations {
+  readonly type: typeof INVOCATIONS;
+  readonly invocations: readonly (Invocation | Call)[];
+}
+
+/** The answer to one call. */
 export interface Reply {
-  readonly type: typeof REPLY;
   readonly id: number;
   readonly value?: unknown;
   readonly error?: SentError;
 }
 
-/** Calls whose answer nobody waits for, in the order they were made. */
-export interface Notes {
-  readonly type: typeof NOTES;
-  readonly notes: readonly Invocation[];
+/** The answers the primary had for one worker at once. */
+export interface Replies {
+  readonly type: typeof REPLIES;
+  readonly replies: readonly Reply[];
 }
 
 export interface LiveMessage {

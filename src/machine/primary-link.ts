@@ -1,23 +1,24 @@
 /**
  * A worker's line to the primary that keeps the machine's stores. A call
  * waits for its reply; notes (a counted view, a returned lease) go without
- * one, gathered until the event loop turns, so that a busy worker sends one
- * message for many; a call first sends the notes made before it, so the
- * primary sees everything in the order the worker did it.
+ * one. Both are gathered and sent in the order they were made, as one
+ * message: a call once this turn's promise jobs have run, so that the calls
+ * a page's reads make together leave together; notes alone at the next turn,
+ * so that a busy worker sends one message for many.
  */
 import {
-  CALL,
   type Call,
   HELD,
   type HeldMessage,
+  INVOCATIONS,
   type Invocation,
+  type Invocations,
   isMessage,
   LIVE,
   type LiveMessage,
-  NOTES,
-  type Notes,
-  REPLY,
+  REPLIES,
   RemoteError,
+  type Replies,
   type Reply,
   type StoreName,
 } from './messages.js';
@@ -45,12 +46,16 @@ export class PrimaryLink {
   >();
   readonly #liveListeners = new Set<(topic: string, data: unknown) => void>();
   readonly #heldListeners = new Set<(store: StoreName, key: string) => void>();
-  #notes: Invocation[] = [];
+  /** Calls and notes not sent yet, in the order they were made. */
+  #outbox: (Invocation | Call)[] = [];
+  /** Whether a call is among them: then they leave before the next turn. */
+  #callWaiting = false;
   #nextId = 0;
 
   constructor(private readonly channel: Channel = processChannel()) {
     channel.onMessage((message) => {
-      if (isMessage<Reply>(message, REPLY)) this.#settle(message);
+      if (isMessage<Replies>(message, REPLIES))
+        for (const reply of message.replies) this.#settle(reply);
       else if (isMessage<LiveMessage>(message, LIVE))
         for (const listener of this.#liveListeners) listener(message.topic, message.data);
       else if (isMessage<HeldMessage>(message, HELD))
@@ -60,23 +65,26 @@ export class PrimaryLink {
 
   /** `store.method(...args)` in the primary, its answer or its refusal. */
   call<T>(store: StoreName, method: string, ...args: unknown[]): Promise<T> {
-    this.#sendNotes();
     const id = this.#nextId++;
     return new Promise<T>((resolve, reject) => {
       this.#pending.set(id, { resolve: resolve as (value: unknown) => void, reject });
-      this.channel.send({ type: CALL, id, store, method, args } satisfies Call);
+      this.#outbox.push({ store, method, args, id } satisfies Call);
+      if (this.#callWaiting) return;
+      this.#callWaiting = true;
+      // A tick queued from a promise job runs once they all have: the calls made with this one go too.
+      process.nextTick(this.#send);
     });
   }
 
   /** `store.method(...args)` in the primary, nobody waiting for it. */
   note(store: StoreName, method: string, ...args: unknown[]): void {
-    if (this.#notes.length === 0) setImmediate(() => this.#sendNotes());
-    this.#notes.push({ store, method, args });
+    if (this.#outbox.length === 0) setImmediate(this.#send);
+    this.#outbox.push({ store, method, args });
   }
 
   /** Announces `data` on `topic` to every worker of the machine, this one included. */
   publish(topic: string, data: unknown): void {
-    this.#sendNotes();
+    this.#send();
     this.channel.send({ type: LIVE, topic, data } satisfies LiveMessage);
   }
 
@@ -89,12 +97,13 @@ export class PrimaryLink {
     this.#heldListeners.add(listener);
   }
 
-  #sendNotes(): void {
-    if (this.#notes.length === 0) return;
-    const notes = this.#notes;
-    this.#notes = [];
-    this.channel.send({ type: NOTES, notes } satisfies Notes);
-  }
+  readonly #send = (): void => {
+    this.#callWaiting = false;
+    if (this.#outbox.length === 0) return;
+    const invocations = this.#outbox;
+    this.#outbox = [];
+    this.channel.send({ type: INVOCATIONS, invocations } satisfies Invocations);
+  };
 
   #settle(reply: Reply): void {
     const waiting = this.#pending.get(reply.id);

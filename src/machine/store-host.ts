@@ -53,29 +53,46 @@ export function hostStores(
     return result;
   };
   workers.onMessage((message, reply) => {
-    if (wire.isMessage<wire.Call>(message, wire.CALL)) {
-      const { id } = message;
-      // Invoked at once, not in a later turn: a worker's notes sent after this call must not overtake it.
-      let result: unknown;
-      try {
-        result = invoke(message);
-      } catch (error) {
-        result = Promise.reject(error);
-      }
-      Promise.resolve(result).then(
-        (value) => reply({ type: wire.REPLY, id, value } satisfies wire.Reply),
-        (error: unknown) =>
-          reply({ type: wire.REPLY, id, error: wire.sentError(error) } satisfies wire.Reply),
-      );
-    } else if (wire.isMessage<wire.Notes>(message, wire.NOTES)) {
-      for (const note of message.notes) {
+    if (wire.isMessage<wire.Invocations>(message, wire.INVOCATIONS)) {
+      const answer = gatheredReplies(reply);
+      // Each invoked at once and in order, not in a later turn: a worker's notes and calls reach
+      // the stores in the order it made them.
+      for (const invocation of message.invocations) {
+        let result: unknown;
         try {
+          result = invoke(invocation);
+        } catch (error) {
+          result = Promise.reject(error);
+        }
+        if (!('id' in invocation)) {
           // A note is best effort, as the store's own method says: nobody waits to hear it failed.
-          Promise.resolve(invoke(note)).catch(() => undefined);
-        } catch {}
+          Promise.resolve(result).catch(() => undefined);
+          continue;
+        }
+        const { id } = invocation;
+        Promise.resolve(result).then(
+          (value) => answer({ id, value }),
+          (error: unknown) => answer({ id, error: wire.sentError(error) }),
+        );
       }
     } else if (wire.isMessage<wire.LiveMessage>(message, wire.LIVE)) {
       workers.broadcast(message);
     }
   });
+}
+
+/** Replies to one worker, gathered until this turn's promise jobs have run, then sent as one. */
+function gatheredReplies(reply: (message: unknown) => void): (answer: wire.Reply) => void {
+  let gathering: wire.Reply[] | undefined;
+  return (answer) => {
+    if (gathering === undefined) {
+      const replies: wire.Reply[] = [];
+      gathering = replies;
+      process.nextTick(() => {
+        gathering = undefined;
+        reply({ type: wire.REPLIES, replies } satisfies wire.Replies);
+      });
+    }
+    gathering.push(answer);
+  };
 }

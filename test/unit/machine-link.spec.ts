@@ -5,8 +5,8 @@
  * event loop. The real channel is exercised by the WORKERS=2 spec
  * (test/scale-out/machine-workers.spec.ts); here each rule of the exchange
  * is held on its own: refusals arrive as the errors callers tell apart,
- * notes never overtake a call, and a worker asks for stored answers only
- * once it knows the primary holds them.
+ * notes never overtake a call, calls made together travel together, and a
+ * worker asks for stored entries only once it knows the primary holds them.
  */
 import { describe, expect, it } from 'vitest';
 import { MachineCache } from '../../src/cache/machine-cache.js';
@@ -23,7 +23,7 @@ import { MemoryPopularity } from '../../src/economy/memory-popularity.js';
 import { MachineGenerationStore } from '../../src/freshness/machine-generation-store.js';
 import { MemoryGenerationStore } from '../../src/freshness/memory-generation-store.js';
 import { HostedLedger } from '../../src/gateway/machine-stores.js';
-import type { StoreName } from '../../src/machine/messages.js';
+import type { Invocations, StoreName } from '../../src/machine/messages.js';
 import { type Channel, PrimaryLink } from '../../src/machine/primary-link.js';
 import { type HostedStores, hostStores, type Workers } from '../../src/machine/store-host.js';
 import { UpstreamError } from '../../src/upstream/errors.js';
@@ -45,6 +45,7 @@ function machine(stores: HostedStores, count = 2, announced: StoreName[] = ['ans
   const workerListeners: ((message: unknown) => void)[][] = [];
   const delivered = (message: unknown) => JSON.parse(JSON.stringify(message)) as unknown;
   const sent: unknown[] = [];
+  const replied: { type?: string }[] = [];
   const workers: Workers = {
     onMessage: (listener) => toPrimary.push(listener),
     broadcast: (message) => {
@@ -66,14 +67,24 @@ function machine(stores: HostedStores, count = 2, announced: StoreName[] = ['ans
         const copy = delivered(message);
         setImmediate(() => {
           for (const listener of toPrimary)
-            listener(copy, (answer) => deliverToWorker(index, answer));
+            listener(copy, (answer) => {
+              replied.push(answer as { type?: string });
+              deliverToWorker(index, answer);
+            });
         });
       },
       onMessage: (listener) => workerListeners[index]!.push(listener),
     };
     return new PrimaryLink(channel);
   });
-  return { links, sent };
+  return { links, sent, replied };
+}
+
+/** How many invocations of `method` the workers sent. */
+function invoked(sent: readonly unknown[], method: string): number {
+  return sent
+    .flatMap((message) => (message as Invocations).invocations)
+    .filter((invocation) => invocation.method === method).length;
 }
 
 function hosted(overrides: Partial<Record<StoreName, object>> = {}): HostedStores {
@@ -138,12 +149,28 @@ describe('a worker and its primary', () => {
     popularity.record(['a']);
     // The two counts, then the question: the answer counts both.
     expect(await popularity.count('a')).toBe(2);
-    expect(sent.map((message) => (message as { type: string }).type)).toEqual([
-      'gateway:store-notes',
-      'gateway:store-call',
+    expect(sent).toHaveLength(1);
+    expect((sent[0] as Invocations).invocations.map(({ method }) => method)).toEqual([
+      'recordCounts',
+      'count',
     ]);
     // A record never asked ranks after every counted one.
     expect(await popularity.rank('never-asked')).toBe(2);
+  });
+
+  it('sends the calls made together as one message, and answers them in one', async () => {
+    const { links, sent, replied } = machine(hosted());
+    const locks = new MachineFlightLocks(links[0]!, 60_000);
+    const paths = ['a', 'b', 'c'].map((slug) => `/api/v1/artists/${slug}`);
+    const leases = await Promise.all(paths.map((path) => locks.acquire(path)));
+    expect(leases.every((lease) => lease !== undefined)).toBe(true);
+    expect(sent).toHaveLength(1);
+    expect((sent[0] as Invocations).invocations).toHaveLength(3);
+    expect(replied).toEqual([
+      expect.objectContaining({
+        replies: [expect.anything(), expect.anything(), expect.anything()],
+      }),
+    ]);
   });
 
   it('asks the primary for a stored answer only once it knows the primary holds one', async () => {
@@ -156,8 +183,7 @@ describe('a worker and its primary', () => {
     );
     // What the primary held when the worker started is known once its list arrives.
     await until(async () => (await reader!.get('held-before')) !== undefined);
-    const calls = () =>
-      sent.filter((message) => (message as { method?: string }).method === 'get').length;
+    const calls = () => invoked(sent, 'get');
     const before = calls();
     expect(await reader!.get('never-stored')).toBeUndefined();
     expect(calls()).toBe(before);
@@ -172,8 +198,7 @@ describe('a worker and its primary', () => {
     const { links, sent } = machine(hosted({ cache }), 2, ['cache', 'answers']);
     const records = (link: PrimaryLink, maxKeys: number) =>
       new MachineCache(link, 'cache', { announced: { maxKeys, beyond: 'ask-for-every-key' } });
-    const gets = () =>
-      sent.filter((message) => (message as { method?: string }).method === 'get').length;
+    const gets = () => invoked(sent, 'get');
     const [writer, reader] = [records(links[0]!, 2), records(links[1]!, 2)];
     // Before the primary's list arrives, a key missing here may be held there: it is asked for.
     const before = gets();
