@@ -150,7 +150,7 @@ export async function startTailcall(
 }
 
 /** The process and every process under it (ours' workers). */
-function tree(pid: number): number[] {
+export function tree(pid: number): number[] {
   const parents = new Map<number, number[]>();
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
