@@ -27,12 +27,20 @@ export interface CapturedAnswer {
 
 export const LOAD_HEADERS = { 'content-type': 'application/json' } as const;
 
-export function capture(url: string, body: string): Promise<Capture> {
+/** `headers`: more than the load generator's, as a client of pass-through mode sends its key. */
+export function capture(
+  url: string,
+  body: string,
+  headers: OutgoingHttpHeaders = {},
+): Promise<Capture> {
   const started = performance.now();
   return new Promise((resolve, reject) => {
     const outgoing = request(
       url,
-      { method: 'POST', headers: { ...LOAD_HEADERS, 'content-length': Buffer.byteLength(body) } },
+      {
+        method: 'POST',
+        headers: { ...LOAD_HEADERS, ...headers, 'content-length': Buffer.byteLength(body) },
+      },
       (response) => {
         const chunks: Buffer[] = [];
         response.on('data', (chunk: Buffer) => chunks.push(chunk));

@@ -123,6 +123,21 @@ export async function startOurs(
   return started(name, child, port, at, '/graphql');
 }
 
+let bareCount = 0;
+
+/** The transport alone (bare-group.ts), replaying the answer in `answerFile`. */
+export async function startBareGroup(answerFile: string): Promise<Running> {
+  const port = await freePort();
+  const at = performance.now();
+  const child = spawnLogged(
+    `bare-${++bareCount}`,
+    process.execPath,
+    ['--import', 'tsx', join(HERE, 'bare-group.ts')],
+    { ...process.env, BARE_PORT: String(port), BARE_ANSWER: answerFile },
+  );
+  return started('bare group', child, port, at, '/graphql');
+}
+
 let tailcallCount = 0;
 
 export async function startTailcall(

@@ -9,6 +9,9 @@
  * 3. First request of a fresh process: per query, fresh processes of each alternately, the first
  *    request's wall time once the port accepts, and the time from spawn to accepting.
  * 4. Resident memory of each after the warm runs.
+ * 5. The transport alone, for the queries whose cost is mostly its own ({ __typename }, one
+ *    artist): a group of bare node:http servers (bare-group.ts, one per core as ours' workers)
+ *    replaying ours' exact answer, in rounds with both: what any node:http server reaches here.
  *
  * Settings: LATENCY_MS (the simulator's, default 50), ROUND_SECONDS (5), WARM_SECONDS (2),
  * CONNECTIONS (10), ARTISTS (the varying page's slugs, default 100), FRESH_REPEATS (3),
@@ -26,6 +29,7 @@ import { writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
+import { answerHeaders, type CapturedAnswer, capture } from '../http-capture.js';
 import { numberSetting } from '../settings.js';
 import { postLoad } from './post-load.js';
 import {
@@ -34,6 +38,7 @@ import {
   RUN_DIR,
   type Running,
   residentBytes,
+  startBareGroup,
   startOurs,
   startSimulator,
   startTailcall,
@@ -181,6 +186,52 @@ async function warm(
   };
 }
 
+/** Queries whose cost is mostly the transport's: each measured against the transport alone too. */
+const TRANSPORT_BOUND = new Set(['typename', 'artist']);
+
+/** A row of ours, the peer and the transport alone (bare-group.ts) sending ours' answer. */
+async function againstTransport(
+  servers: Record<Who, Running>,
+  query: PeerQuery,
+  slugs: readonly string[],
+): Promise<string> {
+  const body = query.body('ours', slugs[0]!);
+  const { 'content-type': _, ...asLoaded } = HEADERS;
+  const answer = await capture(servers.ours.url, body, asLoaded);
+  const file = join(RUN_DIR, `answer-${query.key}.json`);
+  const captured: CapturedAnswer = {
+    status: answer.status,
+    headers: answerHeaders(answer.headers),
+    bodyBase64: answer.body.toString('base64'),
+  };
+  writeFileSync(file, JSON.stringify(captured));
+  const bare = await startBareGroup(file);
+  try {
+    const replayed = await capture(bare.url, body, asLoaded);
+    if (!replayed.body.equals(answer.body) || replayed.status !== answer.status)
+      throw new Error(`${query.name}: the bare group did not replay ours' answer`);
+    const sides = { ours: servers.ours, tailcall: servers.tailcall, bare } as const;
+    const bodies = (side: keyof typeof sides): Bodies =>
+      side === 'bare' ? body : loadBodies(query, asked(side), slugs);
+    for (const side of ['ours', 'tailcall', 'bare'] as const)
+      await load(sides[side], bodies(side), WARM_SECONDS);
+    const rounds = { ours: [] as Round[], tailcall: [] as Round[], bare: [] as Round[] };
+    for (const side of ['ours', 'tailcall', 'bare', 'bare', 'tailcall', 'ours'] as const)
+      rounds[side].push(await load(sides[side], bodies(side), ROUND_SECONDS));
+    const sum = (side: keyof typeof sides, key: keyof Round) =>
+      rounds[side].reduce((total, round) => total + round[key], 0);
+    const rate = (side: keyof typeof sides) => sum(side, 'requests') / sum(side, 'seconds');
+    const cpu = (side: keyof typeof sides) => sum(side, 'cpuMicros') / sum(side, 'requests');
+    return (
+      `| ${query.name} | ${format(rate('bare'))} | ${format(cpu('bare'))} | ` +
+      `**${format(rate('ours') / rate('bare'), 2)}** | **${format(rate('tailcall') / rate('bare'), 2)}** | ` +
+      `${format(rate('ours') / rate('tailcall'), 2)} |`
+    );
+  } finally {
+    await bare.stop();
+  }
+}
+
 interface Fresh {
   readonly firstMs: Record<Who, number>;
   readonly readyMs: Record<Who, number>;
@@ -270,6 +321,11 @@ async function main(): Promise<void> {
       ours: residentBytes(servers.ours.pid),
       tailcall: residentBytes(servers.tailcall.pid),
     };
+    const transportRows: string[] = [];
+    for (const query of queries.filter((candidate) => TRANSPORT_BOUND.has(candidate.key))) {
+      console.error(`transport: ${query.name}`);
+      transportRows.push(await againstTransport(servers, query, slugs));
+    }
     console.log(
       `\n| query | ours req/s | ${PEER} req/s | ours / ${PEER} | CPU µs per request, ours / ${PEER} | p99 ms, ours / ${PEER} | errors |`,
     );
@@ -280,6 +336,18 @@ async function main(): Promise<void> {
       `\nResident memory after the warm runs: ours ${mib(memory.ours)} MiB, ${PEER} ` +
         `${mib(memory.tailcall)} MiB (${format(memory.ours / memory.tailcall, 1)}×).`,
     );
+
+    if (transportRows.length > 0) {
+      console.log(
+        `\nThe transport alone: a group of bare node:http servers, one per core, replaying ours' answer ` +
+          `(rounds ours, ${PEER}, bare, bare, ${PEER}, ours):\n`,
+      );
+      console.log(
+        `| query | bare req/s | bare CPU µs per request | ours / bare | ${PEER} / bare | ours / ${PEER} |`,
+      );
+      console.log('|---|---:|---:|---:|---:|---:|');
+      for (const row of transportRows) console.log(row);
+    }
 
     if (FRESH_REPEATS > 0) {
       await servers.ours.stop();
