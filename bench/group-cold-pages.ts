@@ -12,6 +12,7 @@
  * less one), CONCURRENCY (4), AGAINST (another built checkout, measured the same way in
  * alternate rounds: a change against the commit before it, in one sitting).
  */
+import { format, median } from './figures.js';
 import { ARTIST_PAGE_QUERY } from './reference-queries.js';
 import { numberSetting } from './settings.js';
 import { cpuMicros, type Running, startOurs, startSimulator, tree } from './tailcall/processes.js';
@@ -68,9 +69,6 @@ async function round(upstreamUrl: string, slugs: readonly string[], checkout?: s
   }
 }
 
-const median = (values: readonly number[]) =>
-  [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
-
 const simulator = await startSimulator(0, KEY);
 try {
   const leaderboard = await fetch(
@@ -95,7 +93,7 @@ try {
   console.log('|---|---:|---:|');
   for (const [side, values] of perPage)
     console.log(
-      `| ${side} | ${Math.round(median(values))} | ${Math.round(Math.min(...values))}-${Math.round(Math.max(...values))} |`,
+      `| ${side} | ${format(median(values))} | ${format(Math.min(...values))}-${format(Math.max(...values))} |`,
     );
   if (AGAINST !== undefined) {
     const [ours, other] = [perPage.get('this checkout')!, perPage.get(AGAINST)!];

@@ -34,6 +34,7 @@
 import { cpus, loadavg } from 'node:os';
 import { startOwnCluster } from '../test/support/redis-cluster.js';
 import { COLD_FLOORS, coldFloorMs } from './cold-floor.js';
+import { format, median } from './figures.js';
 import type { CapturedAnswer } from './http-capture.js';
 import { answerHeaders, capture } from './http-capture.js';
 import { ServerProcess } from './ipc.js';
@@ -100,10 +101,6 @@ async function post(url: string, body: string) {
   return { ...answer, parsed, calls: parsed.extensions?.cost?.upstreamCalls ?? Number.NaN };
 }
 
-const format = (value: number, digits = 0) =>
-  value.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
-const median = (values: readonly number[]) =>
-  [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 const range = (values: readonly number[], digits: number) =>
   `${format(Math.min(...values), digits)}–${format(Math.max(...values), digits)}`;
 

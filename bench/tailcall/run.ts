@@ -29,6 +29,7 @@ import { writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
+import { format, median } from '../figures.js';
 import { answerHeaders, type CapturedAnswer, capture } from '../http-capture.js';
 import { numberSetting } from '../settings.js';
 import { postLoad } from './post-load.js';
@@ -120,10 +121,6 @@ async function load(server: Running, bodies: Bodies, seconds: number): Promise<R
   };
 }
 
-const format = (value: number, digits = 0) =>
-  value.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
-const median = (values: readonly number[]) =>
-  [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 const slugsOf = (query: PeerQuery, slugs: readonly string[]) =>
   query.varying ? slugs : slugs.slice(0, 1);
 
@@ -196,8 +193,7 @@ async function againstTransport(
   slugs: readonly string[],
 ): Promise<string> {
   const body = query.body('ours', slugs[0]!);
-  const { 'content-type': _, ...asLoaded } = HEADERS;
-  const answer = await capture(servers.ours.url, body, asLoaded);
+  const answer = await capture(servers.ours.url, body, HEADERS);
   const file = join(RUN_DIR, `answer-${query.key}.json`);
   const captured: CapturedAnswer = {
     status: answer.status,
@@ -207,7 +203,7 @@ async function againstTransport(
   writeFileSync(file, JSON.stringify(captured));
   const bare = await startBareGroup(file);
   try {
-    const replayed = await capture(bare.url, body, asLoaded);
+    const replayed = await capture(bare.url, body, HEADERS);
     if (!replayed.body.equals(answer.body) || replayed.status !== answer.status)
       throw new Error(`${query.name}: the bare group did not replay ours' answer`);
     const sides = { ours: servers.ours, tailcall: servers.tailcall, bare } as const;

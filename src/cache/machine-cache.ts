@@ -64,8 +64,9 @@ export class MachineCache implements ResponseCache {
     primary.call<string[]>(store, 'keys').then(
       // Oldest first, so that the most recently used end up most recent here too.
       (keys) => {
+        // Complete from now on, unless adding the list forgets a key (the disposal above).
+        this.#complete = true;
         for (const key of keys.reverse()) if (!held.has(key)) held.set(key, true);
-        this.#complete = !askForEveryKey || keys.length <= announced.maxKeys;
       },
       () => undefined,
     );
