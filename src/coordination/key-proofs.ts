@@ -83,19 +83,32 @@ export class KeyProofs {
     return !this.#underWay.has(keyId) && this.options.keys.statusNow?.(keyId) === 'accepted';
   }
 
-  /** The key's status; a `Proof` when the calling read is the one to prove it. */
-  async verdict(keyId: string, signal: AbortSignal): Promise<'accepted' | 'rejected' | Proof> {
+  /**
+   * The key's status; a `Proof` when the calling read is the one to prove it. `unknownNow`: the
+   * registry said `unknown` of the key moments ago, so a read that finds no proof under way here
+   * goes straight to the proof's lease, after which the registry is read again anyway.
+   */
+  async verdict(
+    keyId: string,
+    signal: AbortSignal,
+    unknownNow = false,
+  ): Promise<'accepted' | 'rejected' | Proof> {
     const { keys, locks } = this.options;
+    let askRegistry = !unknownNow;
     for (;;) {
       const underWay = this.#underWay.get(keyId);
       if (underWay !== undefined) {
+        askRegistry = true;
         const ended = await this.#within(underWay, signal);
         if (ended.failure !== undefined) throw ended.failure;
         continue;
       }
-      const status = await this.#status(keyId);
-      if (status !== 'unknown') return status;
-      if (this.#underWay.has(keyId)) continue;
+      if (askRegistry) {
+        const status = await this.#status(keyId);
+        if (status !== 'unknown') return status;
+        if (this.#underWay.has(keyId)) continue;
+      }
+      askRegistry = true;
       this.#failedRecently(keyId);
       let settle = (_ended: Ended) => {};
       this.#underWay.set(
@@ -151,7 +164,7 @@ export class KeyProofs {
   async settled(keyId: string, signal: AbortSignal): Promise<KeyStatus> {
     for (;;) {
       const underWay = this.#underWay.get(keyId);
-      if (underWay === undefined) return this.options.keys.status(keyId);
+      if (underWay === undefined) return this.#status(keyId);
       await this.#within(underWay, signal);
     }
   }

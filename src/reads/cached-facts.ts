@@ -61,12 +61,13 @@ export class CachedFacts {
     caller: Caller,
     report: RequestReport,
   ): Promise<CacheEntry | undefined> {
-    if (caller.mode === 'client' && !report.keyAccepted) {
-      const status = await this.options.proofs
-        .settled(caller.keyId, AbortSignal.timeout(this.options.deadlineMs))
-        .catch(() => 'unknown' as const);
-      if (status !== 'accepted') return undefined;
-    }
-    return this.options.cache.get(key);
+    const entry = await this.options.cache.get(key);
+    // The key is asked about only when there is an entry it might read: most facts are not
+    // there to be read, and asking costs an unproven key a round trip to a shared registry.
+    if (entry === undefined || caller.mode !== 'client' || report.keyAccepted) return entry;
+    const status = await this.options.proofs
+      .settled(caller.keyId, AbortSignal.timeout(this.options.deadlineMs))
+      .catch(() => 'unknown' as const);
+    return status === 'accepted' ? entry : undefined;
   }
 }

@@ -290,7 +290,9 @@ export class CachedUpstream {
     deadline: AbortSignal,
   ): Promise<Proof | undefined> {
     if (report.keyAccepted) return undefined;
-    const verdict = await this.#proofs.verdict(caller.keyId, deadline);
+    const unknownNow = report.keyUnknown;
+    report.keyUnknown = false;
+    const verdict = await this.#proofs.verdict(caller.keyId, deadline, unknownNow);
     if (verdict === 'rejected') {
       report.unauthenticated = true;
       throw new UpstreamError('UNAUTHENTICATED', 'Invalid or revoked API key');

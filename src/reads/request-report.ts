@@ -51,6 +51,12 @@ export class RequestReport {
    * instead of asking the key registry again (with Redis, a round trip each).
    */
   keyAccepted = false;
+  /**
+   * The key check found the client's key neither accepted nor rejected as the request began: the
+   * first read to prove it may take the proof's lease without asking the registry again (the
+   * proof reads the registry once it holds the lease anyway). Taken by that read.
+   */
+  keyUnknown = false;
   /** Until when (epoch ms) every upstream answer this request used stays fresh: how long its answer may be reused. */
   freshUntil = Number.POSITIVE_INFINITY;
   /** Keys of the upstream records this request read: a response-cache hit counts them as asked for again. */

@@ -2,7 +2,10 @@
  * Pass-through mode with Redis: a request of a key already accepted asks the shared key registry
  * for it once at most, however many records it reads, and response-cache hits ask for it at most
  * once a second (what Redis said is kept that long, never past its expiry). Each read asking
- * again was a Redis round trip per record, and each hit one more.
+ * again was a Redis round trip per record, and each hit one more. A new key's first request reads
+ * its entry where a decision needs it: at the key check, under the proof's lease, and once more
+ * for the reads that waited for the proof; not for a response-cache miss, nor again before the
+ * proof's lease.
  */
 
 import { performance } from 'node:perf_hooks';
@@ -11,13 +14,16 @@ import { keyIdOf } from '../../src/coordination/key-registry.js';
 import { artistsQuery, bearer } from '../support/client-key-queries.js';
 import { commandsDuring } from '../support/redis-monitor.js';
 import { useRedisStack } from '../support/redis-stack.js';
-import { CLIENT_KEY } from '../support/stack.js';
+import { CLIENT_KEY, OTHER_CLIENT_KEY } from '../support/stack.js';
 
 const shared = useRedisStack({ passThrough: true });
 
 /** The commands Redis ran on the key's registry entry while `during` ran, GETs apart. */
-async function keyCommandsDuring(during: () => Promise<void>): Promise<{ gets: number }> {
-  const keyRecord = `${shared.prefix}key:${keyIdOf(CLIENT_KEY)}`;
+async function keyCommandsDuring(
+  during: () => Promise<void>,
+  key = CLIENT_KEY,
+): Promise<{ gets: number }> {
+  const keyRecord = `${shared.prefix}key:${keyIdOf(key)}`;
   const seen = await commandsDuring(shared.redis, (args) => args.includes(keyRecord), during);
   return { gets: seen.filter(([command]) => command === 'get').length };
 }
@@ -62,4 +68,13 @@ it('response-cache hits of an accepted key ask Redis for it at most once a secon
   });
   expect(asked.gets).toBeLessThanOrEqual(1 + Math.ceil(elapsedMs / 1_000));
   expect(asked.gets).toBeLessThan(hits);
+});
+
+it("a new key's first request reads its registry entry at the check, under the proof's lease and after it", async () => {
+  const query = artistsQuery(shared.stack.simulator, 7, 5);
+  const asked = await keyCommandsDuring(async () => {
+    const first = await shared.stack.query(query, undefined, bearer(OTHER_CLIENT_KEY));
+    expect(first.body.errors).toBeUndefined();
+  }, OTHER_CLIENT_KEY);
+  expect(asked.gets).toBeLessThanOrEqual(3);
 });

@@ -19,7 +19,7 @@
 import type { ExecutionResult } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import { LRUCache } from 'lru-cache';
-import type { KeyRegistry } from '../../coordination/key-registry.js';
+import type { KeyRegistry, KeyStatus } from '../../coordination/key-registry.js';
 import { clientRateLimited, unauthenticated } from '../../http-errors.js';
 import { clientOf } from '../client-identity.js';
 import type { RequestContext } from '../server-context.js';
@@ -47,19 +47,24 @@ export function useClientKeyCheck({
     async onExecute({ args, setResultAndStopExecution }) {
       const { caller, request } = args.contextValue;
       if (caller.mode === 'client') {
-        const status = await keys.status(caller.keyId);
+        const { status, acceptedBefore } = await statusOf(
+          keys,
+          caller.keyId,
+          counted !== undefined,
+        );
         if (status === 'rejected') {
           setResultAndStopExecution({ errors: [unauthenticated('Invalid or revoked API key')] });
           return;
         }
         // The request's reads take this verdict rather than each asking the registry again.
         if (status === 'accepted') args.contextValue.report.keyAccepted = true;
+        if (status === 'unknown') args.contextValue.report.keyUnknown = true;
         // A key whose acceptance merely lapsed is proven again, but it is no new key.
         if (
           status === 'unknown' &&
           unknownKeys !== undefined &&
           counted !== undefined &&
-          !(await keys.wasAccepted(caller.keyId))
+          !acceptedBefore
         ) {
           const client = clientOf(request, args.contextValue, unknownKeys.trustProxy);
           const retryAfterSeconds = await counted(client, caller.keyId);
@@ -87,6 +92,24 @@ export function useClientKeyCheck({
       };
     },
   };
+}
+
+/**
+ * The key's status and, for a key not known as accepted or rejected, whether it was accepted
+ * before (when `countsNewKeys`): asked together, so that a key this process has not seen lately
+ * costs one round trip to a shared registry before its first call, not two.
+ */
+async function statusOf(
+  keys: KeyRegistry,
+  keyId: string,
+  countsNewKeys: boolean,
+): Promise<{ status: KeyStatus; acceptedBefore: boolean }> {
+  const known = keys.statusNow?.(keyId);
+  if (known === 'accepted' || known === 'rejected')
+    return { status: known, acceptedBefore: known === 'accepted' };
+  if (!countsNewKeys) return { status: await keys.status(keyId), acceptedBefore: false };
+  const [status, acceptedBefore] = await Promise.all([keys.status(keyId), keys.wasAccepted(keyId)]);
+  return { status, acceptedBefore };
 }
 
 /** The whole answer replaced by UNAUTHENTICATED when the key was rejected while it ran (the miss lane's answers too). */

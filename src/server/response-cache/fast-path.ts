@@ -279,13 +279,13 @@ export function withResponseCache(yoga: NodeHandler, options: ResponseCacheOptio
     }
     /** Answers from the cache, once a held or looked-up entry and the key are known: whether it did. */
     const answerWith = (
-      entry: CacheEntry | undefined,
+      entry: (CacheEntry & { readonly value: StoredResponse }) | undefined,
       keyId: string | null,
       observeMiss: boolean,
     ): MaybePromise<boolean> => {
-      const fresh = entry !== undefined && entry.freshUntil > Date.now() && isStoredAnswer(entry);
-      if (fresh || observeMiss) options.observer?.cacheLookup('response', fresh);
-      if (!fresh || keyId === null) return false;
+      if (entry !== undefined || observeMiss)
+        options.observer?.cacheLookup('response', entry !== undefined);
+      if (entry === undefined || keyId === null) return false;
       const send = () =>
         andThen(options.budget.recent(keyId), (budget) => {
           serve(req, res, key, entry, keyId, started, generation, budget);
@@ -302,14 +302,23 @@ export function withResponseCache(yoga: NodeHandler, options: ResponseCacheOptio
      */
     const answered = (observeMiss: boolean): MaybePromise<boolean> => {
       const held = options.cache.peek?.(key);
-      const keyId = held === undefined ? undefined : keyIdFor(req);
-      if (held !== undefined && keyId !== undefined && !(keyId instanceof Promise)) {
-        options.cache.peeked?.(key);
-        return answerWith(held, keyId, observeMiss);
+      if (held !== undefined) {
+        const keyId = keyIdFor(req);
+        if (!(keyId instanceof Promise)) {
+          options.cache.peeked?.(key);
+          return answerWith(servable(held), keyId, observeMiss);
+        }
+        return Promise.all([options.cache.get(key), keyId]).then(([entry, keyId]) =>
+          answerWith(servable(entry), keyId, observeMiss),
+        );
       }
-      return Promise.all([options.cache.get(key), keyId ?? keyIdFor(req)]).then(([entry, keyId]) =>
-        answerWith(entry, keyId, observeMiss),
-      );
+      // The key's status only once there is an answer to serve: asking it for a miss would cost
+      // a new key's first request a round trip to the shared registry for nothing.
+      return options.cache.get(key).then((entry) => {
+        const answer = servable(entry);
+        if (answer === undefined) return answerWith(undefined, null, observeMiss);
+        return andThen(keyIdFor(req), (keyId) => answerWith(answer, keyId, observeMiss));
+      });
     };
     const first = answered(false);
     if (first === true || (first !== false && (await first))) return;
@@ -386,10 +395,13 @@ function isJsonMediaType(contentType: string | undefined): boolean {
   );
 }
 
-function isStoredAnswer(
-  entry: CacheEntry,
-): entry is CacheEntry & { readonly value: StoredResponse } {
-  return isStoredResponse(entry.value);
+/** The entry when it is a stored answer still fresh; undefined otherwise. */
+function servable(
+  entry: CacheEntry | undefined,
+): (CacheEntry & { readonly value: StoredResponse }) | undefined {
+  return entry !== undefined && entry.freshUntil > Date.now() && isStoredResponse(entry.value)
+    ? (entry as CacheEntry & { readonly value: StoredResponse })
+    : undefined;
 }
 
 function acceptsGzip(req: IncomingMessage): boolean {
