@@ -48,6 +48,7 @@ import {
 import { matches, maxAge } from '../plugins/use-http-caching.js';
 import { compressedPart, gzipWithTail } from './gzip-answer.js';
 import { hitTails } from './hit-tail.js';
+import { isJsonMediaType } from './json-media-type.js';
 import { responseKeys } from './response-keys.js';
 import type { ResponseCacheSlot } from './slot.js';
 import {
@@ -372,27 +373,6 @@ export function withResponseCache(yoga: NodeHandler, options: ResponseCacheOptio
       res.end();
     });
   };
-}
-
-/**
- * Yoga's own test for a JSON POST (graphql-yoga's request-parser/post-json.js
- * and utils.js `isContentTypeMatch`): the first of a comma-separated list,
- * exactly `application/json` or `application/graphql+json`, parameters
- * allowed, case as sent. Yoga decodes every such body alike (UTF-8, whatever
- * the charset says), so the media type needs no place in the key; any other
- * type (`multipart/form-data; boundary=json`, `text/x-json`) is Yoga's to
- * read or refuse, never answered from a JSON request's stored bytes.
- */
-function isJsonMediaType(contentType: string | undefined): boolean {
-  if (contentType === undefined) return false;
-  const comma = contentType.indexOf(',');
-  const type = comma < 0 ? contentType : contentType.slice(0, comma);
-  return (
-    type === 'application/json' ||
-    type.startsWith('application/json;') ||
-    type === 'application/graphql+json' ||
-    type.startsWith('application/graphql+json;')
-  );
 }
 
 /** The entry when it is a stored answer still fresh; undefined otherwise. */
