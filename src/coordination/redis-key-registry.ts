@@ -49,11 +49,7 @@ export class RedisKeyRegistry implements KeyRegistry {
       if (read?.[0] || expiry?.[0]) throw read?.[0] ?? expiry?.[0];
       const value = read?.[1];
       if (value !== 'accepted' && value !== 'rejected') return 'unknown';
-      // Counted from the question, and a millisecond short (lru-cache looks at its clock at that
-      // resolution): kept no longer than the entry lives in Redis.
-      const keptMs =
-        Math.floor(Math.min(STATUS_KEPT_MS, Number(expiry?.[1])) - (performance.now() - asked)) - 1;
-      if (keptMs >= 1) this.#told.set(keyId, value, { ttl: keptMs });
+      this.#keep(keyId, value, Number(expiry?.[1]), asked);
       return value;
     } catch {
       return this.#local.status(keyId);
@@ -75,13 +71,26 @@ export class RedisKeyRegistry implements KeyRegistry {
   async markAccepted(keyId: string): Promise<void> {
     this.#told.delete(keyId);
     await this.#local.markAccepted(keyId);
-    await Promise.all([
+    const asked = performance.now();
+    const [written] = await Promise.all([
       // NX: a key's acceptance is not prolonged by each success, so the TTL bounds how long a revoked key reads the cache.
       this.redis
         .set(`key:${keyId}`, 'accepted', 'PX', this.ttls.acceptedTtlMs, 'NX')
-        .catch(() => undefined),
+        .catch(() => null),
       this.redis.set(`key-known:${keyId}`, '1', 'PX', KNOWN_KEY_TTL_MS).catch(() => undefined),
     ]);
+    // Written by this call, the entry's life is known: the reads that waited for this proof take
+    // it from here. An entry that was there already may end at any time, and is asked for again.
+    if (written === 'OK') this.#keep(keyId, 'accepted', this.ttls.acceptedTtlMs, asked);
+  }
+
+  /**
+   * Keeps what Redis holds of the key for a second at most, and never past `lifeMs` counted from
+   * `asked` (a millisecond short: lru-cache looks at its clock at that resolution).
+   */
+  #keep(keyId: string, value: 'accepted' | 'rejected', lifeMs: number, asked: number): void {
+    const keptMs = Math.floor(Math.min(STATUS_KEPT_MS, lifeMs) - (performance.now() - asked)) - 1;
+    if (keptMs >= 1) this.#told.set(keyId, value, { ttl: keptMs });
   }
 
   async markRejected(keyId: string): Promise<void> {
