@@ -4,8 +4,9 @@
  * key accepted within KNOWN_KEY_TTL_MS. While Redis cannot answer, this
  * process's own memory stands in; what it learns then stays local.
  *
- * A status Redis gave is kept here for STATUS_KEPT_MS at most, and never past
- * the Redis entry's own expiry, so that `statusNow` can answer: a
+ * A status Redis gave, or an acceptance this replica wrote, is kept here for
+ * STATUS_KEPT_MS at most, and never past the Redis entry's own expiry, so
+ * that `statusNow` can answer: a
  * response-cache hit and a request's held reads then need no round trip. A
  * key another replica finds rejected is refused here that much later at most;
  * an accepted key reads the cache for its whole acceptance TTL anyway, since
