@@ -184,7 +184,8 @@ export function withResponseCache(yoga: NodeHandler, options: ResponseCacheOptio
     budget: BudgetUsage,
   ): void => {
     const stored = entry.value;
-    if (stored.reads !== undefined) options.popularity?.record(stored.reads);
+    if (stored.reads !== undefined && stored.reads.length > 0)
+      options.popularity?.record(stored.reads);
     const { tail, log: logLine } = tails(stored, keyId, budget, freshnessJson(generation));
     const headers: Record<string, string> = {
       'content-type': stored.contentType,
