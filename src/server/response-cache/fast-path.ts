@@ -55,7 +55,7 @@ import {
   entryOf,
   gzippedFrom,
   isStoredResponse,
-  type StoredResponse,
+  type StoredEntry,
   storedPart,
   weighed,
 } from './stored-response.js';
@@ -177,7 +177,7 @@ export function withResponseCache(yoga: NodeHandler, options: ResponseCacheOptio
     req: IncomingMessage,
     res: ServerResponse,
     key: string,
-    entry: CacheEntry & { readonly value: StoredResponse },
+    entry: StoredEntry,
     keyId: string,
     started: number,
     generation: string,
@@ -281,7 +281,7 @@ export function withResponseCache(yoga: NodeHandler, options: ResponseCacheOptio
     }
     /** Answers from the cache, once a held or looked-up entry and the key are known: whether it did. */
     const answerWith = (
-      entry: (CacheEntry & { readonly value: StoredResponse }) | undefined,
+      entry: StoredEntry | undefined,
       keyId: string | null,
       observeMiss: boolean,
     ): MaybePromise<boolean> => {
@@ -377,11 +377,9 @@ export function withResponseCache(yoga: NodeHandler, options: ResponseCacheOptio
 }
 
 /** The entry when it is a stored answer still fresh; undefined otherwise. */
-function servable(
-  entry: CacheEntry | undefined,
-): (CacheEntry & { readonly value: StoredResponse }) | undefined {
+function servable(entry: CacheEntry | undefined): StoredEntry | undefined {
   return entry !== undefined && entry.freshUntil > Date.now() && isStoredResponse(entry.value)
-    ? (entry as CacheEntry & { readonly value: StoredResponse })
+    ? (entry as StoredEntry)
     : undefined;
 }
 

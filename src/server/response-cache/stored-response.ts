@@ -33,6 +33,9 @@ export interface StoredResponse {
   readonly estimated?: number;
 }
 
+/** A cache entry that holds a stored answer. */
+export type StoredEntry = CacheEntry & { readonly value: StoredResponse };
+
 /** The response cache's own lru-cache bound (RESPONSE_CACHE_MAX_BYTES). */
 export const DEFAULT_RESPONSE_CACHE_MAX_BYTES = 32 * 1024 * 1024;
 
@@ -120,7 +123,7 @@ export function entryOf(
 }
 
 /** `entry` (a stored answer's) weighed again with what it holds now. */
-export function weighed(entry: CacheEntry & { readonly value: StoredResponse }): CacheEntry {
+export function weighed(entry: StoredEntry): CacheEntry {
   return { ...entry, bytes: heldBytes(entry.value) };
 }
 
