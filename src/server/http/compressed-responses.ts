@@ -235,8 +235,11 @@ function isWhole(req: IncomingMessage, status: number, type: string): boolean {
   );
 }
 
-/** Answers in parts up to this many bytes are joined before they are written. */
-const JOINED_UP_TO = 16 * 1024;
+/**
+ * Answers in parts shorter than this are joined before they are written: node:buffer takes
+ * their copy from its pool, where a longer one would be an allocation of its own per answer.
+ */
+const JOINED_BELOW = Buffer.poolSize >>> 1;
 
 const lengthOf = (parts: readonly Buffer[]) => parts.reduce((sum, part) => sum + part.length, 0);
 
@@ -249,9 +252,8 @@ function release(res: ServerResponse): void {
 
 function writeParts(res: ServerResponse, given: readonly Buffer[], callbacks: (() => void)[]) {
   // A small answer in parts is joined first: one write through node:http's stream costs more
-  // than copying a few kilobytes.
-  const parts =
-    given.length > 1 && lengthOf(given) <= JOINED_UP_TO ? [Buffer.concat(given)] : given;
+  // than copying it.
+  const parts = given.length > 1 && lengthOf(given) < JOINED_BELOW ? [Buffer.concat(given)] : given;
   // Corked before the first write: node:http would cork the socket there itself and queue a
   // task to uncork it, where the end that follows uncorks it anyway, parts and all in one write.
   if (parts.length > 1) res.cork();
