@@ -32,6 +32,11 @@ const CONFIG_REFUSED = 2;
 const FIRST_ANSWER = 'cluster:first-answer';
 /** When the others start if the first worker has answered nothing since it listened. */
 const OTHERS_AFTER_MS = 1_000;
+/**
+ * How long after the first answer the others start: its last bytes are still on their way to
+ * the client, and a process being spawned and loaded would take the cores they need.
+ */
+const OTHERS_AFTER_FIRST_ANSWER_MS = 200;
 
 export async function runPrimary(
   config: GatewayConfig,
@@ -93,11 +98,14 @@ export async function runPrimary(
   // The first worker starts alone, so that the port accepts as soon as one process can start,
   // and answers its first request alone too: a worker loading takes a core for a second, which
   // the first answers of a fresh group (after a deploy, to a health check) would share. The
-  // others start once it has answered, or OTHERS_AFTER_MS after it listens if nothing came.
+  // others start a moment after it has answered, or OTHERS_AFTER_MS after it listens if nothing
+  // came.
   let othersStarted = false;
-  // Every message of every worker passes here until the others have started, then none.
+  // Every message of every worker passes here until the first answer, then none.
   const onFirstAnswer = (_worker: Worker, message: { type?: unknown } | null) => {
-    if (message?.type === FIRST_ANSWER) startOthers();
+    if (message?.type !== FIRST_ANSWER) return;
+    cluster.off('message', onFirstAnswer);
+    setTimeout(startOthers, OTHERS_AFTER_FIRST_ANSWER_MS);
   };
   const startOthers = () => {
     cluster.off('message', onFirstAnswer);
