@@ -17,11 +17,12 @@
  * artist, top20, chart, page, pages), VARY=1, GET=1 (every request a GET of the same operation,
  * its members as search parameters, where HTTP caching adds its ETag), AGAINST (another built checkout, measured the same
  * way in alternate rounds: a change to the request path against the commit before it, in one
- * sitting; a last table gives, per query, the median of the rounds' CPU ratios).
+ * sitting; a last table gives, per query, the median of the rounds' CPU ratios), OURS_NODE_ARGS
+ * (Node flags for every gateway started, `--cpu-prof` say).
  */
 import { execFileSync } from 'node:child_process';
 import { availableParallelism, loadavg } from 'node:os';
-import { numberSetting } from './settings.js';
+import { nodeArgsSetting, numberSetting } from './settings.js';
 import { asSearch, postLoad } from './tailcall/post-load.js';
 import { cpuMicros, type Running, startOurs, startSimulator } from './tailcall/processes.js';
 import {
@@ -41,6 +42,7 @@ const VARY = process.env.VARY === '1';
 const GET = process.env.GET === '1';
 const ONLY = process.env.ONLY?.split(',').map((key) => key.trim());
 const AGAINST = process.env.AGAINST?.trim() || undefined;
+const NODE_ARGS = nodeArgsSetting('OURS_NODE_ARGS');
 const KEY = 'bench-key';
 const HEADERS = {
   'content-type': 'application/json',
@@ -136,7 +138,7 @@ async function main(): Promise<void> {
   try {
     // One process each: its own CPU per request, on the core it is pinned to.
     for (const side of sides)
-      servers.push(await startOurs(simulator.url, { WORKERS: '1' }, side.checkout));
+      servers.push(await startOurs(simulator.url, { WORKERS: '1' }, side.checkout, NODE_ARGS));
     if (pinned) {
       pin(process.pid, 1);
       pin(simulator.pid, 1);

@@ -15,3 +15,7 @@ export function numberSetting(name: string, fallback: number, min = 0, whole = f
   }
   return value;
 }
+
+/** Node flags for a process the bench starts, from a setting of words separated by spaces. */
+export const nodeArgsSetting = (name: string): string[] =>
+  (process.env[name] ?? '').split(/\s+/).filter(Boolean);

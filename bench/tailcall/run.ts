@@ -31,7 +31,7 @@ import { join } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import { format, median } from '../figures.js';
 import { answerHeaders, type CapturedAnswer, capture } from '../http-capture.js';
-import { numberSetting } from '../settings.js';
+import { nodeArgsSetting, numberSetting } from '../settings.js';
 import { postLoad } from './post-load.js';
 import {
   cpuMicros,
@@ -64,9 +64,8 @@ const settings = (name: string) =>
 const OURS_ENV = settings('OURS_ENV');
 const AGAINST_ENV = process.env.AGAINST_ENV === undefined ? OURS_ENV : settings('AGAINST_ENV');
 const AGAINST = process.env.AGAINST?.trim() || undefined;
-const nodeArgs = (name: string) => (process.env[name] ?? '').split(/\s+/).filter(Boolean);
-const OURS_NODE_ARGS = nodeArgs('OURS_NODE_ARGS');
-const AGAINST_NODE_ARGS = nodeArgs('AGAINST_NODE_ARGS');
+const OURS_NODE_ARGS = nodeArgsSetting('OURS_NODE_ARGS');
+const AGAINST_NODE_ARGS = nodeArgsSetting('AGAINST_NODE_ARGS');
 const PEER = AGAINST === undefined ? 'Tailcall' : 'the other checkout';
 const KEY = 'bench-key';
 const HEADERS = {
