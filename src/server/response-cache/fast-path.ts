@@ -22,9 +22,8 @@
 import { isUtf8 } from 'node:buffer';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { LRUCache } from 'lru-cache';
-import Negotiator from 'negotiator';
 import type { Logger } from 'pino';
-import type { CacheEntry, ResponseCache } from '../../cache/cache.js';
+import type { ResponseCache } from '../../cache/cache.js';
 import { type KeyRegistry, type KeyStatus, keyIdOf } from '../../coordination/key-registry.js';
 import type { BudgetUsage } from '../../economy/ledger.js';
 import type { Popularity } from '../../economy/popularity.js';
@@ -46,7 +45,7 @@ import {
   requestRateLimitRefusal,
 } from '../plugins/use-client-rate-limit.js';
 import { matches, maxAge } from '../plugins/use-http-caching.js';
-import { compressedPart, gzipWithTail } from './gzip-answer.js';
+import { acceptsGzip, compressedPart, gzipWithTail } from './gzip-answer.js';
 import { hitTails } from './hit-tail.js';
 import { isJsonMediaType } from './json-media-type.js';
 import { responseKeys } from './response-keys.js';
@@ -54,8 +53,8 @@ import type { ResponseCacheSlot } from './slot.js';
 import {
   entryOf,
   gzippedFrom,
-  isStoredResponse,
   type StoredEntry,
+  servable,
   storedPart,
   weighed,
 } from './stored-response.js';
@@ -173,16 +172,8 @@ export function withResponseCache(yoga: NodeHandler, options: ResponseCacheOptio
     options.rateLimiter !== undefined &&
     (await requestRateLimitRefusal(options.rateLimiter, req)) !== null;
 
-  const serve = (
-    req: IncomingMessage,
-    res: ServerResponse,
-    key: string,
-    entry: StoredEntry,
-    keyId: string,
-    started: number,
-    generation: string,
-    budget: BudgetUsage,
-  ): void => {
+  const serve = (lookup: Lookup, entry: StoredEntry, keyId: string, budget: BudgetUsage): void => {
+    const { req, res, key, started, generation } = lookup;
     const stored = entry.value;
     if (stored.reads !== undefined && stored.reads.length > 0)
       options.popularity?.record(stored.reads);
@@ -199,7 +190,7 @@ export function withResponseCache(yoga: NodeHandler, options: ResponseCacheOptio
         headers.vary = headers.vary === undefined ? stored.vary : `${stored.vary}, ${headers.vary}`;
       if (matches(req.headers['if-none-match'] ?? null, stored.etag)) {
         sendWholeAnswer(res, 304, headers, []);
-        log(304);
+        logLine({ method: req.method, path: endpoint, status: 304, startedAt: started });
         return;
       }
     } else {
@@ -217,11 +208,7 @@ export function withResponseCache(yoga: NodeHandler, options: ResponseCacheOptio
       headers['content-encoding'] = 'gzip';
     }
     sendWholeAnswer(res, 200, headers, body);
-    log(200);
-
-    function log(status: number) {
-      logLine({ method: req.method, path: endpoint, status, startedAt: started });
-    }
+    logLine({ method: req.method, path: endpoint, status: 200, startedAt: started });
   };
 
   const store = (key: string, slot: ResponseCacheSlot): void => {
@@ -233,6 +220,63 @@ export function withResponseCache(yoga: NodeHandler, options: ResponseCacheOptio
     const until = Math.min(freshUntil, stamp + options.maxTtlMs);
     if (until <= stamp) return;
     void options.cache.set(key, entryOf(response, until, stamp));
+  };
+
+  /** Answers from the cache, once a held or looked-up entry and the key are known: whether it did. */
+  const answerWith = (
+    lookup: Lookup,
+    entry: StoredEntry | undefined,
+    keyId: string | null,
+    observeMiss: boolean,
+  ): MaybePromise<boolean> => {
+    if (entry !== undefined || observeMiss)
+      options.observer?.cacheLookup('response', entry !== undefined);
+    if (entry === undefined || keyId === null) return false;
+    if (options.rateLimiter === undefined) return sendHit(lookup, entry, keyId);
+    return rateLimited(lookup.req).then((limited) =>
+      limited ? false : sendHit(lookup, entry, keyId),
+    );
+  };
+
+  /** Serves a hit with its key's figures: at once when this process read them recently. */
+  const sendHit = (lookup: Lookup, entry: StoredEntry, keyId: string): MaybePromise<true> => {
+    const budget = options.budget.recent(keyId);
+    if (budget instanceof Promise)
+      return budget.then((recent) => {
+        serve(lookup, entry, keyId, recent);
+        return true;
+      });
+    serve(lookup, entry, keyId, budget);
+    return true;
+  };
+
+  /**
+   * Answers from the cache when it holds the answer: whether it did. A hit this process can
+   * tell by itself (an answer held in memory, the key's status known here) is answered
+   * without a promise, and without a function made for it: a hit does little else, so the
+   * promises of stores that had nothing to wait for, and the closures of each request, were a
+   * large share of its cost.
+   */
+  const answered = (lookup: Lookup, observeMiss: boolean): MaybePromise<boolean> => {
+    const { req, key } = lookup;
+    const held = options.cache.peek?.(key);
+    if (held !== undefined) {
+      const keyId = keyIdFor(req);
+      if (!(keyId instanceof Promise)) {
+        options.cache.peeked?.(key);
+        return answerWith(lookup, servable(held), keyId, observeMiss);
+      }
+      return Promise.all([options.cache.get(key), keyId]).then(([entry, keyId]) =>
+        answerWith(lookup, servable(entry), keyId, observeMiss),
+      );
+    }
+    // The key's status only once there is an answer to serve: asking it for a miss would cost
+    // a new key's first request a round trip to the shared registry for nothing.
+    return options.cache.get(key).then((entry) => {
+      const answer = servable(entry);
+      if (answer === undefined) return answerWith(lookup, undefined, null, observeMiss);
+      return andThen(keyIdFor(req), (keyId) => answerWith(lookup, answer, keyId, observeMiss));
+    });
   };
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
@@ -258,8 +302,6 @@ export function withResponseCache(yoga: NodeHandler, options: ResponseCacheOptio
           return;
         }
         source = read.body;
-        // @whatwg-node/server reads a body already consumed from here instead of the stream.
-        (req as IncomingMessage & { body?: Buffer }).body = source;
       }
     }
     if (source === undefined) {
@@ -279,51 +321,12 @@ export function withResponseCache(yoga: NodeHandler, options: ResponseCacheOptio
       refuse(res, bodyNotUtf8());
       return;
     }
-    /** Answers from the cache, once a held or looked-up entry and the key are known: whether it did. */
-    const answerWith = (
-      entry: StoredEntry | undefined,
-      keyId: string | null,
-      observeMiss: boolean,
-    ): MaybePromise<boolean> => {
-      if (entry !== undefined || observeMiss)
-        options.observer?.cacheLookup('response', entry !== undefined);
-      if (entry === undefined || keyId === null) return false;
-      const send = () =>
-        andThen(options.budget.recent(keyId), (budget) => {
-          serve(req, res, key, entry, keyId, started, generation, budget);
-          return true;
-        });
-      if (options.rateLimiter === undefined) return send();
-      return rateLimited(req).then((limited) => (limited ? false : send()));
-    };
-    /**
-     * Answers from the cache when it holds the answer: whether it did. A hit this process can
-     * tell by itself (an answer held in memory, the key's status known here) is answered
-     * without a promise: a hit does little else, so the promises of stores that had nothing to
-     * wait for were a large share of its cost.
-     */
-    const answered = (observeMiss: boolean): MaybePromise<boolean> => {
-      const held = options.cache.peek?.(key);
-      if (held !== undefined) {
-        const keyId = keyIdFor(req);
-        if (!(keyId instanceof Promise)) {
-          options.cache.peeked?.(key);
-          return answerWith(servable(held), keyId, observeMiss);
-        }
-        return Promise.all([options.cache.get(key), keyId]).then(([entry, keyId]) =>
-          answerWith(servable(entry), keyId, observeMiss),
-        );
-      }
-      // The key's status only once there is an answer to serve: asking it for a miss would cost
-      // a new key's first request a round trip to the shared registry for nothing.
-      return options.cache.get(key).then((entry) => {
-        const answer = servable(entry);
-        if (answer === undefined) return answerWith(undefined, null, observeMiss);
-        return andThen(keyIdFor(req), (keyId) => answerWith(answer, keyId, observeMiss));
-      });
-    };
-    const first = answered(false);
+    const lookup: Lookup = { req, res, key, started, generation };
+    const first = answered(lookup, false);
     if (first === true || (first !== false && (await first))) return;
+    // A miss goes on to Yoga: @whatwg-node/server reads a body already consumed from here
+    // instead of the stream. A hit leaves the request's shape as node:http made it.
+    if (Buffer.isBuffer(source)) (req as IncomingMessage & { body?: Buffer }).body = source;
     // A miss takes its turn at Yoga; one that waited looks again: a request before it may have
     // stored the same answer meanwhile (a thousand clients asking for one page at once).
     const misses = missed.has(key) ? 2 : 1;
@@ -332,7 +335,7 @@ export function withResponseCache(yoga: NodeHandler, options: ResponseCacheOptio
     const turn = await options.turns.take(res);
     if (turn === 'left') return;
     if (turn === 'waited') {
-      if (await answered(true)) return;
+      if (await answered(lookup, true)) return;
     } else options.observer?.cacheLookup('response', false);
     res.once('finish', () => store(key, slot));
     const lane = options.lane;
@@ -376,16 +379,13 @@ export function withResponseCache(yoga: NodeHandler, options: ResponseCacheOptio
   };
 }
 
-/** The entry when it is a stored answer still fresh; undefined otherwise. */
-function servable(entry: CacheEntry | undefined): StoredEntry | undefined {
-  return entry !== undefined && entry.freshUntil > Date.now() && isStoredResponse(entry.value)
-    ? (entry as StoredEntry)
-    : undefined;
-}
-
-function acceptsGzip(req: IncomingMessage): boolean {
-  return (
-    req.headers['accept-encoding'] !== undefined &&
-    new Negotiator(req).encodings(['gzip']).length > 0
-  );
+/** A request the cache is asked for, and what its answer depends on. */
+interface Lookup {
+  readonly req: IncomingMessage;
+  readonly res: ServerResponse;
+  readonly key: string;
+  /** performance.now() when the request arrived. */
+  readonly started: number;
+  /** The data generation the key was made for. */
+  readonly generation: string;
 }

@@ -16,7 +16,9 @@
  * length. Brotli streams cannot be joined this way, so a hit goes out in
  * gzip whenever the client accepts it.
  */
+import type { IncomingMessage } from 'node:http';
 import { constants, crc32, deflateRawSync } from 'node:zlib';
+import Negotiator from 'negotiator';
 
 /** Magic, DEFLATE, no flags, no time, no extra flags, unknown OS (RFC 1952). */
 const GZIP_HEADER = Buffer.from([0x1f, 0x8b, 0x08, 0, 0, 0, 0, 0, 0, 0xff]);
@@ -106,4 +108,12 @@ function storedBlocks(bytes: Buffer): Buffer[] {
     offset += length;
   } while (offset < bytes.length);
   return blocks;
+}
+
+/** Whether the request accepts a gzip answer (its Accept-Encoding, q-values weighed). */
+export function acceptsGzip(req: IncomingMessage): boolean {
+  return (
+    req.headers['accept-encoding'] !== undefined &&
+    new Negotiator(req).encodings(['gzip']).length > 0
+  );
 }

@@ -36,6 +36,13 @@ export interface StoredResponse {
 /** A cache entry that holds a stored answer. */
 export type StoredEntry = CacheEntry & { readonly value: StoredResponse };
 
+/** The entry when it is a stored answer still fresh; undefined otherwise. */
+export function servable(entry: CacheEntry | undefined): StoredEntry | undefined {
+  return entry !== undefined && entry.freshUntil > Date.now() && isStoredResponse(entry.value)
+    ? (entry as StoredEntry)
+    : undefined;
+}
+
 /** The response cache's own lru-cache bound (RESPONSE_CACHE_MAX_BYTES). */
 export const DEFAULT_RESPONSE_CACHE_MAX_BYTES = 32 * 1024 * 1024;
 
