@@ -24,7 +24,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { LRUCache } from 'lru-cache';
 import type { Logger } from 'pino';
 import type { ResponseCache } from '../../cache/cache.js';
-import { type KeyRegistry, type KeyStatus, keyIdOf } from '../../coordination/key-registry.js';
+import { type KeyRegistry, keyIdOf } from '../../coordination/key-registry.js';
 import type { BudgetUsage } from '../../economy/ledger.js';
 import type { Popularity } from '../../economy/popularity.js';
 import { bodyNotUtf8, overloaded } from '../../http-errors.js';
@@ -162,9 +162,9 @@ export function withResponseCache(yoga: NodeHandler, options: ResponseCacheOptio
     if (serverKeyId !== undefined) return serverKeyId;
     const keyId = clientKeyIdOf(req);
     if (keyId === undefined) return null;
-    const accepted = (status: KeyStatus) => (status === 'accepted' ? keyId : null);
     const known = options.keys.statusNow?.(keyId);
-    return known !== undefined ? accepted(known) : options.keys.status(keyId).then(accepted);
+    if (known !== undefined) return known === 'accepted' ? keyId : null;
+    return options.keys.status(keyId).then((status) => (status === 'accepted' ? keyId : null));
   };
 
   /** Counts this request against the client's rate limit: whether it must go to Yoga to be refused. */
