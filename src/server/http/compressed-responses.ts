@@ -217,9 +217,10 @@ export function sendWholeAnswer(
     options === undefined || !whole
       ? parts
       : encodedForClient(res.req, inObject(headers), parts, options.compressFrom);
-  if (sent.length > 0) headers['content-length'] = String(lengthOf(sent));
+  const length = lengthOf(sent);
+  if (sent.length > 0) headers['content-length'] = String(length);
   nodeWriteHead.call(res, status, headers);
-  writeParts(res, sent, []);
+  writeParts(res, sent, length, []);
   if (options !== undefined && whole) countBacklog(res.req, res, options);
   res.emit(HANDED_OVER);
 }
@@ -250,10 +251,16 @@ function release(res: ServerResponse): void {
   res.end = nodeEnd as typeof res.end;
 }
 
-function writeParts(res: ServerResponse, given: readonly Buffer[], callbacks: (() => void)[]) {
+/** `given`, `length` bytes in all, as the answer's body; `callbacks` once it has been written. */
+function writeParts(
+  res: ServerResponse,
+  given: readonly Buffer[],
+  length: number,
+  callbacks: (() => void)[],
+) {
   // A small answer in parts is joined first: one write through node:http's stream costs more
   // than copying it.
-  const parts = given.length > 1 && lengthOf(given) < JOINED_BELOW ? [Buffer.concat(given)] : given;
+  const parts = given.length > 1 && length < JOINED_BELOW ? [Buffer.concat(given, length)] : given;
   // Corked before the first write: node:http would cork the socket there itself and queue a
   // task to uncork it, where the end that follows uncorks it anyway, parts and all in one write.
   if (parts.length > 1) res.cork();
@@ -353,9 +360,10 @@ function heldEnd(this: Layered, ...args: unknown[]): ServerResponse {
     held.chunks.splice(0),
     options.compressFrom,
   );
-  this.setHeader('content-length', lengthOf(parts));
+  const length = lengthOf(parts);
+  this.setHeader('content-length', length);
   nodeWriteHead.call(this, held.status, held.reason);
-  writeParts(this, parts.length === 0 ? [Buffer.alloc(0)] : parts, held.callbacks);
+  writeParts(this, parts.length === 0 ? [Buffer.alloc(0)] : parts, length, held.callbacks);
   countBacklog(this.req, this, options);
   this.emit(HANDED_OVER);
   return this;
