@@ -2,9 +2,17 @@
  * A document runs on graphql-js the first time and compiled (graphql-jit) from its second: each
  * later answer must be the first one's, errors included (codes, `locations`, paths, masking).
  * Each run adds a variable the operation does not declare, so no stored answer stands in for it;
- * the cost report differs (the later runs' records are held), so `extensions` are left out.
+ * the cost report differs (the later runs' records are held), so `extensions` are left out. The
+ * compiled runs' data is compared as written too: its members in the order the document selects them.
  */
 import { readFileSync } from 'node:fs';
+import {
+  type DocumentNode,
+  type FragmentDefinitionNode,
+  Kind,
+  parse,
+  type SelectionSetNode,
+} from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type GraphQLResponse, type Stack, startStack } from './support/stack.js';
 
@@ -14,8 +22,48 @@ beforeAll(async () => {
 });
 afterAll(() => stack.close());
 
+const example = (name: string) =>
+  readFileSync(new URL(`../examples/operations/${name}.graphql`, import.meta.url), 'utf8');
+
+/**
+ * The value with each object's members in the order its selection set names them (fields,
+ * then what each fragment adds where it is spread), for documents without abstract types.
+ */
+function inSelectionOrder(document: DocumentNode, value: unknown): unknown {
+  const fragments = new Map<string, FragmentDefinitionNode>();
+  for (const definition of document.definitions)
+    if (definition.kind === Kind.FRAGMENT_DEFINITION)
+      fragments.set(definition.name.value, definition);
+  const operation = document.definitions.find(
+    (definition) => definition.kind === Kind.OPERATION_DEFINITION,
+  )!;
+  const order = (sets: SelectionSetNode[], at: unknown): unknown => {
+    if (Array.isArray(at)) return at.map((item) => order(sets, item));
+    if (at === null || typeof at !== 'object') return at;
+    const ordered: Record<string, unknown> = {};
+    const nested = new Map<string, SelectionSetNode[]>();
+    const add = (set: SelectionSetNode) => {
+      for (const selection of set.selections) {
+        if (selection.kind === Kind.FIELD) {
+          const name = selection.alias?.value ?? selection.name.value;
+          if (!nested.has(name)) nested.set(name, []);
+          if (selection.selectionSet) nested.get(name)!.push(selection.selectionSet);
+        } else if (selection.kind === Kind.INLINE_FRAGMENT) add(selection.selectionSet);
+        else add(fragments.get(selection.name.value)!.selectionSet);
+      }
+    };
+    for (const set of sets) add(set);
+    for (const [name, below] of nested)
+      if (name in at) ordered[name] = order(below, (at as Record<string, unknown>)[name]);
+    return ordered;
+  };
+  return order([operation.selectionSet], value);
+}
+
 let run = 0;
-async function threeTimes(query: string, variables: Record<string, unknown> = {}) {
+const threeTimes = async (query: string, variables: Record<string, unknown> = {}) =>
+  (await threeTimesAll(query, variables))[0]!;
+async function threeTimesAll(query: string, variables: Record<string, unknown> = {}) {
   const answers: { status: number; body: Pick<GraphQLResponse['body'], 'data' | 'errors'> }[] = [];
   for (let time = 0; time < 3; time++) {
     const { status, body } = await stack.query(query, { ...variables, run: run++ });
@@ -23,7 +71,7 @@ async function threeTimes(query: string, variables: Record<string, unknown> = {}
   }
   expect(answers[1]).toEqual(answers[0]);
   expect(answers[2]).toEqual(answers[0]);
-  return answers[0]!;
+  return answers;
 }
 
 describe('compiled execution answers as graphql-js does', () => {
@@ -56,12 +104,36 @@ describe('compiled execution answers as graphql-js does', () => {
     });
   });
 
+  it('the compiled runs write their data in the order the document selects it', async () => {
+    // graphql-js's executor may not: it gives a field its place when the field's value arrives.
+    const slug = stack.simulator.data.allArtists()[0]!.slug;
+    const page = `query Page($slug: String!) {
+      artist(slug: $slug) {
+        ...Head
+        topSongs { album { title } slug title dailyStreams }
+        songs(first: 5) { pageInfo { endCursor hasNextPage } nodes { slug title } totalCount }
+        ... on Artist { history { date dailyStreams } milestones { song { title } threshold } }
+        listeners: monthlyListeners
+        ...Head
+      }
+      charts { totalEntries name }
+    }
+    fragment Head on Artist { name slug followers }`;
+    for (const query of [
+      page,
+      ...['BrowseArtists', 'Leaderboards', 'RecentMilestones'].map(example),
+    ]) {
+      const answers = await threeTimesAll(query, { slug });
+      expect(answers[0]!.status).toBe(200);
+      expect(answers[0]!.body.errors).toBeUndefined();
+      const inOrder = JSON.stringify(inSelectionOrder(parse(query), answers[0]!.body.data));
+      expect(JSON.stringify(answers[1]!.body.data)).toBe(inOrder);
+      expect(JSON.stringify(answers[2]!.body.data)).toBe(inOrder);
+    }
+  });
+
   it('variables left to their defaults (ChartWithTrends)', async () => {
-    const query = readFileSync(
-      new URL('../examples/operations/ChartWithTrends.graphql', import.meta.url),
-      'utf8',
-    );
-    const answer = await threeTimes(query);
+    const answer = await threeTimes(example('ChartWithTrends'));
     expect(answer.status).toBe(200);
     expect(answer.body.errors).toBeUndefined();
   });
