@@ -40,8 +40,21 @@ const CURSOR_PREFIX = 'offset:';
 /** No upstream list is anywhere near this long; larger offsets are not cursors we made. */
 const MAX_OFFSET = 100_000_000;
 
+/**
+ * Cursors of the first offsets, each made once: every answer of a connection names the same
+ * ones again (a page of 20 songs, 20 cursors), and encoding them was a visible share of a page
+ * answered from held records.
+ */
+const CURSORS_KEPT = 4096;
+const keptCursors = new Array<string | undefined>(CURSORS_KEPT);
+
+const cursorOf = (offset: number): string =>
+  Buffer.from(`${CURSOR_PREFIX}${offset}`).toString('base64url');
+
 export function offsetToCursor(offset: number): string {
-  return Buffer.from(`${CURSOR_PREFIX}${offset}`).toString('base64url');
+  if (offset < 0 || offset >= CURSORS_KEPT) return cursorOf(offset);
+  keptCursors[offset] ??= cursorOf(offset);
+  return keptCursors[offset];
 }
 
 export function cursorToOffset(cursor: string, name: string): number {
