@@ -196,18 +196,24 @@ export function cpuMicros(pid: number): number {
   return (ticks * 1e6) / CLOCK_TICKS;
 }
 
-/** Resident memory of the process tree, in bytes. */
-export function residentBytes(pid: number): number {
-  let kib = 0;
+/**
+ * Resident memory of the process tree, in bytes: `rss` sums each process's resident set, so a
+ * page several processes share (the node binary, libraries) counts once per process; `pss` sums
+ * their proportional shares, so such a page counts once in all (what the tree costs the machine).
+ */
+export function residentBytes(pid: number): { rss: number; pss: number } {
+  let rss = 0;
+  let pss = 0;
   for (const member of tree(pid)) {
     try {
-      const match = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${member}/status`, 'utf8'));
-      kib += Number(match?.[1] ?? 0);
+      const rollup = readFileSync(`/proc/${member}/smaps_rollup`, 'utf8');
+      rss += Number(/^Rss:\s+(\d+) kB/m.exec(rollup)?.[1] ?? 0);
+      pss += Number(/^Pss:\s+(\d+) kB/m.exec(rollup)?.[1] ?? 0);
     } catch {
       // gone meanwhile
     }
   }
-  return kib * 1024;
+  return { rss: rss * 1024, pss: pss * 1024 };
 }
 
 /** Tailcall's binary and the library to preload (prepare.sh installs and patches them). */

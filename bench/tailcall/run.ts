@@ -8,7 +8,8 @@
  *    this process): req/s, CPU µs per request of each server's process tree, the worse round's p99.
  * 3. First request of a fresh process: per query, fresh processes of each alternately, the first
  *    request's wall time once the port accepts, and the time from spawn to accepting.
- * 4. Resident memory of each after the warm runs.
+ * 4. Resident memory of each after the warm runs: resident sets summed over the process tree,
+ *    and proportional set sizes summed (pages the processes share counted once).
  * 5. The transport alone, for the queries whose cost is mostly its own ({ __typename }, one
  *    artist): a group of bare node:http servers (bare-group.ts, one per core as ours' workers)
  *    replaying ours' exact answer, in rounds with both: what any node:http server reaches here.
@@ -328,8 +329,11 @@ async function main(): Promise<void> {
     for (const row of rows) console.log(row);
     const mib = (bytes: number) => format(bytes / 1024 / 1024);
     console.log(
-      `\nResident memory after the warm runs: ours ${mib(memory.ours)} MiB, ${PEER} ` +
-        `${mib(memory.tailcall)} MiB (${format(memory.ours / memory.tailcall, 1)}×).`,
+      `\nResident memory after the warm runs, each process's resident set summed: ours ` +
+        `${mib(memory.ours.rss)} MiB, ${PEER} ${mib(memory.tailcall.rss)} MiB ` +
+        `(${format(memory.ours.rss / memory.tailcall.rss, 1)}×); pages shared between processes ` +
+        `counted once (proportional set size): ours ${mib(memory.ours.pss)} MiB, ${PEER} ` +
+        `${mib(memory.tailcall.pss)} MiB (${format(memory.ours.pss / memory.tailcall.pss, 1)}×).`,
     );
 
     if (transportRows.length > 0) {
