@@ -9,23 +9,33 @@ import type { Serializable } from 'node:child_process';
 import cluster from 'node:cluster';
 import * as wire from './messages.js';
 
-/** How the primary hears its workers: node:cluster, or a stand-in in a test. */
+/**
+ * How the primary hears its workers: node:cluster, or a stand-in in a test. A message comes with
+ * the means to answer its sender, and the sender itself, which a broadcast may leave out.
+ */
 export interface Workers {
-  onMessage(listener: (message: unknown, reply: (message: unknown) => void) => void): void;
-  broadcast(message: unknown): void;
+  onMessage(
+    listener: (message: unknown, reply: (message: unknown) => void, sender: unknown) => void,
+  ): void;
+  /** Sends `message` to every worker but `except`, when given. */
+  broadcast(message: unknown, except?: unknown): void;
 }
 
 export function clusterWorkers(): Workers {
   return {
     onMessage: (listener) =>
       cluster.on('message', (worker, message) =>
-        listener(message, (answer) => {
-          if (worker.isConnected()) worker.send(answer as Serializable);
-        }),
+        listener(
+          message,
+          (answer) => {
+            if (worker.isConnected()) worker.send(answer as Serializable);
+          },
+          worker,
+        ),
       ),
-    broadcast: (message) => {
+    broadcast: (message, except) => {
       for (const worker of Object.values(cluster.workers ?? {}))
-        if (worker?.isConnected()) worker.send(message as Serializable);
+        if (worker !== except && worker?.isConnected()) worker.send(message as Serializable);
     },
   };
 }
@@ -43,16 +53,20 @@ export function hostStores(
   workers: Workers = clusterWorkers(),
   announced: ReadonlySet<wire.StoreName> = new Set(),
 ): void {
-  const invoke = ({ store, method, args }: wire.Invocation): unknown => {
+  const invoke = ({ store, method, args }: wire.Invocation, sender: unknown): unknown => {
     const target = stores[store] as Record<string, unknown> | undefined;
     const fn = target?.[method];
     if (typeof fn !== 'function') throw new Error(`no store method ${store}.${method}`);
     const result = fn.apply(target, args);
+    // The worker that stored the entry knows it holds it (machine-cache.ts): the others are told.
     if (method === 'set' && announced.has(store) && typeof args[0] === 'string')
-      workers.broadcast({ type: wire.HELD, store, key: args[0] } satisfies wire.HeldMessage);
+      workers.broadcast(
+        { type: wire.HELD, store, key: args[0] } satisfies wire.HeldMessage,
+        sender,
+      );
     return result;
   };
-  workers.onMessage((message, reply) => {
+  workers.onMessage((message, reply, sender) => {
     if (wire.isMessage<wire.Invocations>(message, wire.INVOCATIONS)) {
       const answer = gatheredReplies(reply);
       // Each invoked at once and in order, not in a later turn: a worker's notes and calls reach
@@ -60,7 +74,7 @@ export function hostStores(
       for (const invocation of message.invocations) {
         let result: unknown;
         try {
-          result = invoke(invocation);
+          result = invoke(invocation, sender);
         } catch (error) {
           result = Promise.reject(error);
         }
