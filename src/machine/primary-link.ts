@@ -1,10 +1,18 @@
 /**
  * A worker's line to the primary that keeps the machine's stores. A call
  * waits for its reply; notes (a counted view, a returned lease) go without
- * one. Both are gathered and sent in the order they were made, as one
- * message: a call once this turn's promise jobs have run, so that the calls
- * a page's reads make together leave together; notes alone at the next turn,
- * so that a busy worker sends one message for many.
+ * one. Both are gathered and sent in the order they were made: a call once
+ * this turn's promise jobs have run, so that the calls a page's reads make
+ * together leave together; notes alone at the next turn, so that a busy
+ * worker sends one message for many.
+ *
+ * Each store hears its own calls and notes in the order they were made, and
+ * notes in the order they were made whatever their stores (a record stored,
+ * then its flight's lease returned). A call to a store that nothing waiting
+ * to leave is for goes ahead of the notes, in a message of its own: the
+ * records a page's reads store are most of what a worker sends, and a call
+ * behind them (the key's figures for the answer's cost report) waited for
+ * the primary to read them all.
  */
 import {
   type Call,
@@ -100,9 +108,11 @@ export class PrimaryLink {
   readonly #send = (): void => {
     this.#callWaiting = false;
     if (this.#outbox.length === 0) return;
-    const invocations = this.#outbox;
+    const { ahead, inOrder } = callsAhead(this.#outbox);
     this.#outbox = [];
-    this.channel.send({ type: INVOCATIONS, invocations } satisfies Invocations);
+    for (const invocations of [ahead, inOrder])
+      if (invocations.length > 0)
+        this.channel.send({ type: INVOCATIONS, invocations } satisfies Invocations);
   };
 
   #settle(reply: Reply): void {
@@ -112,4 +122,15 @@ export class PrimaryLink {
     if (reply.error === undefined) waiting.resolve(reply.value);
     else waiting.reject(new RemoteError(reply.error));
   }
+}
+
+/** The calls to stores that no note waiting to leave is for, and everything else in its order. */
+function callsAhead(outbox: readonly (Invocation | Call)[]) {
+  const noted = new Set<StoreName>();
+  for (const invocation of outbox) if (!('id' in invocation)) noted.add(invocation.store);
+  if (noted.size === 0) return { ahead: outbox, inOrder: [] };
+  const ahead: (Invocation | Call)[] = [];
+  const inOrder: (Invocation | Call)[] = [];
+  for (const invocation of outbox) (noted.has(invocation.store) ? inOrder : ahead).push(invocation);
+  return { ahead, inOrder };
 }

@@ -23,7 +23,7 @@ import { MemoryPopularity } from '../../src/economy/memory-popularity.js';
 import { MachineGenerationStore } from '../../src/freshness/machine-generation-store.js';
 import { MemoryGenerationStore } from '../../src/freshness/memory-generation-store.js';
 import { HostedLedger } from '../../src/gateway/machine-stores.js';
-import type { Invocations, StoreName } from '../../src/machine/messages.js';
+import { HELD, type Invocations, type StoreName } from '../../src/machine/messages.js';
 import { type Channel, PrimaryLink } from '../../src/machine/primary-link.js';
 import { type HostedStores, hostStores, type Workers } from '../../src/machine/store-host.js';
 import { UpstreamError } from '../../src/upstream/errors.js';
@@ -41,19 +41,27 @@ const ENTRY = {
 
 /** A primary and `count` workers joined as node:cluster joins them: JSON, in order, a turn later. */
 function machine(stores: HostedStores, count = 2, announced: StoreName[] = ['answers']) {
-  const toPrimary: ((message: unknown, reply: (message: unknown) => void) => void)[] = [];
+  const toPrimary: ((
+    message: unknown,
+    reply: (message: unknown) => void,
+    sender: unknown,
+  ) => void)[] = [];
   const workerListeners: ((message: unknown) => void)[][] = [];
   const delivered = (message: unknown) => JSON.parse(JSON.stringify(message)) as unknown;
   const sent: unknown[] = [];
   const replied: { type?: string }[] = [];
   const workers: Workers = {
     onMessage: (listener) => toPrimary.push(listener),
-    broadcast: (message) => {
-      for (let index = 0; index < count; index += 1) deliverToWorker(index, message);
+    broadcast: (message, except) => {
+      for (let index = 0; index < count; index += 1)
+        if (index !== except) deliverToWorker(index, message);
     },
   };
+  /** Each worker's messages from the primary, as delivered. */
+  const received: unknown[][] = Array.from({ length: count }, () => []);
   const deliverToWorker = (index: number, message: unknown) => {
     const copy = delivered(message);
+    received[index]!.push(copy);
     setImmediate(() => {
       for (const listener of workerListeners[index] ?? []) listener(copy);
     });
@@ -67,17 +75,21 @@ function machine(stores: HostedStores, count = 2, announced: StoreName[] = ['ans
         const copy = delivered(message);
         setImmediate(() => {
           for (const listener of toPrimary)
-            listener(copy, (answer) => {
-              replied.push(answer as { type?: string });
-              deliverToWorker(index, answer);
-            });
+            listener(
+              copy,
+              (answer) => {
+                replied.push(answer as { type?: string });
+                deliverToWorker(index, answer);
+              },
+              index,
+            );
         });
       },
       onMessage: (listener) => workerListeners[index]!.push(listener),
     };
     return new PrimaryLink(channel);
   });
-  return { links, sent, replied };
+  return { links, sent, replied, received };
 }
 
 /** How many invocations of `method` the workers sent. */
@@ -156,6 +168,37 @@ describe('a worker and its primary', () => {
     ]);
     // A record never asked ranks after every counted one.
     expect(await popularity.rank('never-asked')).toBe(2);
+  });
+
+  it('sends a call to a store no waiting note is for ahead of the notes, which keep their order', async () => {
+    const { links, sent } = machine(hosted());
+    const link = links[0]!;
+    link.note('cache', 'set', 'record', ENTRY);
+    link.note('leases', 'release', 'record', 'token');
+    const taken = link.call<boolean>('leases', 'take', 'next', 'token', 60_000);
+    const usage = link.call<{ remaining: number }>('budget', 'usage', KEY);
+    expect((await usage).remaining).toBe(2);
+    expect(await taken).toBe(true);
+    const order = sent.map((message) =>
+      (message as Invocations).invocations.map(({ store, method }) => `${store}.${method}`),
+    );
+    // The budget's call first, alone; the lease's call stays behind its store's note.
+    expect(order).toEqual([['budget.usage'], ['cache.set', 'leases.release', 'leases.take']]);
+  });
+
+  it('tells every worker but the one that stored an entry that the primary holds it', async () => {
+    const { links, received } = machine(hosted(), 3);
+    const caches = links.map(
+      (link) =>
+        new MachineCache(link, 'answers', { announced: { maxKeys: 10, beyond: 'forget-oldest' } }),
+    );
+    await caches[1]!.set('stored-now', ENTRY);
+    const held = (index: number) =>
+      received[index]!.filter((message) => (message as { type?: string }).type === HELD);
+    await until(() => held(0).length === 1 && held(2).length === 1);
+    expect(await caches[0]!.get('stored-now')).toEqual(ENTRY);
+    expect(await caches[1]!.get('stored-now')).toEqual(ENTRY);
+    expect(held(1)).toEqual([]);
   });
 
   it('sends the calls made together as one message, and answers them in one', async () => {
