@@ -7,7 +7,7 @@
  * plugin has made them; the budget spent is counted as use-metrics.ts does.
  */
 import type { ExecutionResult } from 'graphql';
-import type { Counter, Histogram, Summary } from 'prom-client';
+import type { Counter, Histogram } from 'prom-client';
 import type { GatewayMetrics } from '../../observability/metrics.js';
 import type { GatewayContext } from '../../schema/context.js';
 import { clientLabelOf } from '../plugins/use-metrics.js';
@@ -17,7 +17,6 @@ const QUERY = { operationType: 'query' } as const;
 interface Series {
   readonly execute?: Histogram;
   readonly duration?: Histogram;
-  readonly summary?: Summary;
   readonly requests?: Counter;
   readonly errors?: Counter;
 }
@@ -29,7 +28,6 @@ export function laneMetrics(metrics: GatewayMetrics) {
     series ??= {
       execute: named<Histogram>('graphql_envelop_phase_execute'),
       duration: named<Histogram>('graphql_envelop_request_duration'),
-      summary: named<Summary>('graphql_envelop_request_time_summary'),
       requests: named<Counter>('graphql_envelop_request'),
       errors: named<Counter>('graphql_envelop_error_result'),
     };
@@ -38,10 +36,9 @@ export function laneMetrics(metrics: GatewayMetrics) {
 
   /** One query the lane executed, in `seconds`, with the result as execution left it (before masking). */
   return (context: GatewayContext, result: ExecutionResult, seconds: number): void => {
-    const { execute, duration, summary, requests, errors } = seriesNow();
+    const { execute, duration, requests, errors } = seriesNow();
     execute?.observe(QUERY, seconds);
     duration?.observe(QUERY, seconds);
-    summary?.observe(QUERY, seconds);
     requests?.inc(QUERY);
     for (const error of result.errors ?? [])
       errors?.inc({
