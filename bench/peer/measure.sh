@@ -83,7 +83,7 @@ wait_for simulator "http://127.0.0.1:$SIM_PORT/api/v1/charts"
 # 2. Our gateway, as `npm start` runs it (its per-request log lines discarded, as bench/run.ts does).
 (cd "$MAIN_DIR" && UPSTREAM_URL=http://127.0.0.1:$SIM_PORT UPSTREAM_API_KEY=$KEY UPSTREAM_DAILY_LIMIT=100000000 \
   RATE_LIMIT_REQUESTS=0 PORT=$OURS_PORT HOST=127.0.0.1 BUDGET_FILE="$RUN_DIR/budget.json" \
-  exec setsid node --enable-source-maps dist/main.js >/dev/null 2>"$RUN_DIR/ours.stderr.log") &
+  exec setsid node dist/main.js >/dev/null 2>"$RUN_DIR/ours.stderr.log") &
 PIDS+=($!)
 
 # 3. The peer: Hive Gateway serving the supergraph; the transport reads the

@@ -107,7 +107,7 @@ export async function startOurs(
   const name = `ours-${++oursCount}`;
   const at = performance.now();
   const main = join(checkout, 'dist/main.js');
-  const child = spawnLogged(name, process.execPath, [...nodeArgs, '--enable-source-maps', main], {
+  const child = spawnLogged(name, process.execPath, [...nodeArgs, main], {
     ...process.env,
     NODE_ENV: 'production',
     UPSTREAM_URL: upstreamUrl,
