@@ -16,6 +16,7 @@ import type { Server, ServerResponse } from 'node:http';
 import { EMBEDDED_SIMULATOR, type Upstream } from './embedded-simulator.js';
 import type { GatewayConfig } from './gateway/gateway-config.js';
 import { hostMachineStores } from './gateway/machine-stores.js';
+import { warmMachineStores } from './gateway/machine-warm-up.js';
 import { createProcessLog } from './logger.js';
 import { serveGroupMetrics } from './observability/group-metrics.js';
 import {
@@ -116,6 +117,8 @@ export async function runPrimary(
   cluster.once('listening', () => setTimeout(startOthers, OTHERS_AFTER_MS));
   cluster.on('message', onFirstAnswer);
   fork();
+  // While the first worker loads, the primary has nothing else to do.
+  if (machineStores !== undefined) void warmMachineStores(config);
 
   // Workers get the signal from the primary, and again from the group when it is signalled: they stop once.
   stopOnSignals({

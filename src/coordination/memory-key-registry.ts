@@ -21,11 +21,16 @@ const MAX_KEYS = 10_000;
  * acceptance of a real one.
  */
 export class MemoryKeyRegistry implements KeyRegistry {
-  readonly #accepted = new LRUCache<string, true>({ max: MAX_KEYS });
-  readonly #rejected = new LRUCache<string, true>({ max: MAX_KEYS });
+  // Each list's TTL given at the start: lru-cache sizes its TTL tables then, not inside the
+  // request that brings the first key.
+  readonly #accepted: LRUCache<string, true>;
+  readonly #rejected: LRUCache<string, true>;
   readonly #known = new LRUCache<string, true>({ max: MAX_KEYS, ttl: KNOWN_KEY_TTL_MS });
 
-  constructor(private readonly ttls: KeyRegistryOptions = DEFAULT_KEY_TTLS) {}
+  constructor(ttls: KeyRegistryOptions = DEFAULT_KEY_TTLS) {
+    this.#accepted = new LRUCache({ max: MAX_KEYS, ttl: ttls.acceptedTtlMs });
+    this.#rejected = new LRUCache({ max: MAX_KEYS, ttl: ttls.rejectedTtlMs });
+  }
 
   async status(keyId: string): Promise<KeyStatus> {
     return this.statusNow(keyId);
@@ -44,13 +49,12 @@ export class MemoryKeyRegistry implements KeyRegistry {
     this.#rejected.delete(keyId);
     this.#known.set(keyId, true);
     // Not renewed on each success: the TTL bounds how long a revoked key keeps reading the cache.
-    if (!this.#accepted.has(keyId))
-      this.#accepted.set(keyId, true, { ttl: this.ttls.acceptedTtlMs });
+    if (!this.#accepted.has(keyId)) this.#accepted.set(keyId, true);
   }
 
   async markRejected(keyId: string): Promise<void> {
     this.#accepted.delete(keyId);
     this.#known.delete(keyId);
-    this.#rejected.set(keyId, true, { ttl: this.ttls.rejectedTtlMs });
+    this.#rejected.set(keyId, true);
   }
 }

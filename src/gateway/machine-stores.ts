@@ -17,7 +17,8 @@ import type { HeardRateLimit } from '../economy/machine-ledger.js';
 import { MemoryBudgetLedger } from '../economy/memory-ledger.js';
 import { MemoryPopularity } from '../economy/memory-popularity.js';
 import { MemoryGenerationStore } from '../freshness/memory-generation-store.js';
-import { hostStores, type Workers } from '../machine/store-host.js';
+import type { StoreName } from '../machine/messages.js';
+import { type HostedStores, hostStores, type Workers } from '../machine/store-host.js';
 import { DEFAULT_RESPONSE_CACHE_MAX_BYTES } from '../server/response-cache/stored-response.js';
 import { UpstreamError } from '../upstream/errors.js';
 import type { GatewayConfig } from './gateway-config.js';
@@ -34,37 +35,46 @@ export interface MachineStores {
 }
 
 export function hostMachineStores(config: GatewayConfig, workers?: Workers): MachineStores {
+  const { stores, close } = machineStoreSet(config);
+  hostStores(stores, workers, ANNOUNCED);
+  // Constructed for its side effect: it answers the workers' rate limiters (rate-limiter-flexible).
+  new RateLimiterClusterMaster();
+  return { close };
+}
+
+/** The stores whose every `set` the workers are told of (store-host.ts). */
+export const ANNOUNCED: ReadonlySet<StoreName> = new Set(['cache', 'answers']);
+
+/** The machine's stores, bounded as configured, their budget written to `config`'s budget file. */
+export function machineStoreSet(config: GatewayConfig): {
+  readonly stores: HostedStores;
+  close(): Promise<void>;
+} {
   const { scaleOut, cache } = config;
   // The configured bounds are the machine's: config.ts gave each worker its share of them.
   const machineBound = (share: number) => share * scaleOut.workers;
   const popularity = new MemoryPopularity();
-  hostStores(
-    {
-      cache: new MemoryCache({
-        maxEntries: machineBound(cache.maxEntries),
-        maxBytes: machineBound(cache.maxBytes),
-      }),
-      answers: new MemoryCache({
-        maxEntries: machineBound(cache.maxEntries),
-        maxBytes: machineBound(cache.responseMaxBytes ?? DEFAULT_RESPONSE_CACHE_MAX_BYTES),
-      }),
-      budget: new HostedLedger(
-        { dailyLimit: config.dailyLimit, clientShare: scaleOut.clientBudgetShare },
-        scaleOut.budgetFile,
-      ),
-      keys: new MemoryKeyRegistry({
-        ...DEFAULT_KEY_TTLS,
-        acceptedTtlMs: scaleOut.keyAcceptedTtlMs,
-      }),
-      leases: new MemoryLeases(),
-      generations: new MemoryGenerationStore(),
-      popularity,
-      pollLease: new LocalPollLease(),
-    },
-    workers,
-    new Set(['cache', 'answers']),
-  );
-  // Constructed for its side effect: it answers the workers' rate limiters (rate-limiter-flexible).
-  new RateLimiterClusterMaster();
-  return { close: () => popularity.close() };
+  const stores: HostedStores = {
+    cache: new MemoryCache({
+      maxEntries: machineBound(cache.maxEntries),
+      maxBytes: machineBound(cache.maxBytes),
+    }),
+    answers: new MemoryCache({
+      maxEntries: machineBound(cache.maxEntries),
+      maxBytes: machineBound(cache.responseMaxBytes ?? DEFAULT_RESPONSE_CACHE_MAX_BYTES),
+    }),
+    budget: new HostedLedger(
+      { dailyLimit: config.dailyLimit, clientShare: scaleOut.clientBudgetShare },
+      scaleOut.budgetFile,
+    ),
+    keys: new MemoryKeyRegistry({
+      ...DEFAULT_KEY_TTLS,
+      acceptedTtlMs: scaleOut.keyAcceptedTtlMs,
+    }),
+    leases: new MemoryLeases(),
+    generations: new MemoryGenerationStore(),
+    popularity,
+    pollLease: new LocalPollLease(),
+  };
+  return { stores, close: () => popularity.close() };
 }

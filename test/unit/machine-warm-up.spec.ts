@@ -1,0 +1,33 @@
+/**
+ * The primary's warm-up (gateway/machine-warm-up.ts) runs a fresh key's first page through a
+ * throwaway set of the machine's stores: the page must run through (a store method renamed or
+ * a reply reshaped would otherwise leave the first request cold without a word), and nothing of
+ * it may reach the machine's own budget file or stay behind on disk.
+ */
+import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, expect, it } from 'vitest';
+import { loadConfig } from '../../src/config.js';
+import { warmMachineStores } from '../../src/gateway/machine-warm-up.js';
+
+const folders: string[] = [];
+afterEach(() => {
+  for (const folder of folders.splice(0)) rmSync(folder, { recursive: true, force: true });
+});
+
+const warmUpFolders = () =>
+  readdirSync(tmpdir()).filter((name) => name.startsWith('gateway-machine-warm-up-'));
+
+it('runs a first page through throwaway stores, and leaves the machine budget file untouched', async () => {
+  const folder = mkdtempSync(join(tmpdir(), 'machine-warm-up-spec-'));
+  folders.push(folder);
+  const budgetFile = join(folder, 'budget.json');
+  const config = loadConfig({ WORKERS: '2', BUDGET_FILE: budgetFile });
+  const before = new Set(warmUpFolders());
+
+  expect(await warmMachineStores(config)).toBe(true);
+
+  expect(existsSync(budgetFile)).toBe(false);
+  expect(warmUpFolders().filter((name) => !before.has(name))).toEqual([]);
+});
