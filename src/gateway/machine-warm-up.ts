@@ -63,9 +63,12 @@ async function firstPage(link: PrimaryLink): Promise<void> {
   const keys = new MachineKeyRegistry(link);
   const locks = new MachineFlightLocks(link);
   const budget = new MachineBudgetLedger(link);
-  const announced = { announced: { maxKeys: 100, beyond: 'ask-for-every-key' as const } };
-  const cache = new MachineCache(link, 'cache', announced);
-  const answers = new MachineCache(link, 'answers', announced);
+  const cache = new MachineCache(link, 'cache', {
+    announced: { maxKeys: PAGE_READS.length + 1, beyond: 'ask-for-every-key' },
+  });
+  const answers = new MachineCache(link, 'answers', {
+    announced: { maxKeys: 1, beyond: 'forget-oldest' },
+  });
   const popularity = new MachinePopularity(link);
   // The key is checked, proven under its lease by the page's first read, and accepted.
   await Promise.all([keys.status(KEY_ID), keys.wasAccepted(KEY_ID)]);
