@@ -6,13 +6,14 @@
  * together leave together; notes alone at the next turn, so that a busy
  * worker sends one message for many.
  *
- * Each store hears its own calls and notes in the order they were made, and
- * notes in the order they were made whatever their stores (a record stored,
- * then its flight's lease returned). A call to a store that nothing waiting
- * to leave is for goes ahead of the notes, in a message of its own: the
- * records a page's reads store are most of what a worker sends, and a call
- * behind them (the key's figures for the answer's cost report) waited for
- * the primary to read them all.
+ * Each store hears its own calls and notes in the order they were made (the
+ * leases, each key's), and notes in the order they were made whatever their
+ * stores (a record stored, then its flight's lease returned). A call to a
+ * store (a lease) that nothing waiting to leave is for goes ahead of the
+ * notes, in a message of its own: the records a page's reads store are most
+ * of what a worker sends, and a call behind them (the key's figures for the
+ * answer's cost report, the next wave's leases) waited for the primary to
+ * read them all.
  */
 import {
   type Call,
@@ -124,13 +125,27 @@ export class PrimaryLink {
   }
 }
 
-/** The calls to stores that no note waiting to leave is for, and everything else in its order. */
+/**
+ * Stores whose every call and note is about the one key it names first, and never about another:
+ * a lease taken is independent of another resource's lease returned. A page's next wave takes its
+ * leases while the last wave's are being returned, behind the records the last wave stored.
+ */
+const KEYED_STORES: ReadonlySet<StoreName> = new Set(['leases']);
+
+/** What a waiting note holds back: its store's calls, or in a keyed store those of its key. */
+const heldBack = (invocation: Invocation) =>
+  KEYED_STORES.has(invocation.store)
+    ? `${invocation.store} ${String(invocation.args[0])}`
+    : invocation.store;
+
+/** The calls that no note waiting to leave holds back, and everything else in its order. */
 function callsAhead(outbox: readonly (Invocation | Call)[]) {
-  const noted = new Set<StoreName>();
-  for (const invocation of outbox) if (!('id' in invocation)) noted.add(invocation.store);
+  const noted = new Set<string>();
+  for (const invocation of outbox) if (!('id' in invocation)) noted.add(heldBack(invocation));
   if (noted.size === 0) return { ahead: outbox, inOrder: [] };
   const ahead: (Invocation | Call)[] = [];
   const inOrder: (Invocation | Call)[] = [];
-  for (const invocation of outbox) (noted.has(invocation.store) ? inOrder : ahead).push(invocation);
+  for (const invocation of outbox)
+    (!('id' in invocation) || noted.has(heldBack(invocation)) ? inOrder : ahead).push(invocation);
   return { ahead, inOrder };
 }

@@ -170,20 +170,41 @@ describe('a worker and its primary', () => {
     expect(await popularity.rank('never-asked')).toBe(2);
   });
 
-  it('sends a call to a store no waiting note is for ahead of the notes, which keep their order', async () => {
-    const { links, sent } = machine(hosted());
+  it('sends a call no waiting note holds back ahead of the notes, which keep their order', async () => {
+    // The record's flight holds its lease until the note below returns it.
+    const leases = new MemoryLeases();
+    await leases.take('record', 'token', 60_000);
+    const { links, sent } = machine(hosted({ leases }));
     const link = links[0]!;
     link.note('cache', 'set', 'record', ENTRY);
+    link.note('keys', 'markAccepted', KEY);
     link.note('leases', 'release', 'record', 'token');
-    const taken = link.call<boolean>('leases', 'take', 'next', 'token', 60_000);
+    const next = link.call<boolean>('leases', 'take', 'next', 'token', 60_000);
+    const again = link.call<boolean>('leases', 'take', 'record', 'other', 60_000);
+    const status = link.call<string>('keys', 'status', KEY);
     const usage = link.call<{ remaining: number }>('budget', 'usage', KEY);
     expect((await usage).remaining).toBe(2);
-    expect(await taken).toBe(true);
+    expect(await next).toBe(true);
     const order = sent.map((message) =>
-      (message as Invocations).invocations.map(({ store, method }) => `${store}.${method}`),
+      (message as Invocations).invocations.map(
+        ({ store, method, args }) => `${store}.${method} ${String(args[0])}`,
+      ),
     );
-    // The budget's call first, alone; the lease's call stays behind its store's note.
-    expect(order).toEqual([['budget.usage'], ['cache.set', 'leases.release', 'leases.take']]);
+    // Another resource's lease and the budget's call first, alone; the key's status stays
+    // behind its store's note, and the returned lease's resource behind its return.
+    expect(order).toEqual([
+      ['leases.take next', 'budget.usage ' + KEY],
+      [
+        'cache.set record',
+        `keys.markAccepted ${KEY}`,
+        'leases.release record',
+        'leases.take record',
+        `keys.status ${KEY}`,
+      ],
+    ]);
+    // Taken once returned, as the order promised; the key accepted before its status was read.
+    expect(await again).toBe(true);
+    expect(await status).toBe('accepted');
   });
 
   it('tells every worker but the one that stored an entry that the primary holds it', async () => {
