@@ -21,16 +21,11 @@ const MAX_KEYS = 10_000;
  * acceptance of a real one.
  */
 export class MemoryKeyRegistry implements KeyRegistry {
-  // Each list's TTL given at the start: lru-cache sizes its TTL tables then, not inside the
-  // request that brings the first key.
-  readonly #accepted: LRUCache<string, true>;
-  readonly #rejected: LRUCache<string, true>;
-  readonly #known = new LRUCache<string, true>({ max: MAX_KEYS, ttl: KNOWN_KEY_TTL_MS });
+  readonly #accepted = keyList();
+  readonly #rejected = keyList();
+  readonly #known = keyList(KNOWN_KEY_TTL_MS);
 
-  constructor(ttls: KeyRegistryOptions = DEFAULT_KEY_TTLS) {
-    this.#accepted = new LRUCache({ max: MAX_KEYS, ttl: ttls.acceptedTtlMs });
-    this.#rejected = new LRUCache({ max: MAX_KEYS, ttl: ttls.rejectedTtlMs });
-  }
+  constructor(private readonly ttls: KeyRegistryOptions = DEFAULT_KEY_TTLS) {}
 
   async status(keyId: string): Promise<KeyStatus> {
     return this.statusNow(keyId);
@@ -49,12 +44,26 @@ export class MemoryKeyRegistry implements KeyRegistry {
     this.#rejected.delete(keyId);
     this.#known.set(keyId, true);
     // Not renewed on each success: the TTL bounds how long a revoked key keeps reading the cache.
-    if (!this.#accepted.has(keyId)) this.#accepted.set(keyId, true);
+    if (!this.#accepted.has(keyId))
+      this.#accepted.set(keyId, true, { ttl: this.ttls.acceptedTtlMs });
   }
 
   async markRejected(keyId: string): Promise<void> {
     this.#accepted.delete(keyId);
     this.#known.delete(keyId);
-    this.#rejected.set(keyId, true);
+    this.#rejected.set(keyId, true, { ttl: this.ttls.rejectedTtlMs });
   }
+}
+
+/**
+ * A bounded list of key ids. Bounded by count through maxSize, not max: with max, lru-cache
+ * makes every slot's tables when the list is made (and its TTL tables at the first entry with a
+ * TTL, inside the request that brings it), for lists that mostly stay nearly empty.
+ */
+function keyList(ttl?: number): LRUCache<string, true> {
+  return new LRUCache<string, true>({
+    maxSize: MAX_KEYS,
+    sizeCalculation: () => 1,
+    ...(ttl === undefined ? {} : { ttl }),
+  });
 }
