@@ -18,7 +18,7 @@
  * budget file or their workers. Best effort: a failure only leaves the first
  * request as slow as it was.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { CacheEntry } from '../cache/cache.js';
@@ -30,6 +30,7 @@ import { MachinePopularity } from '../economy/machine-popularity.js';
 import { loopback } from '../machine/loopback.js';
 import { PrimaryLink } from '../machine/primary-link.js';
 import { hostStores } from '../machine/store-host.js';
+import { removeQuietly } from '../temporary-folder.js';
 import type { GatewayConfig } from './gateway-config.js';
 import { ANNOUNCED, machineStoreSet } from './machine-stores.js';
 
@@ -39,22 +40,26 @@ const PAGE_READS = ['songs', 'history', 'milestones'].map((part) => `/warm-up/${
 
 /** Runs the warm-up; resolves whether the page ran through, never rejects. */
 export async function warmMachineStores(config: GatewayConfig): Promise<boolean> {
-  const folder = mkdtempSync(join(tmpdir(), 'gateway-machine-warm-up-'));
-  const { stores, close } = machineStoreSet({
-    ...config,
-    scaleOut: { ...config.scaleOut, budgetFile: join(folder, 'budget.json') },
-  });
+  let folder: string | undefined;
+  let close: (() => Promise<void>) | undefined;
   try {
+    // Inside: a temporary folder it cannot make (a read-only /tmp) only leaves the primary cold.
+    folder = mkdtempSync(join(tmpdir(), 'gateway-machine-warm-up-'));
+    const made = machineStoreSet({
+      ...config,
+      scaleOut: { ...config.scaleOut, budgetFile: join(folder, 'budget.json') },
+    });
+    close = made.close;
     const { workers, channel } = loopback();
-    hostStores(stores, workers, ANNOUNCED);
+    hostStores(made.stores, workers, ANNOUNCED);
     await firstPage(new PrimaryLink(channel));
     return true;
   } catch {
     // Best effort: the first request warms what this did not.
     return false;
   } finally {
-    await close().catch(() => undefined);
-    rmSync(folder, { recursive: true, force: true });
+    await close?.().catch(() => undefined);
+    if (folder !== undefined) removeQuietly(folder);
   }
 }
 
