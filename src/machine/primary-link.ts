@@ -8,9 +8,10 @@
  *
  * Each store hears its own calls and notes in the order they were made (the
  * leases, each key's), and notes in the order they were made whatever their
- * stores (a record stored, then its flight's lease returned). A call to a
- * store (a lease) that nothing waiting to leave is for goes ahead of the
- * notes, in a message of its own: the records a page's reads store are most
+ * stores (a record stored, then its flight's lease returned). A call that
+ * nothing waiting to leave is for (nothing for its store; for a lease,
+ * nothing for its resource) goes ahead of the notes, in a message of its
+ * own: the records a page's reads store are most
  * of what a worker sends, and a call behind them (the key's figures for the
  * answer's cost report, the next wave's leases) waited for the primary to
  * read them all.
