@@ -1,8 +1,20 @@
 /**
- * Removing a warm-up's temporary folder once it is done with, best effort: a folder left in
- * the system's temporary directory costs nothing, where a throw would stop the start it helps.
+ * A warm-up's temporary folder, made and removed best effort: without one the warm-up is
+ * skipped (a read-only /tmp), and a folder left behind costs nothing, where a throw would stop
+ * the start the warm-up only helps.
  */
-import { rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+/** A new folder in the system's temporary directory, named from `prefix`; undefined when none can be made. */
+export function temporaryFolder(prefix: string): string | undefined {
+  try {
+    return mkdtempSync(join(tmpdir(), prefix));
+  } catch {
+    return undefined;
+  }
+}
 
 export function removeQuietly(folder: string): void {
   try {

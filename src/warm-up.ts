@@ -19,16 +19,14 @@
  * at: warming is best effort, and a failure here only leaves the first requests as slow as they
  * were.
  */
-import { mkdtempSync } from 'node:fs';
 import { createServer, request } from 'node:http';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pino from 'pino';
 import { createGateway } from './gateway/gateway.js';
 import type { GatewayConfig } from './gateway/gateway-config.js';
 import { exampleTabs } from './server/graphiql/examples.js';
 import { startSimulator } from './simulator/index.js';
-import { removeQuietly } from './temporary-folder.js';
+import { removeQuietly, temporaryFolder } from './temporary-folder.js';
 
 const KEY = 'warm-up-key';
 /** Enough artists for the examples' lists, and little to generate. */
@@ -47,13 +45,8 @@ export async function warmUp(
   const deadline = AbortSignal.timeout(DEADLINE_MS);
   // A Unix socket, not a port: no port of this machine is taken, even for a moment, by the
   // throwaway listener or the connections to it.
-  let folder: string;
-  try {
-    folder = mkdtempSync(join(tmpdir(), 'gateway-warm-up-'));
-  } catch {
-    // A temporary folder it cannot make (a read-only /tmp) only leaves the first requests cold.
-    return;
-  }
+  const folder = temporaryFolder('gateway-warm-up-');
+  if (folder === undefined) return;
   const socketPath = join(folder, 'http.sock');
   let simulator: Awaited<ReturnType<typeof startSimulator>> | undefined;
   let gateway: ReturnType<typeof createGateway> | undefined;

@@ -18,8 +18,6 @@
  * budget file or their workers. Best effort: a failure only leaves the first
  * request as slow as it was.
  */
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { CacheEntry } from '../cache/cache.js';
 import { MachineCache } from '../cache/machine-cache.js';
@@ -30,7 +28,7 @@ import { MachinePopularity } from '../economy/machine-popularity.js';
 import { loopback } from '../machine/loopback.js';
 import { PrimaryLink } from '../machine/primary-link.js';
 import { hostStores } from '../machine/store-host.js';
-import { removeQuietly } from '../temporary-folder.js';
+import { removeQuietly, temporaryFolder } from '../temporary-folder.js';
 import type { GatewayConfig } from './gateway-config.js';
 import { ANNOUNCED, machineStoreSet } from './machine-stores.js';
 
@@ -40,11 +38,10 @@ const PAGE_READS = ['songs', 'history', 'milestones'].map((part) => `/warm-up/${
 
 /** Runs the warm-up; resolves whether the page ran through, never rejects. */
 export async function warmMachineStores(config: GatewayConfig): Promise<boolean> {
-  let folder: string | undefined;
+  const folder = temporaryFolder('gateway-machine-warm-up-');
+  if (folder === undefined) return false;
   let close: (() => Promise<void>) | undefined;
   try {
-    // Inside: a temporary folder it cannot make (a read-only /tmp) only leaves the primary cold.
-    folder = mkdtempSync(join(tmpdir(), 'gateway-machine-warm-up-'));
     const made = machineStoreSet({
       ...config,
       scaleOut: { ...config.scaleOut, budgetFile: join(folder, 'budget.json') },
@@ -59,7 +56,7 @@ export async function warmMachineStores(config: GatewayConfig): Promise<boolean>
     return false;
   } finally {
     await close?.().catch(() => undefined);
-    if (folder !== undefined) removeQuietly(folder);
+    removeQuietly(folder);
   }
 }
 
