@@ -35,7 +35,7 @@
  */
 const LAYERS = [
   [
-    '^src/(config-error|error-codes|http-errors|time|digest|production-mode|service-name|url-path|line-batches|log-lines|setting-defaults|temporary-folder)\\.ts$',
+    '^src/(config-error|error-codes|http-errors|time|digest|production-mode|service-name|url-path|line-batches|log-lines|setting-defaults|temporary-folder|settled-heap)\\.ts$',
   ],
   ['^src/(redis|machine)/'],
   ['^src/upstream/'],

@@ -18,6 +18,7 @@ import type { GatewayConfig } from './gateway/gateway-config.js';
 import { hostMachineStores } from './gateway/machine-stores.js';
 import { warmMachineStores } from './gateway/machine-warm-up.js';
 import { createProcessLog } from './logger.js';
+import { settleHeap } from './settled-heap.js';
 import { serveGroupMetrics } from './observability/group-metrics.js';
 import {
   LOG_FLUSH_MS,
@@ -117,8 +118,12 @@ export async function runPrimary(
   cluster.once('listening', () => setTimeout(startOthers, OTHERS_AFTER_MS));
   cluster.on('message', onFirstAnswer);
   fork();
-  // While the first worker loads, the primary has nothing else to do.
-  if (machineStores !== undefined) void warmMachineStores(config);
+  // While the first worker loads, the primary has nothing else to do: it rehearses a first page,
+  // then collects what the rehearsal and its own start left, before any request reaches it.
+  void (async () => {
+    if (machineStores !== undefined) await warmMachineStores(config);
+    settleHeap();
+  })();
 
   // Workers get the signal from the primary, and again from the group when it is signalled: they stop once.
   stopOnSignals({

@@ -22,6 +22,7 @@ import { startTracing } from './observability/tracing.js';
 import { listen } from './server/http/http-server.js';
 import { PUBLISH_PATH } from './simulator/server.js';
 import { stopOnSignals } from './stop-on-signals.js';
+import { settleHeap } from './settled-heap.js';
 import { warmUp } from './warm-up.js';
 
 /** Upstream connections opened at start: as many as a page's first wave of calls. */
@@ -108,6 +109,8 @@ export async function serve(config: GatewayConfig): Promise<void> {
   // A connection is not a call: it costs the day's budget nothing, and spares the first
   // requests their handshakes.
   gateway.preconnect(FIRST_CONNECTIONS);
+  // What the warm-up and the gateway's construction left is collected now, not in a first request.
+  settleHeap();
   const running = await listen(gateway, config.port, config.host);
   if (cluster.worker?.id === 1) reportFirstAnswer(running.server);
   const metricsServer =
