@@ -18,8 +18,8 @@ import type { GatewayConfig } from './gateway/gateway-config.js';
 import { hostMachineStores } from './gateway/machine-stores.js';
 import { warmMachineStores } from './gateway/machine-warm-up.js';
 import { createProcessLog } from './logger.js';
-import { settleHeap } from './settled-heap.js';
 import { serveGroupMetrics } from './observability/group-metrics.js';
+import { settleHeap } from './settled-heap.js';
 import {
   LOG_FLUSH_MS,
   PRIMARY_CLOSE_ALLOWANCE_MS,

@@ -20,9 +20,9 @@ import { joinGroupMetrics } from './observability/group-metrics.js';
 import { listenMetrics } from './observability/metrics-server.js';
 import { startTracing } from './observability/tracing.js';
 import { listen } from './server/http/http-server.js';
+import { settleHeap } from './settled-heap.js';
 import { PUBLISH_PATH } from './simulator/server.js';
 import { stopOnSignals } from './stop-on-signals.js';
-import { settleHeap } from './settled-heap.js';
 import { warmUp } from './warm-up.js';
 
 /** Upstream connections opened at start: as many as a page's first wave of calls. */
