@@ -24,6 +24,7 @@ import { parseClusterSeeds } from '../src/redis/cluster-nodes.js';
 import { connectRedis } from '../src/redis/connection.js';
 import { listen, type RunningServer } from '../src/server/http/http-server.js';
 import { answerQuestions } from './ipc.js';
+import { lastPhases, markRequests } from './request-phases.js';
 
 const upstreamUrl = process.env.BENCH_UPSTREAM_URL;
 const upstreamApiKey = process.env.BENCH_UPSTREAM_KEY;
@@ -84,8 +85,10 @@ async function fresh(upstream = upstreamUrl!, redis?: SharedTarget): Promise<{ u
   return { url: `${running.url.replace('localhost', '127.0.0.1')}/graphql` };
 }
 
+markRequests();
 answerQuestions(
   async (question) => {
+    if (question.type === 'phases') return lastPhases() ?? null;
     if (question.type === 'fresh')
       return fresh(
         typeof question.upstreamUrl === 'string' ? question.upstreamUrl : undefined,

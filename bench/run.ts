@@ -52,6 +52,7 @@ import {
   type ReferenceQuery,
   WARM_REFERENCE_QUERIES,
 } from './reference-queries.js';
+import type { RequestPhases } from './request-phases.js';
 import { numberSetting } from './settings.js';
 import { startSimulatorProcess } from './simulator-process.js';
 
@@ -137,6 +138,7 @@ const COLD_GOALS: Record<string, { readonly roundTrips: number; readonly allowan
 
 async function coldRoundTrips(
   fresh: () => Promise<string>,
+  phasesOfLast: () => Promise<RequestPhases | null>,
   slug: string,
   upstreamUrl: string,
 ): Promise<void> {
@@ -154,13 +156,16 @@ async function coldRoundTrips(
     "| query | upstream calls | wall ms (median) | wall ms (range) | round trips (wall / latency) | floor ms (median) | gateway's own ms (median of wall − floor) | goal ms |",
   );
   console.log('|---|---:|---:|---:|---:|---:|---:|---:|');
+  const where: string[] = [];
   for (const reference of COLD_REFERENCE_QUERIES) {
     const walls: number[] = [];
     const floors: number[] = [];
+    const phases: RequestPhases[] = [];
     const floorWaves = COLD_FLOORS[reference.name];
     let calls = Number.NaN;
     for (let repeat = 0; repeat <= COLD_REPEATS; repeat++) {
       const answer = await post(await fresh(), requestBody(reference, slug));
+      const pagePhases = await phasesOfLast();
       const floor =
         floorWaves === undefined
           ? Number.NaN
@@ -168,8 +173,10 @@ async function coldRoundTrips(
       if (repeat === 0) continue;
       walls.push(answer.ms);
       floors.push(floor);
+      if (pagePhases !== null) phases.push(pagePhases);
       calls = answer.calls;
     }
+    if (phases.length > 0) where.push(`- ${reference.name}: ${phasesLine(phases)}`);
     const wall = median(walls);
     const floor = median(floors);
     const own = median(walls.map((pageMs, index) => pageMs - floors[index]!));
@@ -181,6 +188,22 @@ async function coldRoundTrips(
         `| ${floor.toFixed(0)} | ${own.toFixed(0)} | ${goalMs} |`,
     );
   }
+  console.log(
+    "\nWhere a page's time went inside the gateway's process (bench/request-phases.ts), medians:\n",
+  );
+  for (const line of where) console.log(line);
+}
+
+/** The phases of a cold page's requests, each the median over the pages. */
+function phasesLine(phases: readonly RequestPhases[]): string {
+  const ms = (pick: (phase: RequestPhases) => number) => median(phases.map(pick)).toFixed(1);
+  const waves = median(phases.map((phase) => phase.waves));
+  return (
+    `${ms((phase) => phase.beforeFirstCallMs)} ms from its arrival to its first upstream call; ` +
+    (waves > 1 ? `${ms((phase) => phase.betweenWavesMs)} ms between its ${waves} waves; ` : '') +
+    `its last wave's answers over ${ms((phase) => phase.lastWaveAnswersMs)} ms; ` +
+    `${ms((phase) => phase.afterLastAnswerMs)} ms from the last answer to its own end`
+  );
 }
 
 /**
@@ -372,7 +395,8 @@ async function main(): Promise<void> {
     const slug = await topSlug(await fresh());
 
     if (runs('calls')) await upstreamCalls(fresh, slug);
-    if (runs('cold')) await coldRoundTrips(fresh, slug, simulator.url);
+    const phasesOfLast = () => gatewayProcess.ask<RequestPhases | null>({ type: 'phases' });
+    if (runs('cold')) await coldRoundTrips(fresh, phasesOfLast, slug, simulator.url);
     if (runs('network')) {
       const network = await startSimulatorProcess(LATENCY_MS, KEY, HANDSHAKE_MS);
       started.push(network);
