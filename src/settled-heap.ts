@@ -7,9 +7,10 @@
  * the warm-up's survivors, and marking steps run between the request's own work, while a client
  * waits. Collected here, the first requests start on a heap that owes nothing.
  *
- * Node offers no call to the collector without `--expose-gc`. The flag is set for the one
- * context made here, which V8 then gives its `gc`, and cleared again at once, as jest's leak
- * detector does: no other code, and no other context, sees a global `gc`.
+ * Node offers no call to the collector without `--expose-gc`. Unless the process was started
+ * with it, the flag is set for the one context made here, which V8 then gives its `gc`, and
+ * cleared again at once, as jest's leak detector does: no other code, and no other context,
+ * sees a global `gc`.
  */
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
@@ -19,16 +20,24 @@ let collect: (() => void) | undefined;
 /** Collects the whole heap now; does nothing where the runtime refuses (best effort, never throws). */
 export function settleHeap(): void {
   try {
-    if (collect === undefined) {
-      setFlagsFromString('--expose-gc');
-      try {
-        collect = runInNewContext('gc') as () => void;
-      } finally {
-        setFlagsFromString('--no-expose-gc');
-      }
-    }
+    collect ??= exposedCollector() ?? borrowedCollector();
     collect();
   } catch {
     // A runtime without the flag only leaves the collection to the first requests.
+  }
+}
+
+/** The `gc` of a process started with `--expose-gc`: its flag is then left as it was given. */
+function exposedCollector(): (() => void) | undefined {
+  const exposed = (globalThis as { gc?: unknown }).gc;
+  return typeof exposed === 'function' ? (exposed as () => void) : undefined;
+}
+
+function borrowedCollector(): () => void {
+  setFlagsFromString('--expose-gc');
+  try {
+    return runInNewContext('gc') as () => void;
+  } finally {
+    setFlagsFromString('--no-expose-gc');
   }
 }
