@@ -28,28 +28,34 @@ import { warmUp } from './warm-up.js';
 /** Upstream connections opened at start: as many as a page's first wave of calls. */
 const FIRST_CONNECTIONS = 4;
 
-/** Where a newcomer finds GraphiQL, health, metrics and the upstream. */
+/**
+ * Where a newcomer finds GraphiQL, health, metrics and the upstream, in one write to stdout: it
+ * runs as the port opens, when a first request may already be waiting, and console.log's first
+ * call would set up its formatting while that request waits.
+ */
 function printAddresses(
   url: string,
   metricsUrl: string | undefined,
   upstream: Upstream,
   authMode: 'server' | 'pass-through',
 ): void {
-  console.log(`\n  GraphQL + GraphiQL  ${url}/graphql`);
-  console.log(`  Health             ${url}/health   Ready ${url}/ready`);
-  console.log(`  Metrics            ${metricsUrl ?? `${url}/metrics`}`);
-  if (upstream.embedded) {
-    console.log(
-      `  Upstream simulator ${upstream.url}/api/v1 (key "${SIMULATOR_KEY}", server-key mode)`,
-    );
-    console.log(
-      `  New milestone      curl -X POST ${upstream.url}${PUBLISH_PATH}   (seen by the next refresh poll)\n`,
-    );
-  } else {
-    console.log(
-      `  Upstream           ${upstream.url} (${authMode === 'server' ? 'server-key' : 'pass-through'} mode)\n`,
-    );
-  }
+  const lines = [
+    '',
+    `  GraphQL + GraphiQL  ${url}/graphql`,
+    `  Health             ${url}/health   Ready ${url}/ready`,
+    `  Metrics            ${metricsUrl ?? `${url}/metrics`}`,
+    ...(upstream.embedded
+      ? [
+          `  Upstream simulator ${upstream.url}/api/v1 (key "${SIMULATOR_KEY}", server-key mode)`,
+          `  New milestone      curl -X POST ${upstream.url}${PUBLISH_PATH}   (seen by the next refresh poll)`,
+        ]
+      : [
+          `  Upstream           ${upstream.url} (${authMode === 'server' ? 'server-key' : 'pass-through'} mode)`,
+        ]),
+    '',
+    '',
+  ];
+  process.stdout.write(lines.join('\n'));
 }
 
 /** The gateway's process: alone (`WORKERS=1`), or a worker of a cluster. */
