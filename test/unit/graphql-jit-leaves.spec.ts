@@ -1,7 +1,7 @@
 /**
  * graphql-jit as patched here (patches/graphql-jit+0.8.9.patch): a leaf's value that is there is
- * serialized without building its error's locations and path, and a list item that is no
- * promise is completed without two callbacks made for it. The answers must stay graphql-js's,
+ * serialized without building its error's locations and path, and a list item or a resolver's
+ * answer that is no promise is completed without callbacks made for it. The answers must stay graphql-js's,
  * the odd cases included: null in a non-null leaf, an Error as a value, a value the scalar
  * refuses, promises among list items, at every depth of nested lists. (Where a non-null error
  * ends a list, graphql-js leaves the items after it unread, graphql-jit reads and reports them:
@@ -11,6 +11,7 @@ import {
   buildSchema,
   type ExecutionResult,
   execute,
+  type GraphQLObjectType,
   GraphQLScalarType,
   type GraphQLSchema,
   parse,
@@ -30,15 +31,24 @@ const Day = new GraphQLScalarType({
 function schemaWith(): GraphQLSchema {
   const schema = buildSchema(`
     scalar Day
-    type Point { day: Day! count: Int note: Day }
+    type Point { day: Day! count: Int note: Day label: String code: String! }
     type Series { name: String! points: [Point!] grid: [[Point]] }
     type Query { series: [Series]! }
   `);
   Object.assign(schema.getType('Day')!, { serialize: Day.serialize });
+  // Resolved fields: a resolver that throws what the row holds when it is an Error, and answers
+  // anything else as it is (a promise included).
+  const fields = (schema.getType('Point') as GraphQLObjectType).getFields();
+  for (const name of ['label', 'code'] as const)
+    fields[name]!.resolve = (row: Record<string, unknown>) => {
+      const value = row[name];
+      if (value instanceof Error) throw value;
+      return value;
+    };
   return schema;
 }
 
-const QUERY = `{ series { name points { day count note } grid { day count note } } }`;
+const QUERY = `{ series { name points { day count note label code } grid { day count note label code } } }`;
 
 /** Both executors' answers, errors as what a client reads of them. */
 async function bothAnswers(series: unknown): Promise<[ExecutionResult, ExecutionResult]> {
@@ -61,7 +71,13 @@ const readable = (result: ExecutionResult) => ({
     .sort((a, b) => JSON.stringify(a.path).localeCompare(JSON.stringify(b.path))),
 });
 
-const point = (day: unknown, count: unknown = 1, note: unknown = null) => ({ day, count, note });
+const point = (
+  day: unknown,
+  count: unknown = 1,
+  note: unknown = null,
+  label: unknown = 'a label',
+  code: unknown = 'c',
+) => ({ day, count, note, label, code });
 
 describe('graphql-jit leaves and list items, as patched', () => {
   it('the patch is in place: a leaf checks for its errors only when its value is missing', () => {
@@ -110,6 +126,36 @@ describe('graphql-jit leaves and list items, as patched', () => {
       2,
       'day',
     ]);
+  });
+
+  it('resolvers that answer, throw, or answer promises that settle either way', async () => {
+    const series = [
+      {
+        name: 'a',
+        points: [
+          point('2026-01-01', 1, null, new Error('label failed')),
+          point('2026-01-02', 1, null, Promise.resolve('later')),
+          point('2026-01-03', 1, null, Promise.reject(new Error('label rejected'))),
+        ],
+        grid: [
+          [point('2026-02-01', 1, null, 'x', Promise.reject(new Error('code rejected')))],
+          [
+            point('2026-02-02', 1, null, 'y', Promise.resolve('z')),
+            point('2026-02-03', 1, null, 'w', null),
+          ],
+        ],
+      },
+    ];
+    series.push({
+      name: 'b',
+      points: [point('2026-01-04', 1, null, undefined, new Error('code failed'))],
+      grid: [],
+    });
+    const [jit, interpreted] = await bothAnswers(series);
+    expect(readable(jit)).toEqual(readable(interpreted));
+    expect(readable(jit).errors.map((error) => error.message)).toEqual(
+      expect.arrayContaining(['label failed', 'label rejected', 'code failed', 'code rejected']),
+    );
   });
 
   it('promises among list items, resolved and rejected, beside items that are values', async () => {
