@@ -10,7 +10,8 @@
  * compiled.
  *
  * So, before the real gateway listens, a throwaway one answers the example operations (the ones
- * GraphiQL opens with) over HTTP, against a small simulator of its own in this process:
+ * GraphiQL opens with) over HTTP, against a small simulator of its own in this process, both on
+ * Unix sockets:
  * no upstream call, no budget spent, nothing in the real gateway's caches, stores or metrics.
  * Each operation is asked once; the first of them three times more, with a new body (so that it
  * runs compiled), with that body again (stored: the response cache admits a body's answer at
@@ -37,22 +38,27 @@ const CACHE_BYTES = 16 * 1024 * 1024;
 /** A warm-up that takes longer than this is given up (the process starts anyway). */
 const DEADLINE_MS = 5_000;
 
-/** Runs the warm-up; resolves once done or given up, never rejects. */
+/**
+ * Runs the warm-up; resolves once done or given up, never rejects: with whether every request
+ * of it was answered 200 (a check for the tests, which the start does not need).
+ */
 export async function warmUp(
   config: GatewayConfig,
   mode: 'server' | 'pass-through',
-): Promise<void> {
+): Promise<boolean> {
   const deadline = AbortSignal.timeout(DEADLINE_MS);
-  // A Unix socket, not a port: no port of this machine is taken, even for a moment, by the
-  // throwaway listener or the connections to it.
+  // Unix sockets, not ports, for the throwaway gateway and its simulator: no port of this
+  // machine is taken, even for a moment (another program may have just found it free).
   const folder = temporaryFolder('gateway-warm-up-');
-  if (folder === undefined) return;
+  if (folder === undefined) return false;
   const socketPath = join(folder, 'http.sock');
   let simulator: Awaited<ReturnType<typeof startSimulator>> | undefined;
   let gateway: ReturnType<typeof createGateway> | undefined;
   const server = createServer((req, res) => gateway?.handler(req, res));
   try {
+    const upstreamSocket = join(folder, 'upstream.sock');
     simulator = await startSimulator({
+      socketPath: upstreamSocket,
       artists: ARTISTS,
       apiKeys: [KEY],
       dailyLimit: Number.MAX_SAFE_INTEGER,
@@ -67,6 +73,7 @@ export async function warmUp(
       upstreamApiKey: mode === 'server' ? KEY : undefined,
       logger,
       graphiql: false,
+      client: { ...settings.client, socketPath: upstreamSocket },
       cache: { ...config.cache, maxEntries: CACHE_ENTRIES, maxBytes: CACHE_BYTES },
       stores: {
         clientBudgetShare: config.scaleOut.clientBudgetShare,
@@ -79,6 +86,7 @@ export async function warmUp(
       // Exclusive: in a cluster worker, not a listener the primary shares out among the workers.
       server.listen({ path: socketPath, exclusive: true }, resolve);
     });
+    let answered = true;
     const ask = (query: string, variables: Record<string, unknown>) =>
       new Promise<void>((resolve, reject) => {
         const body = JSON.stringify({ query, variables });
@@ -98,6 +106,7 @@ export async function warmUp(
             },
           },
           (response) => {
+            if (response.statusCode !== 200) answered = false;
             response.once('end', resolve).once('error', reject).resume();
           },
         );
@@ -112,8 +121,10 @@ export async function warmUp(
       // An undeclared variable makes the body new (a response-cache miss), and is ignored.
       for (let time = 0; time < 3; time++) await ask(first, { slug, warmUp: true });
     }
+    return answered && queries.length > 0;
   } catch {
     // Best effort: the first requests warm what this did not.
+    return false;
   } finally {
     server.closeAllConnections();
     await new Promise((resolve) => server.close(resolve));

@@ -5,6 +5,11 @@ export interface SimulatorOptions {
   port?: number;
   /** Default '127.0.0.1'. */
   host?: string;
+  /**
+   * A Unix socket to listen on instead of a TCP port (`port` and `host` then unused): a
+   * simulator inside a process that must not take a port of the machine, even for a moment.
+   */
+  socketPath?: string;
   /** Default 20261121. */
   seed?: number;
   /** Number of generated artists; default 300, at most 20,000 (the upstream's scale). */
@@ -54,15 +59,19 @@ export const DEFAULT_API_KEYS: readonly string[] = ['demo-key'];
 export const DEFAULT_DAILY_LIMIT = 1000;
 const MAX_PORT = 65_535;
 
-export type ResolvedOptions = Required<Omit<SimulatorOptions, 'dataDate' | 'refreshHourUtc'>> & {
+export type ResolvedOptions = Required<
+  Omit<SimulatorOptions, 'dataDate' | 'refreshHourUtc' | 'socketPath'>
+> & {
   dataDate: string | undefined;
   refreshHourUtc: number | undefined;
+  socketPath: string | undefined;
 };
 
 export function resolveOptions(options: SimulatorOptions): ResolvedOptions {
   const resolved: ResolvedOptions = {
     port: options.port ?? 0,
     host: options.host ?? DEFAULT_HOST,
+    socketPath: options.socketPath,
     seed: options.seed ?? DEFAULT_SEED,
     artists: options.artists ?? DEFAULT_ARTISTS,
     dataDate: options.dataDate,
@@ -78,6 +87,8 @@ export function resolveOptions(options: SimulatorOptions): ResolvedOptions {
   if (resolved.refreshHourUtc !== undefined)
     requireInteger('refreshHourUtc', resolved.refreshHourUtc, 0, 23);
   requireInteger('port', resolved.port, 0, MAX_PORT);
+  if (resolved.socketPath !== undefined && resolved.socketPath.length === 0)
+    throw new Error('socketPath must be a path when given: ""');
   requireInteger('seed', resolved.seed, -(2 ** 31), 2 ** 32 - 1);
   requireInteger('artists', resolved.artists, 1, MAX_ARTISTS);
   requireLatency(resolved.latencyMs);

@@ -261,9 +261,14 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
       server.once('error', reject);
       // Its own port even in a cluster worker (the gateway's start-up warm-up runs one there): a
       // shared one would be the primary's, handed round the workers with their own listeners'.
-      server.listen({ port, host: config.host, exclusive: true }, () => {
+      const at =
+        config.socketPath === undefined
+          ? { port, host: config.host, exclusive: true }
+          : { path: config.socketPath, exclusive: true };
+      server.listen(at, () => {
         server.off('error', reject);
-        port = (server.address() as AddressInfo).port;
+        const address = server.address();
+        if (typeof address === 'object' && address !== null) port = (address as AddressInfo).port;
         resolve();
       });
     });
@@ -283,7 +288,8 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
 
   return {
     get url() {
-      return `http://${host}:${port}`;
+      // Over a Unix socket the URL names only what a client sends: its Host header and its paths.
+      return config.socketPath === undefined ? `http://${host}:${port}` : 'http://localhost';
     },
     get port() {
       return port;

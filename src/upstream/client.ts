@@ -19,6 +19,11 @@ import { WarmConnections } from './warm-connections.js';
 const WARM_IDLE_MS = 10_000;
 
 export interface UpstreamClientOptions {
+  /**
+   * A Unix socket the upstream is reached on, the URL then naming only the Host header and the
+   * paths: the start-up warm-up's own simulator, which takes no port of the machine.
+   */
+  readonly socketPath?: string;
   /** Base URL of the upstream, e.g. https://api.example.com (paths start with /api/v1). */
   readonly baseUrl: string;
   readonly connectTimeoutMs: number;
@@ -76,6 +81,7 @@ export class UpstreamClient {
     this.#warm = new WarmConnections(base, {
       connectTimeoutMs: options.connectTimeoutMs,
       idleMs: WARM_IDLE_MS,
+      ...(options.socketPath === undefined ? {} : { socketPath: options.socketPath }),
     });
     this.#pool = new Pool(base.origin, {
       connections: options.maxConcurrency,

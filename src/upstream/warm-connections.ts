@@ -18,6 +18,8 @@ export interface WarmConnectionsOptions {
   readonly connectTimeoutMs: number;
   /** How long a warm connection waits for a call before it is closed. */
   readonly idleMs: number;
+  /** A Unix socket every connection goes to, whatever the origin's host and port. */
+  readonly socketPath?: string;
 }
 
 export class WarmConnections {
@@ -32,8 +34,11 @@ export class WarmConnections {
   readonly #waiting: buildConnector.Callback[] = [];
   #closed = false;
 
-  constructor(origin: URL, { connectTimeoutMs, idleMs }: WarmConnectionsOptions) {
-    this.#connect = buildConnector({ timeout: connectTimeoutMs });
+  constructor(origin: URL, { connectTimeoutMs, idleMs, socketPath }: WarmConnectionsOptions) {
+    this.#connect = buildConnector({
+      timeout: connectTimeoutMs,
+      ...(socketPath === undefined ? {} : { socketPath }),
+    });
     this.#idleMs = idleMs;
     // What undici's own client passes for this origin: the port may be empty (the scheme's
     // default), and the TLS server name comes from the host.
