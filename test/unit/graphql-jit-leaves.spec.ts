@@ -1,7 +1,8 @@
 /**
  * graphql-jit as patched here (patches/graphql-jit+0.8.9.patch): a leaf's value that is there is
- * serialized without building its error's locations and path, and a list item or a resolver's
- * answer that is no promise is completed without callbacks made for it. The answers must stay graphql-js's,
+ * serialized without building its error's locations and path, a list item or a resolver's answer
+ * that is no promise is completed without callbacks made for it, and the levels of a resolver's
+ * `info.path` above its innermost list are made once, not at every call. The answers must stay graphql-js's,
  * the odd cases included: null in a non-null leaf, an Error as a value, a value the scalar
  * refuses, promises among list items, at every depth of nested lists. (Where a non-null error
  * ends a list, graphql-js leaves the items after it unread, graphql-jit reads and reports them:
@@ -15,6 +16,7 @@ import {
   GraphQLScalarType,
   type GraphQLSchema,
   parse,
+  responsePathAsArray,
 } from 'graphql';
 import { compileQuery, isCompiledQuery } from 'graphql-jit';
 import { describe, expect, it } from 'vitest';
@@ -31,7 +33,7 @@ const Day = new GraphQLScalarType({
 function schemaWith(): GraphQLSchema {
   const schema = buildSchema(`
     scalar Day
-    type Point { day: Day! count: Int note: Day label: String code: String! }
+    type Point { day: Day! count: Int note: Day label: String code: String! where: String! }
     type Series { name: String! points: [Point!] grid: [[Point]] }
     type Query { series: [Series]! }
   `);
@@ -45,10 +47,13 @@ function schemaWith(): GraphQLSchema {
       if (value instanceof Error) throw value;
       return value;
     };
+  // The field's path as its resolver is told it: the compiled form shares the levels above a
+  // field's innermost list between calls, and each call must still be told its own.
+  fields.where!.resolve = (_row, _args, _context, info) => responsePathAsArray(info.path).join('.');
   return schema;
 }
 
-const QUERY = `{ series { name points { day count note label code } grid { day count note label code } } }`;
+const QUERY = `{ series { name points { day count note label code where } grid { day count note label code where } } }`;
 
 /** Both executors' answers, errors as what a client reads of them. */
 async function bothAnswers(series: unknown): Promise<[ExecutionResult, ExecutionResult]> {
@@ -88,6 +93,7 @@ describe('graphql-jit leaves and list items, as patched', () => {
       .__DO_NOT_USE_THIS_OR_YOU_WILL_BE_FIRED_compilation;
     expect(source).toContain('LeafSlowPath');
     expect(source).toContain('.rt.leaf(');
+    expect(source).toContain('SharedPath');
   });
 
   it('values that are there answer as graphql-js answers them', async () => {
