@@ -2,11 +2,11 @@
  * graphql-jit as patched here (patches/graphql-jit+0.8.9.patch): a leaf's value that is there is
  * serialized without building its error's locations and path, a list item or a resolver's answer
  * that is no promise is completed without callbacks made for it, and the levels of a resolver's
- * `info.path` above its innermost list are made once, not at every call. The answers must stay graphql-js's,
- * the odd cases included: null in a non-null leaf, an Error as a value, a value the scalar
- * refuses, promises among list items, at every depth of nested lists. (Where a non-null error
- * ends a list, graphql-js leaves the items after it unread, graphql-jit reads and reports them:
- * a difference of graphql-jit's own, so each list here ends at its non-null error.)
+ * `info.path` above its innermost list are made once, not at every call. The answers must stay
+ * graphql-js's, the odd cases included: null in a non-null leaf, an Error as a value, a value
+ * the scalar refuses, promises among list items, at every depth of nested lists. (Where a
+ * non-null error ends a list, graphql-js leaves the items after it unread, graphql-jit reads and
+ * reports them: a difference of graphql-jit's own, so each list here ends at its non-null error.)
  */
 import {
   buildSchema,
@@ -53,7 +53,8 @@ function schemaWith(): GraphQLSchema {
   return schema;
 }
 
-const QUERY = `{ series { name points { day count note label code where } grid { day count note label code where } } }`;
+const POINT = 'day count note label code where';
+const QUERY = `{ series { name points { ${POINT} } grid { ${POINT} } } }`;
 
 /** Both executors' answers, errors as what a client reads of them. */
 async function bothAnswers(series: unknown): Promise<[ExecutionResult, ExecutionResult]> {
