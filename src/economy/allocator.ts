@@ -109,11 +109,12 @@ export class Allocator {
         ? demandLeft(shape.yesterday, today, fractionOfDay(now))
         : demandLeftFromToday(today, fractionOfDay(now)));
     try {
-      return await this.budget.reserve({
-        ...spender,
-        ceiling: this.plan.ceiling(purpose, now, spent, popular, shape, left),
-        calls,
-      });
+      return await this.budget.reserve(
+        Object.assign({}, spender, {
+          ceiling: this.plan.ceiling(purpose, now, spent, popular, shape, left),
+          calls,
+        }),
+      );
     } catch (error) {
       if (!(error instanceof PlanRefusal)) throw error;
       if (error.clientPaced !== undefined) {
@@ -142,7 +143,7 @@ export class Allocator {
     // A first touch is counted as paced, under the client's cap when there is one, whatever the
     // day has spent: the ceiling of an empty day names both without reading the ledger.
     const ceiling = this.plan.ceiling('first-touch', this.now(), NOTHING_SPENT, true);
-    await this.budget.release({ ...spender, ceiling, calls, day });
+    await this.budget.release(Object.assign({}, spender, { ceiling, calls, day }));
   }
 
   /**

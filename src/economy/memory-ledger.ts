@@ -134,7 +134,7 @@ export class MemoryBudgetLedger implements BudgetLedger {
     this.#stops.record(keyId, kind);
     if (kind.kind !== 'daily') return;
     const state = this.#today();
-    state.keys[keyId] = { ...(state.keys[keyId] ?? emptyCount()), exhausted: true };
+    state.keys[keyId] = Object.assign({}, state.keys[keyId] ?? emptyCount(), { exhausted: true });
     this.#save();
   }
 

@@ -54,7 +54,7 @@ export function requestContext({
   const withClientIdentity = (caller: Caller, initial: ContextSource) =>
     caller.mode !== 'server' || !stores.capsClients
       ? caller
-      : { ...caller, clientId: clientOf(initial.request, initial, trustProxy) };
+      : Object.assign({}, caller, { clientId: clientOf(initial.request, initial, trustProxy) });
 
   return (initial: ContextSource): GatewayContext => {
     const { request, res } = initial;
@@ -73,8 +73,7 @@ export function requestContext({
       /** A subscription runs for hours: each event gets a fresh loader and call cap, so links read today's cache. */
       renewForEvent() {
         const eventReads = readsOf(maxUpstreamCost, estimate);
-        Object.assign(context, {
-          ...eventReads,
+        Object.assign(context, eventReads, {
           loader: new RequestLoader(upstream, caller, eventReads, { logger, traced }),
         });
       },

@@ -103,7 +103,7 @@ export class CachedUpstream {
       current: (entry) => isCurrent(entry, options.generation),
     });
     this.#calls = new UpstreamCalls(options);
-    this.#facts = new CachedFacts({ ...options, proofs: this.#proofs });
+    this.#facts = new CachedFacts(Object.assign({}, options, { proofs: this.#proofs }));
     this.#dailyLimit = new DailyLimitPolicy(options.budget);
     this.#serverPolicy =
       options.allocator === undefined ? this.#dailyLimit : new PlanPolicy(options.allocator);
@@ -208,7 +208,9 @@ export class CachedUpstream {
       case 'refresh-first': {
         if (state.kind !== 'behind' && state.kind !== 'outdated') break;
         const flight = this.#flights.join(request, report, (signal) =>
-          this.#calls.fetchAndStore({ ...this.#call(request, caller, reads, 'refresh'), signal }),
+          this.#calls.fetchAndStore(
+            Object.assign(this.#call(request, caller, reads, 'refresh'), { signal }),
+          ),
         );
         const waitMs = spending.graceLeft(this.options.staleGraceMs);
         return this.#answer(request, caller, reads, flight, state.entry, waitMs);
@@ -218,18 +220,16 @@ export class CachedUpstream {
         const flight =
           proof === undefined
             ? this.#flights.join(request, report, (signal) =>
-                this.#calls.fetchAndStore({
-                  ...this.#call(request, caller, reads, purpose),
-                  signal,
-                }),
+                this.#calls.fetchAndStore(
+                  Object.assign(this.#call(request, caller, reads, purpose), { signal }),
+                ),
               )
             : // A proof is alone in its key by construction: it shares no flight, and it always ends.
               proven(
                 proof,
-                this.#calls.fetchAndStore({
-                  ...this.#call(request, caller, reads, purpose),
-                  signal: deadline,
-                }),
+                this.#calls.fetchAndStore(
+                  Object.assign(this.#call(request, caller, reads, purpose), { signal: deadline }),
+                ),
               );
         return this.#answer(request, caller, reads, flight, undefined, 0);
       }
@@ -375,12 +375,13 @@ export class CachedUpstream {
   #refreshBehind(request: UpstreamRequest<unknown>, caller: Caller): void {
     if (this.#flights.has(request.key)) return;
     this.#flights.refresh(request.key, (signal, priority, claim) =>
-      this.#calls.fetchAndStore({
-        ...this.#call(request, caller, backgroundReads(), 'refresh'),
-        signal,
-        priority,
-        claim,
-      }),
+      this.#calls.fetchAndStore(
+        Object.assign(this.#call(request, caller, backgroundReads(), 'refresh'), {
+          signal,
+          priority,
+          claim,
+        }),
+      ),
     );
   }
 }

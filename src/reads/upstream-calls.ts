@@ -84,7 +84,10 @@ export class UpstreamCalls {
     const total = list.totalOf(entry.value);
     await Promise.all([
       cache.set(request.key, entry),
-      cache.set(totalKey(list.key), { ...entry, value: total, bytes: String(total).length }),
+      cache.set(
+        totalKey(list.key),
+        Object.assign({}, entry, { value: total, bytes: String(total).length }),
+      ),
     ]);
   }
 

@@ -256,10 +256,9 @@ builder.queryFields((t) => ({
       const chart = await c.loader.load(
         chartReads.read(slugArg(args.name, 'name'), territoryArg(args.territory)),
       );
-      return {
-        ...chart,
+      return Object.assign({}, chart, {
         entries: { items: chart.entries.items.slice(0, limit), dropped: chart.entries.dropped },
-      };
+      });
     },
   }),
 }));

@@ -155,7 +155,6 @@ builder.queryFields((t) => ({
         ),
     },
     {
-      ...milestoneConnectionOptions,
       fields: (t) => ({
         totalCount: t.int({
           description: 'Number of milestones (upstream `meta.total`).',
@@ -163,6 +162,7 @@ builder.queryFields((t) => ({
           resolve: (c) => c.totalCount,
         }),
       }),
+      ...milestoneConnectionOptions,
     },
     { name: 'MilestoneEdge', description: 'A milestone in a page of milestones.' },
   ),

@@ -93,10 +93,9 @@ function rankingArgs(t: QueryFieldBuilder, subject: 'artists' | 'songs') {
 }
 
 function artistRankingArgs(t: QueryFieldBuilder) {
-  return {
-    ...rankingArgs(t, 'artists'),
+  return Object.assign(rankingArgs(t, 'artists'), {
     country: t.arg.string({ description: 'Only artists from this country (ISO 3166-1 alpha-2).' }),
-  };
+  });
 }
 
 interface RankingArgs {

@@ -15,11 +15,12 @@ builder.addScalarType('SafeInt', SafeIntResolver, {
  * to LocalDate, which refuses it with its own error.
  */
 const LocalDate = LocalDateResolver.toConfig();
-const DateScalar = new GraphQLScalarType({
-  ...LocalDate,
-  serialize: (value) =>
-    typeof value === 'string' && isCalendarDay(value) ? value : LocalDate.serialize(value),
-});
+const DateScalar = new GraphQLScalarType(
+  Object.assign({}, LocalDate, {
+    serialize: (value: unknown) =>
+      typeof value === 'string' && isCalendarDay(value) ? value : LocalDate.serialize(value),
+  }),
+);
 
 builder.addScalarType('Date', DateScalar, {
   description: 'A calendar day (UTC) as `YYYY-MM-DD`.',

@@ -56,14 +56,18 @@ export class UpstreamReadsPlugin<Types extends SchemaTypes> extends BasePlugin<T
     const upstream = fieldConfig.pothosOptions.upstream as FieldReads | undefined;
     if (upstream === undefined) return fieldConfig;
     // The declaration itself, not a copy: `READS_NOTHING` is recognised by identity.
-    return { ...fieldConfig, extensions: { ...fieldConfig.extensions, upstream } };
+    return Object.assign({}, fieldConfig, {
+      extensions: Object.assign({}, fieldConfig.extensions, { upstream }),
+    });
   }
 
   override onTypeConfig(typeConfig: PothosTypeConfig): PothosTypeConfig {
     if (typeConfig.kind !== 'Object') return typeConfig;
     const upstream = typeConfig.pothosOptions.upstream;
     if (upstream === undefined) return typeConfig;
-    return { ...typeConfig, extensions: { ...typeConfig.extensions, upstream } };
+    return Object.assign({}, typeConfig, {
+      extensions: Object.assign({}, typeConfig.extensions, { upstream }),
+    });
   }
 }
 

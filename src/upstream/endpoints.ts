@@ -145,11 +145,13 @@ function pageRequest<T>(
   read: Reader<Page<T>>,
   assumption?: string,
 ): UpstreamRequest<Page<T>> {
-  const query = { ...filter, limit: MAX_PAGE_SIZE };
-  return {
-    ...request(resource, segments, { ...query, page }, read, assumption),
-    list: { key: buildPath(segments, query), totalOf: (answer) => answer.total },
-  };
+  const query = Object.assign({}, filter, { limit: MAX_PAGE_SIZE });
+  return Object.assign(
+    request(resource, segments, Object.assign({}, query, { page }), read, assumption),
+    {
+      list: { key: buildPath(segments, query), totalOf: (answer: Page<T>) => answer.total },
+    },
+  );
 }
 
 export type ArtistSortValue = 'name' | 'totalStreams' | 'monthlyListeners';
@@ -312,15 +314,17 @@ export const endpoints = {
     ),
   songsByTierPage: (tier: string, page: number) =>
     pageRequest('songs by tier', ['milestones', 'songs', tier], page, {}, pageOf(readTierSong)),
-  timeline: kept((artistSlug: string) => ({
-    ...request(
-      'milestone timeline',
-      ['milestones', 'timeline', artistSlug],
-      {},
-      readTimeline(artistSlug),
+  timeline: kept((artistSlug: string) =>
+    Object.assign(
+      request(
+        'milestone timeline',
+        ['milestones', 'timeline', artistSlug],
+        {},
+        readTimeline(artistSlug),
+      ),
+      { changesOnlyWithMilestonesOf: artistSlug },
     ),
-    changesOnlyWithMilestonesOf: artistSlug,
-  })),
+  ),
   artistStreamFact: (artistSlug: string, threshold: number) =>
     request(
       'milestone fact',

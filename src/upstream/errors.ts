@@ -62,10 +62,11 @@ export class UpstreamError extends Error {
 
 /** No answer came in time: the call's own deadline, or a wait on another read's call. */
 export function upstreamTimedOut(path?: string): UpstreamError {
-  return new UpstreamError('UPSTREAM_ERROR', 'The upstream API did not answer in time', {
-    ...(path === undefined ? {} : { path }),
-    reason: 'timeout',
-  });
+  return new UpstreamError(
+    'UPSTREAM_ERROR',
+    'The upstream API did not answer in time',
+    path === undefined ? { reason: 'timeout' } : { path, reason: 'timeout' },
+  );
 }
 
 /** Maps a non-2xx upstream status to the error clients see. */

@@ -47,13 +47,12 @@ function sortedList<T>(
 export const readAlbum: Reader<AlbumRecord> = (value, notes) => {
   const f = new Fields(value, 'an album', '', notes);
   return withUnreadable(
-    {
-      ...albumSummaryFields(f),
+    Object.assign(albumSummaryFields(f), {
       tracks: sortedList(
         f.list('tracks', readTrack),
         byNumber((track) => track.trackNumber),
       ),
-    },
+    }),
     f,
   );
 };

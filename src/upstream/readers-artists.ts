@@ -59,13 +59,12 @@ export const readArtistProfile: Reader<ArtistProfile> = (value, notes) => {
   const f = new Fields(value, 'an artist', '', notes);
   const summary = artistSummaryFields(f);
   return withUnreadable(
-    {
-      ...summary,
+    Object.assign(summary, {
       followers: f.integer('followers'),
       charts: f.list('charts', readArtistChart),
       awards: f.list('awards', readAward),
       topSongs: f.list('topSongs', readSongsOf(summary.slug)),
-    },
+    }),
     f,
   );
 };

@@ -12,7 +12,7 @@ export const lower = (text: string) => text.trim().toLowerCase();
 /** Only the fields that were unreadable, so that most records carry nothing extra. */
 export function withUnreadable<T extends object>(record: T, fields: Fields): T {
   const unreadable = fields.unreadable;
-  return unreadable === undefined ? record : { ...record, unreadable };
+  return unreadable === undefined ? record : Object.assign({}, record, { unreadable });
 }
 
 /** A list body, bare or under `data`, read item by item. */
@@ -31,7 +31,9 @@ export function pageOf<T>(read: Reader<T>): Reader<Page<T>> {
     const meta = new Fields(envelope.meta, '"meta"', 'meta', notes);
     const total = meta.integer('total');
     if (total === null) throw new ShapeError('expected "meta.total" to be an integer');
-    return { ...readItems(envelope.data, read, notes, 'data'), total: Math.max(total, 0) };
+    return Object.assign(readItems(envelope.data, read, notes, 'data'), {
+      total: Math.max(total, 0),
+    });
   };
 }
 

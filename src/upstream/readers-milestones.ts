@@ -49,7 +49,7 @@ function readMilestoneOf(artistSlug: string | null): Reader<MilestoneDraft> {
 function withDerivedIds(drafts: readonly MilestoneDraft[]): MilestoneRecord[] {
   const seen = new Map<string, number>();
   return drafts.map((draft) => {
-    if (draft.id !== null) return { ...draft, id: draft.id, idDerived: false };
+    if (draft.id !== null) return Object.assign({}, draft, { id: draft.id, idDerived: false });
     const content = [
       draft.artistSlug,
       draft.songId ?? draft.songTitle,
@@ -61,14 +61,15 @@ function withDerivedIds(drafts: readonly MilestoneDraft[]): MilestoneRecord[] {
       .join('|');
     const count = (seen.get(content) ?? 0) + 1;
     seen.set(content, count);
-    return { ...draft, id: `derived:${content}${count > 1 ? `#${count}` : ''}`, idDerived: true };
+    const id = `derived:${content}${count > 1 ? `#${count}` : ''}`;
+    return Object.assign({}, draft, { id, idDerived: true });
   });
 }
 
 /** A page of recent milestones. */
 export const readMilestonePage: Reader<Page<MilestoneRecord>> = (body, notes) => {
   const page = pageOf(readMilestoneOf(null))(body, notes);
-  return { ...page, items: withDerivedIds(page.items) };
+  return Object.assign({}, page, { items: withDerivedIds(page.items) });
 };
 
 /** The timeline may omit the artist fields; the slug we asked for fills them. Oldest first. */

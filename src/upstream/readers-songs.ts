@@ -45,11 +45,10 @@ const readArtistLink: Reader<ArtistLink> = (value, notes, at = '') => {
 export const readSong: Reader<SongRecord> = (value, notes) => {
   const f = new Fields(value, 'a song', '', notes);
   return withUnreadable(
-    {
-      ...songSummaryFields(f),
+    Object.assign(songSummaryFields(f), {
       durationMs: f.integer('durationMs'),
       featuredArtists: f.list('featuredArtists', readArtistLink),
-    },
+    }),
     f,
   );
 };

@@ -100,7 +100,12 @@ export function operationLog(
       made = {
         method,
         path,
-        line: numberLines(logger, { ...bound, method, path, status }, 'durationMs', 'request'),
+        line: numberLines(
+          logger,
+          Object.assign({}, bound, { method, path, status }),
+          'durationMs',
+          'request',
+        ),
       };
       byStatus.set(fields.status, made);
     }

@@ -41,11 +41,14 @@ export function laneMetrics(metrics: GatewayMetrics) {
     duration?.observe(QUERY, seconds);
     requests?.inc(QUERY);
     for (const error of result.errors ?? [])
-      errors?.inc({
-        ...QUERY,
-        phase: 'execute',
-        ...(error.path === undefined ? {} : { path: error.path.join('.') }),
-      });
+      errors?.inc(
+        Object.assign(
+          {},
+          QUERY,
+          { phase: 'execute' },
+          error.path === undefined ? {} : { path: error.path.join('.') },
+        ),
+      );
     const { caller, report } = context;
     metrics.budgetSpent(caller.keyId, clientLabelOf(caller), report.upstreamCalls);
   };

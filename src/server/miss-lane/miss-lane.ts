@@ -151,18 +151,17 @@ export function missLane(options: MissLaneOptions): MissLane {
       result = recorded(slot, result, context, operationName) ?? result;
     result = withKeyVerdict(result, context);
     if (result.errors !== undefined)
-      result = {
-        ...result,
+      result = Object.assign({}, result, {
         errors: result.errors.map(
           (error) => options.maskError(error, MASKED_MESSAGE) as GraphQLError,
         ),
-      };
+      });
     // A GET's ETag covers its data: encoded once, for the ETag and the body alike.
     const recordedData = slot.record?.data;
     const complete =
       req.method !== 'GET' || uncacheable ? undefined : (recordedData ?? completeData(result));
     if (complete !== undefined && recordedData === undefined)
-      result = { ...result, stringify: reusingData(result.data, complete) } as ExecutionResult;
+      result = Object.assign({}, result, { stringify: reusingData(result.data, complete) });
     const { status, headers, body } = regularAnswer(result, miss.mediaType);
     Object.assign(headers, corsHeaders(req));
     if (complete === undefined || status !== 200) headers['cache-control'] = 'no-store';

@@ -70,12 +70,13 @@ export function createClientRateLimiter({
       ? machine
         ? new RateLimiterCluster(limits)
         : new RateLimiterMemory(limits)
-      : new RateLimiterRedis({
-          ...limits,
-          storeClient: redis,
-          rejectIfRedisNotReady: true,
-          insuranceLimiter: new RateLimiterMemory(limits),
-        });
+      : new RateLimiterRedis(
+          Object.assign({}, limits, {
+            storeClient: redis,
+            rejectIfRedisNotReady: true,
+            insuranceLimiter: new RateLimiterMemory(limits),
+          }),
+        );
 
   return {
     requests,

@@ -164,8 +164,7 @@ function located(
   if (result.errors === undefined || result.errors.length === 0) return result;
   plan.nodes ??= fieldNodesByLocation(document);
   const nodes = plan.nodes;
-  return {
-    ...result,
+  return Object.assign({}, result, {
     errors: result.errors.map((error) => {
       const at = (error.locations ?? [])
         .map(({ line, column }) => nodes.get(`${line}:${column}`))
@@ -178,7 +177,7 @@ function located(
         error.path,
       );
     }),
-  };
+  });
 }
 
 function fieldNodesByLocation(document: DocumentNode): Map<string, FieldNode> {

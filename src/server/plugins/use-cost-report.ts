@@ -40,8 +40,7 @@ export function withCostReport(
   const { report, spending, caller, loader } = context;
   const finish = (usage: BudgetUsage): ExecutionResult => {
     const stale = loader.staleFields();
-    const extensions: Record<string, unknown> = {
-      ...result.extensions,
+    const extensions: Record<string, unknown> = Object.assign({}, result.extensions, {
       cost: costExtension(
         {
           estimated: spending.estimatedCalls,
@@ -51,10 +50,10 @@ export function withCostReport(
         },
         usage,
       ),
-    };
+    });
     if (stale.length > 0) extensions.stale = stale;
     if (report.warnings.length > 0) extensions.warnings = report.warnings;
-    return { ...result, extensions };
+    return Object.assign({}, result, { extensions });
   };
   // A client sees its own spending, and the figures it was refused by, as they are now.
   if (report.upstreamCalls > 0 || (result.errors?.length ?? 0) > 0)

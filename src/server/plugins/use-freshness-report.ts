@@ -49,7 +49,9 @@ export function withFreshnessReport(
     freshness.note =
       'The daily budget is low: answers of the previous data generation are served without refreshing them';
   }
-  return { ...result, extensions: { ...result.extensions, freshness } };
+  return Object.assign({}, result, {
+    extensions: Object.assign({}, result.extensions, { freshness }),
+  });
 }
 
 /** The generation part of `extensions.freshness`, also written by the response cache's hits. */

@@ -20,7 +20,7 @@ export function useRequestErrorCodes(): Plugin {
             )
           )
             return;
-          setResult({ ...result, errors: result.errors.map(withInputCode) });
+          setResult(Object.assign({}, result, { errors: result.errors.map(withInputCode) }));
         },
       };
     },
@@ -33,6 +33,8 @@ function withInputCode(error: GraphQLError): GraphQLError {
     nodes: error.nodes,
     source: error.source,
     positions: error.positions,
-    extensions: { ...error.extensions, code: 'BAD_USER_INPUT' satisfies ErrorCode },
+    extensions: Object.assign({}, error.extensions, {
+      code: 'BAD_USER_INPUT' satisfies ErrorCode,
+    }),
   });
 }

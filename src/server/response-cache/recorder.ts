@@ -68,7 +68,7 @@ export function useResponseCacheRecorder(): Plugin<RequestContext, ServerContext
             return;
           if (!admitted) {
             const stringify = reusingData(result.data, encodedData(result.data));
-            setResult({ ...result, stringify } as typeof result);
+            setResult(Object.assign({}, result, { stringify }));
             return;
           }
           const operationName =
@@ -111,12 +111,11 @@ export function recorded(
   };
   slot.record = record;
   // Yoga writes the answer with this instead of encoding the same data a second time.
-  return {
-    ...result,
+  return Object.assign({}, result, {
     stringify: reusingData(result.data, data, (bytes) => {
       record.dataBytes = bytes;
     }),
-  } as ExecutionResult;
+  });
 }
 
 /** Once the answer's status and headers are known: what the fast path stores of a recorded answer. */

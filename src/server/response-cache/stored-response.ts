@@ -131,7 +131,7 @@ export function entryOf(
 
 /** `entry` (a stored answer's) weighed again with what it holds now. */
 export function weighed(entry: StoredEntry): CacheEntry {
-  return { ...entry, bytes: heldBytes(entry.value) };
+  return Object.assign({}, entry, { bytes: heldBytes(entry.value) });
 }
 
 /** Each stored answer's data as bytes, encoded once while the entry lives in this process (L1 keeps the same object). */

@@ -8,7 +8,7 @@ import type { ExecutionResult, GraphQLError, GraphQLFormattedError } from 'graph
 export function publicResult(result: ExecutionResult): Record<string, unknown> {
   const { errors, ...rest } = result;
   if (errors === undefined || errors.length === 0) return { ...rest };
-  return { ...rest, errors: errors.map(publicError) };
+  return Object.assign(rest, { errors: errors.map(publicError) });
 }
 
 function publicError(error: GraphQLError): GraphQLFormattedError {
@@ -16,7 +16,7 @@ function publicError(error: GraphQLError): GraphQLFormattedError {
   if (formatted.extensions === undefined || !('http' in formatted.extensions)) return formatted;
   const { http: _internal, ...extensions } = formatted.extensions;
   return Object.keys(extensions).length > 0
-    ? { ...formatted, extensions }
+    ? Object.assign({}, formatted, { extensions })
     : withoutExtensions(formatted);
 }
 

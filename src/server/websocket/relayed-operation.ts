@@ -80,7 +80,7 @@ async function* relayedResults(
     method: 'POST',
     headers,
     // graphql-ws requires a `query`; a persisted operation names its document in `documentId` or `extensions` instead.
-    body: JSON.stringify(payload.query === '' ? { ...payload, query: undefined } : payload),
+    body: JSON.stringify(payload.query === '' ? withoutQuery(payload) : payload),
   });
   let handOver = () => {};
   const handedOver = new Promise<void>((resolve) => {
@@ -126,6 +126,14 @@ async function* relayedResults(
 }
 
 /** A request refused before it ran (rate limit, size, a body Yoga could not take): its JSON, or its status. */
+/** The payload without its empty `query`, copied member by member: its keys are the client's. */
+function withoutQuery({
+  query: _empty,
+  ...rest
+}: OperationPayload): Omit<OperationPayload, 'query'> {
+  return rest;
+}
+
 async function refusal(response: Response): Promise<RelayedResult> {
   const text = await response.text();
   try {

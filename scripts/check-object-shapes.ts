@@ -1,0 +1,75 @@
+/**
+ * The project's own rule on object shapes, run by `npm run lint`: in code that
+ * builds records or answers requests, an object literal that begins with a
+ * spread and then adds members of its own (`{ ...record, unreadable }`) fails
+ * with its place. V8, as Node 20 ships it, gives every object made that way a
+ * hidden class of its own, so each place that reads such objects misses its
+ * inline cache on every read and looks the property up the slow way; records
+ * held for many requests also each keep their own class in memory.
+ * `Object.assign({}, record, { unreadable })`, or members before the spread,
+ * make objects of one class. Keys that come from a client stay out of
+ * `Object.assign`, whose target's `__proto__` setter they could reach: such an
+ * object is copied by rest destructuring instead.
+ *
+ * Code that runs once at start (the composition root, the process's start
+ * and its warm-up, a Redis client's options) and the simulator, which stands in for the remote upstream, are
+ * not checked: their objects are read a few times, not per request.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import ts from 'typescript';
+
+const ROOT = new URL('..', import.meta.url).pathname;
+const UNCHECKED = [
+  'src/simulator/',
+  'src/gateway/',
+  'src/serve.ts',
+  'src/warm-up.ts',
+  'src/redis/cluster-client.ts',
+];
+const CHECKED_ANYWAY = ['src/gateway/request-context.ts'];
+
+function* sourcesUnder(folder: string): Generator<string> {
+  for (const entry of readdirSync(folder, { withFileTypes: true })) {
+    const path = join(folder, entry.name);
+    if (entry.isDirectory()) yield* sourcesUnder(path);
+    else if (entry.isFile() && entry.name.endsWith('.ts')) yield path;
+  }
+}
+
+const checked = (file: string) =>
+  CHECKED_ANYWAY.includes(file) || !UNCHECKED.some((prefix) => file.startsWith(prefix));
+
+/** A literal whose first member is a spread and which has a member of its own after it. */
+function clonesThenAdds(node: ts.Node): node is ts.ObjectLiteralExpression {
+  if (!ts.isObjectLiteralExpression(node)) return false;
+  const [first, ...rest] = node.properties;
+  return (
+    first !== undefined &&
+    ts.isSpreadAssignment(first) &&
+    rest.some((member) => !ts.isSpreadAssignment(member))
+  );
+}
+
+const found: string[] = [];
+for (const path of sourcesUnder(join(ROOT, 'src'))) {
+  const file = relative(ROOT, path);
+  if (!checked(file)) continue;
+  const source = ts.createSourceFile(file, readFileSync(path, 'utf8'), ts.ScriptTarget.Latest);
+  const visit = (node: ts.Node): void => {
+    if (clonesThenAdds(node)) {
+      const { line } = source.getLineAndCharacterOfPosition(node.getStart(source));
+      found.push(`${file}:${line + 1}`);
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
+}
+
+if (found.length > 0) {
+  console.error(
+    `Object literals that spread an object first and then add members (each object they make gets a hidden class of its own; use Object.assign({}, base, { … }), see scripts/check-object-shapes.ts):\n${found.map((place) => `  ${place}`).join('\n')}`,
+  );
+  process.exit(1);
+}
+console.log('✔ no object literal spreads an object first and then adds members');
