@@ -7,9 +7,9 @@
 import { setFlagsFromString } from 'node:v8';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Simulator } from '../../src/simulator/index.js';
+import type { UpstreamRequest } from '../../src/upstream/endpoints.js';
 import { endpoints } from '../../src/upstream/endpoints.js';
 import { ReadNotes } from '../../src/upstream/reading.js';
-import type { UpstreamRequest } from '../../src/upstream/endpoints.js';
 import { get, start } from '../support/simulator.js';
 
 // V8's own tests of a class, compiled once the flag that allows them is on.
