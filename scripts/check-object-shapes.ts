@@ -17,7 +17,7 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import ts from 'typescript';
+import { spreadsThenAdds } from './object-shapes.js';
 
 const ROOT = new URL('..', import.meta.url).pathname;
 const UNCHECKED = [
@@ -40,30 +40,12 @@ function* sourcesUnder(folder: string): Generator<string> {
 const checked = (file: string) =>
   CHECKED_ANYWAY.includes(file) || !UNCHECKED.some((prefix) => file.startsWith(prefix));
 
-/** A literal whose first member is a spread and which has a member of its own after it. */
-function clonesThenAdds(node: ts.Node): node is ts.ObjectLiteralExpression {
-  if (!ts.isObjectLiteralExpression(node)) return false;
-  const [first, ...rest] = node.properties;
-  return (
-    first !== undefined &&
-    ts.isSpreadAssignment(first) &&
-    rest.some((member) => !ts.isSpreadAssignment(member))
-  );
-}
-
 const found: string[] = [];
 for (const path of sourcesUnder(join(ROOT, 'src'))) {
   const file = relative(ROOT, path);
   if (!checked(file)) continue;
-  const source = ts.createSourceFile(file, readFileSync(path, 'utf8'), ts.ScriptTarget.Latest);
-  const visit = (node: ts.Node): void => {
-    if (clonesThenAdds(node)) {
-      const { line } = source.getLineAndCharacterOfPosition(node.getStart(source));
-      found.push(`${file}:${line + 1}`);
-    }
-    ts.forEachChild(node, visit);
-  };
-  visit(source);
+  for (const line of spreadsThenAdds(file, readFileSync(path, 'utf8')))
+    found.push(`${file}:${line}`);
 }
 
 if (found.length > 0) {
