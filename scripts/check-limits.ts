@@ -5,25 +5,13 @@
  * needs; when a file grows past its limit, split it where a concept with its
  * own name and state begins, or move detail to docs/.
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
+import { filesUnder } from './files-under.js';
 
 const ROOT = new URL('..', import.meta.url).pathname;
 const MAX_SOURCE_LINES = 400;
 const MAX_README_LINES = 300;
-const SKIPPED_FOLDERS = new Set(['node_modules', 'dist', 'coverage']);
-
-function* filesUnder(folder: string): Generator<string> {
-  for (const entry of readdirSync(folder, { withFileTypes: true })) {
-    const path = join(folder, entry.name);
-    if (entry.isDirectory()) {
-      if (!entry.name.startsWith('.') && !SKIPPED_FOLDERS.has(entry.name)) yield* filesUnder(path);
-    } else if (entry.isFile()) {
-      yield path;
-    }
-  }
-}
-
 /** Lines as `wc -l` and an editor count them: a final newline ends a line, it does not start one. */
 function lineCount(path: string): number {
   const text = readFileSync(path, 'utf8');

@@ -15,8 +15,9 @@
  * and its warm-up, a Redis client's options) and the simulator, which stands in for the remote upstream, are
  * not checked: their objects are read a few times, not per request.
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
+import { filesUnder } from './files-under.js';
 import { spreadsThenAdds } from './object-shapes.js';
 
 const ROOT = new URL('..', import.meta.url).pathname;
@@ -29,21 +30,13 @@ const UNCHECKED = [
 ];
 const CHECKED_ANYWAY = ['src/gateway/request-context.ts'];
 
-function* sourcesUnder(folder: string): Generator<string> {
-  for (const entry of readdirSync(folder, { withFileTypes: true })) {
-    const path = join(folder, entry.name);
-    if (entry.isDirectory()) yield* sourcesUnder(path);
-    else if (entry.isFile() && entry.name.endsWith('.ts')) yield path;
-  }
-}
-
 const checked = (file: string) =>
   CHECKED_ANYWAY.includes(file) || !UNCHECKED.some((prefix) => file.startsWith(prefix));
 
 const found: string[] = [];
-for (const path of sourcesUnder(join(ROOT, 'src'))) {
+for (const path of filesUnder(join(ROOT, 'src'))) {
   const file = relative(ROOT, path);
-  if (!checked(file)) continue;
+  if (!file.endsWith('.ts') || !checked(file)) continue;
   for (const line of spreadsThenAdds(file, readFileSync(path, 'utf8')))
     found.push(`${file}:${line}`);
 }

@@ -81,7 +81,7 @@ export class UpstreamClient {
     this.#warm = new WarmConnections(base, {
       connectTimeoutMs: options.connectTimeoutMs,
       idleMs: WARM_IDLE_MS,
-      ...(options.socketPath === undefined ? {} : { socketPath: options.socketPath }),
+      socketPath: options.socketPath,
     });
     this.#pool = new Pool(base.origin, {
       connections: options.maxConcurrency,

@@ -35,10 +35,7 @@ export class WarmConnections {
   #closed = false;
 
   constructor(origin: URL, { connectTimeoutMs, idleMs, socketPath }: WarmConnectionsOptions) {
-    this.#connect = buildConnector({
-      timeout: connectTimeoutMs,
-      ...(socketPath === undefined ? {} : { socketPath }),
-    });
+    this.#connect = buildConnector({ timeout: connectTimeoutMs, socketPath });
     this.#idleMs = idleMs;
     // What undici's own client passes for this origin: the port may be empty (the scheme's
     // default), and the TLS server name comes from the host.
