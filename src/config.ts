@@ -218,6 +218,7 @@ const environment = z.object({
   KEY_ACCEPTED_TTL_SECONDS: integer(DEFAULT_KEY_TTLS.acceptedTtlMs / 1000, 1, DAY_SECONDS),
   WORKERS: workerCount,
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  LOG_CACHE_HITS: z.enum(['summary', 'each']).default('summary'),
   SIMULATOR_ARTISTS: integer(300, 1, 20_000),
   SIMULATOR_SEED: integer(20_261_121, 0, 2 ** 32 - 1),
   SIMULATOR_LATENCY_MS: integer(0, 0, 60_000),
@@ -323,6 +324,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig 
     },
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
     graphiql: e.GRAPHIQL,
+    cacheHitLog: e.LOG_CACHE_HITS,
     memory: {
       concurrentAnswers: perWorker(e.CONCURRENT_ANSWERS, 1),
       requestBodiesBytes: perWorker(e.REQUEST_BODIES_TOTAL_BYTES, 1),

@@ -45,6 +45,11 @@ export interface GatewayOptions {
     readonly responseMaxBytes?: number;
   };
   readonly logger: Logger;
+  /**
+   * Response-cache hits in the request log: `summary` (default), a line a second per stored
+   * answer, key and status with its count; `each`, a line per hit.
+   */
+  readonly cacheHitLog?: 'summary' | 'each';
   /** Variables for GraphiQL's example tabs, by operation name. */
   readonly exampleVariables?: Record<string, Record<string, unknown>>;
   /** GraphiQL's page at the endpoint for browsers (graphiql/graphiql.ts); default true. */
@@ -102,7 +107,8 @@ type FromEnvironment =
   | 'compression'
   | 'refreshPollMs'
   | 'graphiql'
-  | 'memory';
+  | 'memory'
+  | 'cacheHitLog';
 
 /** The settings `K` of `T`, each one given. */
 type Given<T, K extends keyof T> = { readonly [P in K]-?: Exclude<T[P], undefined> };

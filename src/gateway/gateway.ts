@@ -11,6 +11,7 @@ import { maskError } from '../schema/errors.js';
 import { schema } from '../schema/index.js';
 import { OperationEstimates } from '../schema/operation-estimates.js';
 import { CORS_OPTIONS } from '../server/answer-parts/cors.js';
+import { HitSummaries } from '../server/answer-parts/hit-summaries.js';
 import { ReportedBudget } from '../server/answer-parts/reported-budget.js';
 import { memoryBounds } from '../server/memory/memory-bounds.js';
 import { DEFAULT_SUBSCRIBER_BACKLOG_BYTES } from '../server/memory/subscriber-backlog.js';
@@ -143,9 +144,13 @@ export function createGateway(options: GatewayOptions) {
           graphqlEndpoint: GRAPHQL_ENDPOINT,
         })
       : undefined;
+  // Hits summed up in a line a second per answer, unless each is to have its own line.
+  const hitSummaries =
+    options.cacheHitLog === 'each' ? undefined : new HitSummaries(options.logger);
   const handler = gatewayListener({
     options,
     lane,
+    hitSummaries,
     readPath,
     yoga: yogaListener(yoga, options.logger),
     rateLimiter,
@@ -192,6 +197,7 @@ export function createGateway(options: GatewayOptions) {
       draining = true;
     },
     close: async () => {
+      hitSummaries?.close();
       await sockets.close();
       await readPath.close();
       await options.redis?.close();

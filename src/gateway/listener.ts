@@ -9,6 +9,7 @@
  * context (server-context.ts).
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { HitSummaries } from '../server/answer-parts/hit-summaries.js';
 import type { ReportedBudget } from '../server/answer-parts/reported-budget.js';
 import { withGraphiQL } from '../server/graphiql/graphiql.js';
 import {
@@ -45,6 +46,8 @@ export interface ListenerInputs {
   readonly bounds: MemoryBounds;
   /** The budget figures answers report, shared with Yoga's cost report. */
   readonly reportedBudget: ReportedBudget;
+  /** Where response-cache hits are summed up in the log; absent: each hit has its own line. */
+  readonly hitSummaries: HitSummaries | undefined;
 }
 
 export function gatewayListener({
@@ -57,6 +60,7 @@ export function gatewayListener({
   otherPaths,
   bounds,
   reportedBudget,
+  hitSummaries,
 }: ListenerInputs): (req: IncomingMessage, res: ServerResponse) => void {
   const { auth, stores, generation, observer } = readPath;
   const protection = options.protection ?? {};
@@ -83,6 +87,9 @@ export function gatewayListener({
           keys: stores.keys,
           budget: reportedBudget,
           logger: options.logger,
+          ...(hitSummaries === undefined
+            ? {}
+            : { hitLines: (operation) => hitSummaries.lineFor(operation) }),
           maxRequestBytes: protection.maxRequestBytes ?? DEFAULT_MAX_REQUEST_BYTES,
           maxTtlMs: options.cache.ttlMs,
           observer,

@@ -1,8 +1,9 @@
 /**
  * The one structured log line per HTTP request, for Yoga's answers
- * (use-request-log.ts) and response-cache hits (fast-path.ts) alike: method,
- * path, status, duration, and for GraphQL operations their name and upstream
- * cost. Keys never appear, only their hash prefix.
+ * (use-request-log.ts) and, with `LOG_CACHE_HITS=each`, response-cache hits
+ * (fast-path.ts) alike: method, path, status, duration, and for GraphQL
+ * operations their name and upstream cost. Keys never appear, only their hash
+ * prefix. Hits are otherwise summed up a second at a time (hit-summaries.ts).
  */
 import type { Logger } from 'pino';
 import { type FieldLine, fieldLines, numberLines } from '../../log-lines.js';
@@ -26,7 +27,8 @@ export interface RequestLogFields {
   };
 }
 
-type Operation = NonNullable<RequestLogFields['operation']>;
+/** A GraphQL operation's fields in its request's log line. */
+export type LoggedOperation = NonNullable<RequestLogFields['operation']>;
 
 /** Operations' lines kept per logger (their method, path, name and key); past it, made again. */
 const OPERATION_LINES_KEPT = 1_000;
@@ -85,7 +87,7 @@ export function logRequest(logger: Logger, fields: RequestLogFields): void {
  */
 export function operationLog(
   logger: Logger,
-  operation: Operation,
+  operation: LoggedOperation,
 ): (fields: Omit<RequestLogFields, 'operation'>) => void {
   const bound = operationFields(operation);
   /** By status: a hit answers 200, or 304 to a GET whose ETag matches. */
@@ -133,7 +135,8 @@ const COUNTS = ['upstreamCalls', 'cacheHits', 'deduplicated', 'stale'] as const;
 type Count = (typeof COUNTS)[number];
 const isCount = (field: unknown): field is Count => (COUNTS as readonly unknown[]).includes(field);
 
-function operationFields(operation: Operation) {
+/** The log line's fields of `operation`, in their order. */
+export function operationFields(operation: LoggedOperation) {
   return {
     operation: operation.name,
     key: operation.keyId.slice(0, 8),

@@ -17,7 +17,8 @@
  * a key the upstream has accepted is answered from the cache; any other goes
  * to Yoga, which checks it), CORS, the cost report (`responseCache: "hit"`,
  * 0 upstream calls, the estimate its miss made, the key's budget), ETag/304
- * and Cache-Control for GET, and the request log line.
+ * and Cache-Control for GET, and the request log (a line, or a count in a
+ * summary: hit-summaries.ts).
  */
 import { isUtf8 } from 'node:buffer';
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -32,7 +33,9 @@ import { andThen, type MaybePromise } from '../../schema/maybe-promise.js';
 import type { UpstreamObserver } from '../../upstream/observer.js';
 import { urlPath } from '../../url-path.js';
 import { corsHeaders } from '../answer-parts/cors.js';
+import type { HitLine } from '../answer-parts/hit-summaries.js';
 import type { ReportedBudget } from '../answer-parts/reported-budget.js';
+import { type LoggedOperation, operationLog } from '../answer-parts/request-log.js';
 import { type AuthMode, bearerKey } from '../caller.js';
 import { sendWholeAnswer } from '../http/compressed-responses.js';
 import { refuse } from '../http/listener-refusal.js';
@@ -72,6 +75,8 @@ export interface ResponseCacheOptions {
   /** The key's figures a hit reports, a second old at most (reported-budget.ts). */
   readonly budget: ReportedBudget;
   readonly logger: Logger;
+  /** The log line of one stored answer's hits for one key; absent: a line for each hit. */
+  readonly hitLines?: (operation: LoggedOperation) => HitLine;
   /** Bodies larger than this are Yoga's to refuse; the fast path leaves them alone. */
   readonly maxRequestBytes: number;
   /** Longest life of a stored answer, whatever its upstream answers say. */
@@ -121,7 +126,9 @@ const MISSED_KEYS_KEPT = 10_000;
 export function withResponseCache(yoga: NodeHandler, options: ResponseCacheOptions) {
   const endpoint = options.graphqlEndpoint ?? '/graphql';
   const now = options.now ?? (() => new Date());
-  const tails = hitTails(options.logger);
+  const tails = hitTails(
+    options.hitLines ?? ((operation) => operationLog(options.logger, operation)),
+  );
   const keyOf = responseKeys();
   /** Key ids by the Authorization header as sent; null for a header that names no key. */
   const keyIds = new Map<string, string | null>();

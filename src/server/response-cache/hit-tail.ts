@@ -6,17 +6,17 @@
  * of those figures, and every hit in between reuses them: serializing them per hit cost more
  * than writing the answer.
  */
-import type { Logger } from 'pino';
 import type { BudgetUsage } from '../../economy/ledger.js';
 import { costExtension } from '../answer-parts/cost-extension.js';
-import { operationLog } from '../answer-parts/request-log.js';
+import type { HitLine } from '../answer-parts/hit-summaries.js';
+import type { LoggedOperation } from '../answer-parts/request-log.js';
 import type { StoredResponse } from './stored-response.js';
 
 export interface HitTail {
   /** `,"extensions":{…}}`: what follows the stored data in the body. */
   readonly tail: Buffer;
-  /** Writes the hit's request log line. */
-  readonly log: ReturnType<typeof operationLog>;
+  /** Logs the hit (its own line, or its count in a summary). */
+  readonly log: HitLine;
 }
 
 interface Made extends HitTail {
@@ -27,7 +27,8 @@ interface Made extends HitTail {
 /** Keys whose tails one stored answer keeps at once; more (pass-through clients) start again. */
 const KEYS_PER_ANSWER = 64;
 
-export function hitTails(logger: Logger) {
+/** `lineFor`: the log line of one stored answer's hits for one key. */
+export function hitTails(lineFor: (operation: LoggedOperation) => HitLine) {
   const made = new WeakMap<StoredResponse, Map<string, Made>>();
   /**
    * The tail and log line of a hit of `stored` for `keyId`; `budget` and `freshness` (its JSON,
@@ -61,7 +62,7 @@ export function hitTails(logger: Logger) {
     const tail = Buffer.from(`,"extensions":{"cost":${JSON.stringify(cost)}${fresh}}}`);
     const log =
       found?.log ??
-      operationLog(logger, {
+      lineFor({
         name: stored.operationName,
         keyId,
         upstreamCalls: 0,
