@@ -1,7 +1,7 @@
 import pino from 'pino';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { HitSummaries } from '../../src/server/answer-parts/hit-summaries.js';
-import type { LoggedOperation } from '../../src/server/answer-parts/request-log.js';
+import { hitOperation as operation } from '../../src/server/response-cache/hit-tail.js';
 
 /** A logger whose lines are kept, parsed. */
 const captured = () => {
@@ -12,16 +12,6 @@ const captured = () => {
   );
   return { lines, logger };
 };
-
-const operation = (name: string, keyId: string): LoggedOperation => ({
-  name,
-  keyId,
-  upstreamCalls: 0,
-  cacheHits: 0,
-  deduplicated: 0,
-  stale: 0,
-  responseCache: 'hit',
-});
 
 /** A long enough interval that only the test's own flushes write. */
 const BY_HAND = 3_600_000;

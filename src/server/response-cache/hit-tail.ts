@@ -60,20 +60,23 @@ export function hitTails(lineFor: (operation: LoggedOperation) => HitLine) {
     );
     const fresh = freshness === '' ? '' : `,"freshness":${freshness}`;
     const tail = Buffer.from(`,"extensions":{"cost":${JSON.stringify(cost)}${fresh}}}`);
-    const log =
-      found?.log ??
-      lineFor({
-        name: stored.operationName,
-        keyId,
-        upstreamCalls: 0,
-        cacheHits: 0,
-        deduplicated: 0,
-        stale: 0,
-        responseCache: 'hit',
-      });
+    const log = found?.log ?? lineFor(hitOperation(stored.operationName, keyId));
     if (found === undefined && ofKeys.size >= KEYS_PER_ANSWER) ofKeys.clear();
     const next: Made = { tail, log, budget, freshness };
     ofKeys.set(keyId, next);
     return next;
+  };
+}
+
+/** What a hit of operation `name` for key `keyId` says of itself in the log: no call, no read. */
+export function hitOperation(name: string | null, keyId: string): LoggedOperation {
+  return {
+    name,
+    keyId,
+    upstreamCalls: 0,
+    cacheHits: 0,
+    deduplicated: 0,
+    stale: 0,
+    responseCache: 'hit',
   };
 }
