@@ -12,7 +12,12 @@
  */
 import type { Logger } from 'pino';
 import { type FieldLine, fieldLines } from '../../log-lines.js';
-import { type LoggedOperation, operationFields, type RequestLogFields } from './request-log.js';
+import {
+  type LoggedOperation,
+  operationFields,
+  perStatus,
+  type RequestLogFields,
+} from './request-log.js';
 
 /** Logs one hit: its method, path, status and when it arrived. */
 export type HitLine = (fields: Omit<RequestLogFields, 'operation'>) => void;
@@ -45,35 +50,33 @@ export class HitSummaries {
   /** The line of one stored answer's hits for one key (`operation`: its fields in the log). */
   lineFor(operation: LoggedOperation): HitLine {
     const fixed = Object.entries(operationFields(operation));
-    const byStatus = new Map<number, Tally>();
-    return ({ method, path, status, startedAt }) => {
-      let tally = byStatus.get(status);
-      if (tally === undefined || tally.method !== method || tally.path !== path) {
-        // Another method or path of the same answer: what the one before had is summed up first.
-        if (tally !== undefined) this.#write(tally);
-        tally = {
-          method,
-          path,
-          write: fieldLines(
-            this.logger,
-            [
-              ['method', method],
-              ['path', path],
-              ['status', status],
-              'requests',
-              'durationMs',
-              ...fixed,
-            ],
-            'request',
-          ),
-          requests: 0,
-          longestMs: 0,
-        };
-        byStatus.set(status, tally);
-      }
+    const tallyOf = perStatus<Tally>(
+      ({ method, path, status }) => ({
+        method,
+        path,
+        write: fieldLines(
+          this.logger,
+          [
+            ['method', method],
+            ['path', path],
+            ['status', status],
+            'requests',
+            'durationMs',
+            ...fixed,
+          ],
+          'request',
+        ),
+        requests: 0,
+        longestMs: 0,
+      }),
+      // Another method or path of the same answer: what the one before had is summed up first.
+      (replaced) => this.#write(replaced),
+    );
+    return (fields) => {
+      const tally = tallyOf(fields);
       tally.requests += 1;
-      if (startedAt !== undefined) {
-        const ms = performance.now() - startedAt;
+      if (fields.startedAt !== undefined) {
+        const ms = performance.now() - fields.startedAt;
         if (ms > tally.longestMs) tally.longestMs = ms;
       }
       this.#due.add(tally);

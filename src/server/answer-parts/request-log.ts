@@ -90,28 +90,37 @@ export function operationLog(
   operation: LoggedOperation,
 ): (fields: Omit<RequestLogFields, 'operation'>) => void {
   const bound = operationFields(operation);
-  /** By status: a hit answers 200, or 304 to a GET whose ETag matches. */
-  const byStatus = new Map<
-    number,
-    { method: string | undefined; path: string; line: (durationMs: number | undefined) => void }
-  >();
+  const lineOf = perStatus(({ method, path, status }) => ({
+    method,
+    path,
+    line: numberLines(
+      logger,
+      Object.assign({}, bound, { method, path, status }),
+      'durationMs',
+      'request',
+    ),
+  }));
+  return (fields) => lineOf(fields).line(durationMs(fields.startedAt));
+}
+
+/**
+ * `make`'s value for each status one answer's lines are written with: made with the first line
+ * of that status, and again when its method or path changes (`replaced` hears the value it
+ * replaces). A hit answers 200, or 304 to a GET whose ETag matches.
+ */
+export function perStatus<T extends { readonly method: string | undefined; readonly path: string }>(
+  make: (fields: Omit<RequestLogFields, 'operation'>) => T,
+  replaced?: (value: T) => void,
+): (fields: Omit<RequestLogFields, 'operation'>) => T {
+  const byStatus = new Map<number, T>();
   return (fields) => {
     let made = byStatus.get(fields.status);
     if (made === undefined || made.method !== fields.method || made.path !== fields.path) {
-      const { method, path, status } = fields;
-      made = {
-        method,
-        path,
-        line: numberLines(
-          logger,
-          Object.assign({}, bound, { method, path, status }),
-          'durationMs',
-          'request',
-        ),
-      };
+      if (made !== undefined) replaced?.(made);
+      made = make(fields);
       byStatus.set(fields.status, made);
     }
-    made.line(durationMs(fields.startedAt));
+    return made;
   };
 }
 

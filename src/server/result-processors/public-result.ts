@@ -7,7 +7,8 @@ import type { ExecutionResult, GraphQLError, GraphQLFormattedError } from 'graph
 
 export function publicResult(result: ExecutionResult): Record<string, unknown> {
   const { errors, ...rest } = result;
-  if (errors === undefined || errors.length === 0) return { ...rest };
+  // `rest` is already a copy of its own.
+  if (errors === undefined || errors.length === 0) return rest;
   return Object.assign(rest, { errors: errors.map(publicError) });
 }
 

@@ -125,7 +125,6 @@ async function* relayedResults(
   }
 }
 
-/** A request refused before it ran (rate limit, size, a body Yoga could not take): its JSON, or its status. */
 /** The payload without its empty `query`, copied member by member: its keys are the client's. */
 function withoutQuery({
   query: _empty,
@@ -134,6 +133,7 @@ function withoutQuery({
   return rest;
 }
 
+/** A request refused before it ran (rate limit, size, a body Yoga could not take): its JSON, or its status. */
 async function refusal(response: Response): Promise<RelayedResult> {
   const text = await response.text();
   try {
