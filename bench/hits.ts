@@ -20,16 +20,24 @@
  * sitting; a last table gives, per query, the median of the rounds' CPU ratios), OURS_NODE_ARGS
  * (Node flags for every gateway started, `--cpu-prof` say).
  */
-import { execFileSync } from 'node:child_process';
-import { availableParallelism, loadavg } from 'node:os';
+import { availableParallelism } from 'node:os';
+import { machineLine } from './figures.js';
+import { pinBench } from './pinning.js';
 import { nodeArgsSetting, numberSetting } from './settings.js';
 import { asSearch, postLoad } from './tailcall/post-load.js';
-import { cpuMicros, type Running, startOurs, startSimulator } from './tailcall/processes.js';
+import {
+  cpuMicros,
+  leaderboardSlugs,
+  proveKey,
+  type Running,
+  startOurs,
+  startSimulator,
+} from './tailcall/processes.js';
 import {
   type Bodies,
   bodyOf,
+  chosenQueries,
   loadBodies,
-  PEER_QUERIES,
   type PeerQuery,
 } from './tailcall/queries.js';
 
@@ -40,7 +48,6 @@ const CONNECTIONS = number('CONNECTIONS', 10);
 const ARTISTS = number('ARTISTS', 100);
 const VARY = process.env.VARY === '1';
 const GET = process.env.GET === '1';
-const ONLY = process.env.ONLY?.split(',').map((key) => key.trim());
 const AGAINST = process.env.AGAINST?.trim() || undefined;
 const NODE_ARGS = nodeArgsSetting('OURS_NODE_ARGS');
 const KEY = 'bench-key';
@@ -49,22 +56,9 @@ const HEADERS = {
   accept: 'application/json',
   authorization: `Bearer ${KEY}`,
 };
-const QUERIES = PEER_QUERIES.filter((query) => ONLY === undefined || ONLY.includes(query.key));
+const QUERIES = chosenQueries();
 
 const missesOnly = (query: PeerQuery) => query.varying === true || VARY;
-
-function canPin(): boolean {
-  if (availableParallelism() < 2) return false;
-  try {
-    execFileSync('taskset', ['-p', String(process.pid)], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-const pin = (pid: number, core: number) =>
-  execFileSync('taskset', ['-a', '-cp', String(core), String(pid)], { stdio: 'ignore' });
 
 /** Young-generation collections of `server` so far, from its own /metrics. */
 async function scavenges(server: Running): Promise<{ count: number; ms: number }> {
@@ -130,7 +124,6 @@ const format = (value: number, digits = 0) =>
 async function main(): Promise<void> {
   // Read before pinning: this process's own affinity is then one core.
   const cores = availableParallelism();
-  const pinned = canPin();
   const simulator = await startSimulator(50, KEY);
   const sides = [{ name: 'this checkout', checkout: undefined as string | undefined }];
   if (AGAINST !== undefined) sides.push({ name: AGAINST, checkout: AGAINST });
@@ -139,27 +132,16 @@ async function main(): Promise<void> {
     // One process each: its own CPU per request, on the core it is pinned to.
     for (const side of sides)
       servers.push(await startOurs(simulator.url, { WORKERS: '1' }, side.checkout, NODE_ARGS));
-    if (pinned) {
-      pin(process.pid, 1);
-      pin(simulator.pid, 1);
-      for (const server of servers) pin(server.pid, 0);
-    }
-    const leaderboard = await fetch(
-      `${simulator.url}/api/v1/leaderboard/streams?limit=${ARTISTS}`,
-      { headers: { authorization: `Bearer ${KEY}` } },
+    const pinned = pinBench(
+      servers.map((server) => server.pid),
+      [simulator.pid],
     );
-    const slugs = ((await leaderboard.json()) as { slug: string }[]).map((artist) => artist.slug);
+    const slugs = await leaderboardSlugs(simulator, KEY, ARTISTS);
     const slug = slugs[0] ?? 'burna-boy';
-    // Pass-through mode answers from the cache only for a key the upstream has accepted: one
-    // read proves it, before any query that makes no call of its own.
-    const proof = JSON.stringify({ query: `{ artist(slug: ${JSON.stringify(slug)}) { name } }` });
-    for (const server of servers)
-      await fetch(server.url, { method: 'POST', headers: HEADERS, body: proof });
+    for (const server of servers) await proveKey(server, HEADERS, slug);
     console.log('# What a request costs the gateway alone on a core (npm run bench:hits)\n');
     console.log(
-      `${cores} cores, Node ${process.version}, load average ${loadavg()
-        .map((load) => load.toFixed(2))
-        .join(' ')}; ${
+      `${machineLine(cores)}; ${
         pinned
           ? 'the gateway pinned to core 0, autocannon and the simulator to core 1'
           : 'nothing pinned (no taskset or one core): figures include the load generator competing'

@@ -143,6 +143,11 @@ export class ServerProcess {
     return started;
   }
 
+  /** The child's process id. */
+  get pid(): number {
+    return this.child.pid!;
+  }
+
   ask<T>(question: Question): Promise<T> {
     const id = this.nextId++;
     return new Promise<T>((resolve, reject) => {

@@ -12,7 +12,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort } from '../../test/support/redis.js';
 
-const MAIN = new URL('../..', import.meta.url).pathname;
+/** The checkout these scripts belong to. */
+export const MAIN = new URL('../..', import.meta.url).pathname;
 const HERE = new URL('.', import.meta.url).pathname;
 export const RUN_DIR = mkdtempSync(join(tmpdir(), 'bench-tailcall-'));
 const CLOCK_TICKS = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim());
@@ -92,6 +93,32 @@ export async function startSimulator(latencyMs: number, key: string): Promise<Ru
     SIMULATOR_DAILY_LIMIT: String(Number.MAX_SAFE_INTEGER),
   });
   return started('simulator', child, port, at, '');
+}
+
+/** The slugs of the simulator's first `count` artists by streams, as its leaderboard lists them. */
+export async function leaderboardSlugs(
+  simulator: Running,
+  key: string,
+  count: number,
+): Promise<string[]> {
+  const leaderboard = await fetch(`${simulator.url}/api/v1/leaderboard/streams?limit=${count}`, {
+    headers: { authorization: `Bearer ${key}` },
+  });
+  return ((await leaderboard.json()) as { slug: string }[]).map((artist) => artist.slug);
+}
+
+/**
+ * Has ours prove the client's key with one read (`slug`'s name): in pass-through mode ours
+ * answers from its response cache only for a key the upstream has accepted, so a query that
+ * makes no call of its own would never be a hit before.
+ */
+export async function proveKey(
+  ours: Running,
+  headers: Record<string, string>,
+  slug: string,
+): Promise<void> {
+  const body = JSON.stringify({ query: `{ artist(slug: ${JSON.stringify(slug)}) { name } }` });
+  await (await fetch(ours.url, { method: 'POST', headers, body })).text();
 }
 
 let oursCount = 0;

@@ -10,7 +10,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { postLoad } from './post-load.js';
-import { startOurs, startSimulator } from './processes.js';
+import { leaderboardSlugs, startOurs, startSimulator } from './processes.js';
 import { loadBodies, PEER_QUERIES } from './queries.js';
 
 const SECONDS = Number(process.env.SECONDS ?? 10);
@@ -30,10 +30,7 @@ const ours = await startOurs(simulator.url, { WORKERS: '1' }, undefined, [
   ...NODE_ARGS,
 ]);
 try {
-  const board = await fetch(`${simulator.url}/api/v1/leaderboard/streams?limit=${ARTISTS}`, {
-    headers: HEADERS,
-  });
-  const slugs = ((await board.json()) as { slug: string }[]).map((artist) => artist.slug);
+  const slugs = await leaderboardSlugs(simulator, KEY, ARTISTS);
   const artist = PEER_QUERIES.find((query) => query.key === 'artist')!;
   await (
     await fetch(ours.url, {

@@ -115,6 +115,12 @@ function varied(body: string, request: number): string {
   return JSON.stringify({ ...parsed, variables: { ...parsed.variables, request } });
 }
 
+/** The queries a run measures: those ONLY names (a comma list of their keys), or all of them. */
+export function chosenQueries(only = process.env.ONLY): readonly PeerQuery[] {
+  const keys = only?.split(',').map((key) => key.trim());
+  return PEER_QUERIES.filter((query) => keys === undefined || keys.includes(query.key));
+}
+
 /**
  * The bodies `who` is asked `query` with in a load: the varying page's slug cycles over `slugs`;
  * `vary` makes any other query's body new on every request too (a miss each time).

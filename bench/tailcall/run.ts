@@ -36,6 +36,7 @@ import { nodeArgsSetting, numberSetting } from '../settings.js';
 import { postLoad } from './post-load.js';
 import {
   cpuMicros,
+  leaderboardSlugs,
   prepareTailcall,
   RUN_DIR,
   type Running,
@@ -45,7 +46,7 @@ import {
   startSimulator,
   startTailcall,
 } from './processes.js';
-import { type Bodies, loadBodies, PEER_QUERIES, type PeerQuery } from './queries.js';
+import { type Bodies, chosenQueries, loadBodies, type PeerQuery } from './queries.js';
 
 const number = (name: string, fallback: number) => numberSetting(name, fallback);
 const LATENCY_MS = number('LATENCY_MS', 50);
@@ -54,7 +55,6 @@ const WARM_SECONDS = number('WARM_SECONDS', 2);
 const CONNECTIONS = number('CONNECTIONS', 10);
 const ARTISTS = number('ARTISTS', 100);
 const FRESH_REPEATS = number('FRESH_REPEATS', 3);
-const ONLY = process.env.ONLY?.split(',').map((key) => key.trim());
 const settings = (name: string) =>
   Object.fromEntries(
     (process.env[name] ?? '')
@@ -258,7 +258,7 @@ async function fresh(
 }
 
 async function main(): Promise<void> {
-  const queries = PEER_QUERIES.filter((query) => ONLY === undefined || ONLY.includes(query.key));
+  const queries = chosenQueries();
   const tailcallFiles = AGAINST === undefined ? prepareTailcall() : undefined;
   console.error('building ours (npm run build)');
   execFileSync('npm', ['run', 'build', '--silent'], { stdio: 'inherit' });
@@ -279,11 +279,7 @@ async function main(): Promise<void> {
   try {
     const servers = { ours: await start.ours(), tailcall: await start.tailcall() };
     running.push(servers.ours, servers.tailcall);
-    const leaderboard = await fetch(
-      `${simulator.url}/api/v1/leaderboard/streams?limit=${ARTISTS}`,
-      { headers: { authorization: `Bearer ${KEY}` } },
-    );
-    const slugs = ((await leaderboard.json()) as { slug: string }[]).map((artist) => artist.slug);
+    const slugs = await leaderboardSlugs(simulator, KEY, ARTISTS);
 
     console.log('# Ours against Tailcall (npm run bench:tailcall)\n');
     console.log(
