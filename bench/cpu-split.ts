@@ -78,7 +78,7 @@ interface Side {
   readonly name: string;
   readonly pid: number;
   readonly url: string;
-  /** What a JavaScript frame's URL holds when the side's own code runs. */
+  /** Matches a JavaScript frame's location when the side's own code runs in it. */
   readonly ownCode: RegExp;
 }
 
@@ -188,17 +188,17 @@ async function main(): Promise<void> {
   ];
   const bares = await Promise.all(
     kinds.map(async ({ name, env }) => {
-      const process = await ServerProcess.start('bench/bare-process.ts', name, env, 'ignore');
-      return { name, process, url: (await process.ask<{ url: string }>({ type: 'url' })).url };
+      const server = await ServerProcess.start('bench/bare-process.ts', name, env, 'ignore');
+      return { name, server, url: (await server.ask<{ url: string }>({ type: 'url' })).url };
     }),
   );
-  const pids = [ours.pid, ...bares.map((bare) => bare.process.pid)];
+  const pids = [ours.pid, ...bares.map((bare) => bare.server.pid)];
   try {
     const sides: Side[] = [
       { name: 'gateway', pid: ours.pid, url: ours.url, ownCode: OURS },
-      ...bares.map(({ name, process, url }) => ({
+      ...bares.map(({ name, server, url }) => ({
         name,
-        pid: process.pid,
+        pid: server.pid,
         url,
         ownCode: /\/bench\/bare-process\.ts:/,
       })),
@@ -243,7 +243,7 @@ async function main(): Promise<void> {
         bodyBase64: answer.body.toString('base64'),
       };
       for (const bare of bares) {
-        await bare.process.ask({ type: 'serve', answer: captured });
+        await bare.server.ask({ type: 'serve', answer: captured });
         const replayed = await capture(bare.url, body);
         if (replayed.status !== answer.status || !replayed.body.equals(answer.body))
           throw new Error(`${bare.name} does not send the gateway's bytes for ${query.name}`);
@@ -280,7 +280,7 @@ async function main(): Promise<void> {
   } finally {
     await Promise.allSettled([
       ours.stop(),
-      ...bares.map((bare) => bare.process.stop()),
+      ...bares.map((bare) => bare.server.stop()),
       simulator.stop(),
     ]);
     rmSync(folder, { recursive: true, force: true });
