@@ -21,7 +21,7 @@
  * (Node flags for every gateway started, `--cpu-prof` say).
  */
 import { availableParallelism } from 'node:os';
-import { machineLine } from './figures.js';
+import { format, machineLine } from './figures.js';
 import { pinBench } from './pinning.js';
 import { nodeArgsSetting, numberSetting } from './settings.js';
 import { asSearch, postLoad } from './tailcall/post-load.js';
@@ -117,9 +117,6 @@ function roundRatios(ours: readonly Round[], theirs: readonly Round[]): string {
       : (ratios[middle - 1]! + ratios[middle]!) / 2;
   return `${format(median, 2)} (${format(ratios[0]!, 2)}-${format(ratios.at(-1)!, 2)})`;
 }
-
-const format = (value: number, digits = 0) =>
-  value.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
 
 async function main(): Promise<void> {
   // Read before pinning: this process's own affinity is then one core.

@@ -6,7 +6,7 @@ import { execFileSync } from 'node:child_process';
 import { availableParallelism } from 'node:os';
 
 /** Whether processes can be pinned here: two cores or more, and `taskset` at hand. */
-export function canPin(): boolean {
+function canPin(): boolean {
   if (availableParallelism() < 2) return false;
   try {
     execFileSync('taskset', ['-p', String(process.pid)], { stdio: 'ignore' });
@@ -17,7 +17,7 @@ export function canPin(): boolean {
 }
 
 /** Pins every thread of process `pid` to `core`. */
-export const pin = (pid: number, core: number): void => {
+const pin = (pid: number, core: number): void => {
   execFileSync('taskset', ['-a', '-cp', String(core), String(pid)], { stdio: 'ignore' });
 };
 
